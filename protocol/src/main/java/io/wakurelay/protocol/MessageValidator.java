@@ -1,0 +1,69 @@
+package io.wakurelay.protocol;
+
+import io.wakurelay.protocol.proto.WakuMessage;
+
+import java.util.function.LongSupplier;
+
+/** The validation rules every message passes before it is hashed, relayed or archived. */
+public final class MessageValidator {
+    /** The 14/WAKU2-MESSAGE limit on meta. */
+    public static final int MAX_META_BYTES = 64;
+
+    private final ProtocolLimits limits;
+    private final LongSupplier clockNanos;
+
+    /**
+     * @param clockNanos the receiver's wall clock in Unix nanoseconds (a parameter so tests can fix it)
+     */
+    public MessageValidator(ProtocolLimits limits, LongSupplier clockNanos) {
+        this.limits = limits;
+        this.clockNanos = clockNanos;
+    }
+
+    public ProtocolLimits limits() {
+        return limits;
+    }
+
+    public long nowNanos() {
+        return clockNanos.getAsLong();
+    }
+
+    public void checkPubsubTopic(String pubsubTopic) {
+        Topics.checkPubsubTopic(pubsubTopic, limits.maxTopicBytes());
+    }
+
+    public void checkMessageSize(int encodedSize) {
+        if (encodedSize > limits.maxMessageSize()) {
+            throw new ProtocolViolation(Violation.MESSAGE_TOO_LARGE,
+                    "message is " + encodedSize + " bytes, the maximum is " + limits.maxMessageSize());
+        }
+    }
+
+    /** Checks the decoded fields: content topic, meta size and timestamp window. */
+    public void checkMessage(WakuMessageView message, long nowNanos) {
+        checkFields(message.contentTopic(), message.metaSize(), message.timestamp(), nowNanos);
+    }
+
+    /** The same rules for a message built in memory (publishing). */
+    public void checkMessage(WakuMessage message, long nowNanos) {
+        checkFields(message.getContentTopic(), message.getMeta().size(), message.getTimestamp(), nowNanos);
+    }
+
+    private void checkFields(String contentTopic, int metaSize, long timestamp, long nowNanos) {
+        Topics.checkContentTopic(contentTopic, limits.maxTopicBytes());
+        if (metaSize > MAX_META_BYTES) {
+            throw new ProtocolViolation(Violation.META_TOO_LARGE,
+                    "meta is " + metaSize + " bytes, the maximum is " + MAX_META_BYTES);
+        }
+        long window = limits.maxClockDrift().toNanos();
+        if (window > 0 && timestamp != 0) {
+            long drift = Math.abs(timestamp - nowNanos);
+            // a subtraction that overflows is a timestamp absurdly far away
+            if (drift > window || drift < 0) {
+                throw new ProtocolViolation(Violation.TIMESTAMP_OUT_OF_WINDOW,
+                        "timestamp " + timestamp + " is more than " + limits.maxClockDrift().toSeconds()
+                                + " s from the receiver's clock " + nowNanos);
+            }
+        }
+    }
+}

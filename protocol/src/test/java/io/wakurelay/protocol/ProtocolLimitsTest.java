@@ -1,0 +1,34 @@
+package io.wakurelay.protocol;
+
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class ProtocolLimitsTest {
+    @Test
+    void defaultsAreThoseOfTheWakuNetwork() {
+        assertThat(ProtocolLimits.DEFAULTS.maxFrameSize()).isEqualTo(1 << 20);
+        assertThat(ProtocolLimits.DEFAULTS.maxMessageSize()).isEqualTo(153_600);
+        assertThat(ProtocolLimits.DEFAULTS.maxClockDrift()).isEqualTo(Duration.ofSeconds(20));
+    }
+
+    @Test
+    void refusesAFrameLimitThatCannotCarryTheLargestMessage() {
+        assertThatThrownBy(() -> new ProtocolLimits(1000, 1000, 256, Duration.ZERO)).hasMessageContaining("cannot carry");
+    }
+
+    @Test
+    void refusesNonsense() {
+        assertThatThrownBy(() -> new ProtocolLimits(1 << 20, 0, 256, Duration.ZERO)).hasMessageContaining("positive");
+        assertThatThrownBy(() -> new ProtocolLimits(1 << 20, 1000, 256, Duration.ofSeconds(-1))).hasMessageContaining("negative");
+    }
+
+    @Test
+    void raisingTheMessageSizeRaisesTheFrameSizeWithIt() {
+        ProtocolLimits big = ProtocolLimits.DEFAULTS.withMaxMessageSize(2 << 20);
+        assertThat(big.maxFrameSize()).isGreaterThan(2 << 20);
+    }
+}
