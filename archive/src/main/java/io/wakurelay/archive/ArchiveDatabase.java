@@ -1,0 +1,293 @@
+package io.wakurelay.archive;
+
+import org.rocksdb.AbstractNativeReference;
+import org.rocksdb.BlockBasedTableConfig;
+import org.rocksdb.BloomFilter;
+import org.rocksdb.ColumnFamilyDescriptor;
+import org.rocksdb.ColumnFamilyHandle;
+import org.rocksdb.ColumnFamilyOptions;
+import org.rocksdb.CompressionType;
+import org.rocksdb.DBOptions;
+import org.rocksdb.FlushOptions;
+import org.rocksdb.InfoLogLevel;
+import org.rocksdb.LRUCache;
+import org.rocksdb.RocksDB;
+import org.rocksdb.RocksDBException;
+import org.rocksdb.UInt64AddOperator;
+import org.rocksdb.WriteBatch;
+import org.rocksdb.WriteBufferManager;
+import org.rocksdb.WriteOptions;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.locks.ReentrantReadWriteLock;
+
+/**
+ * The RocksDB instance, its column families and every native object they need, opened with memory bounded by
+ * {@link ArchiveConfig} and closed in dependency order. Readers enter through {@link #guarded}, so that
+ * {@link #close()} never frees native memory under a running query or gauge.
+ */
+final class ArchiveDatabase implements AutoCloseable {
+    /** The column families (docs/archive.md, "Schema"). */
+    enum Family {
+        DEFAULT("default"),
+        COUNTERS("counters"),
+        MESSAGES("messages"),
+        MESSAGE_INFO("message_info"),
+        BY_TIME("by_time"),
+        BY_PUBSUB("by_pubsub_topic"),
+        BY_CONTENT("by_content_topic");
+
+        final String cfName;
+
+        Family(String cfName) {
+            this.cfName = cfName;
+        }
+    }
+
+    static final byte[] SCHEMA_KEY = "wakurelay.archive.schema".getBytes(StandardCharsets.UTF_8);
+    static final byte[] SCHEMA_VERSION = "1".getBytes(StandardCharsets.UTF_8);
+    /** Values at least this large go to blob files: message keys and small messages stay in the SSTs. */
+    static final long MIN_BLOB_SIZE = 4096;
+    private static final long SMALL_FAMILY_WRITE_BUFFER = 4L << 20;
+    private static final int MAX_OPEN_FILES = 1024;
+    private static final int MAX_RANGE_DELETIONS_PER_MEMTABLE = 1000;
+
+    static {
+        RocksDB.loadLibrary();
+    }
+
+    private final ArchiveConfig config;
+    private final List<AbstractNativeReference> options = new ArrayList<>();
+    private final Map<Family, ColumnFamilyHandle> handles = new EnumMap<>(Family.class);
+    private final LRUCache blockCache;
+    private final WriteOptions writeOptions;
+    private final RocksDB db;
+    private final ReentrantReadWriteLock lifecycle = new ReentrantReadWriteLock();
+    private volatile boolean closed;
+
+    private ArchiveDatabase(ArchiveConfig config) throws RocksDBException, IOException {
+        this.config = config;
+        Files.createDirectories(config.dataDir());
+        boolean fresh = !Files.exists(config.dataDir().resolve("CURRENT"));
+
+        blockCache = own(new LRUCache(config.blockCacheBytes()));
+        // memtables are charged to the block cache and writes stall above the budget: memory stays bounded
+        WriteBufferManager writeBuffers = own(new WriteBufferManager(config.writeBufferBytes(), blockCache, true));
+        DBOptions dbOptions = own(new DBOptions()
+                .setCreateIfMissing(true)
+                .setCreateMissingColumnFamilies(true)
+                .setWriteBufferManager(writeBuffers)
+                .setMaxBackgroundJobs(2)
+                .setMaxOpenFiles(MAX_OPEN_FILES)
+                // the counters family gets a few bytes per batch and would otherwise keep old WAL files alive
+                .setMaxTotalWalSize(4 * config.writeBufferBytes())
+                .setBytesPerSync(1L << 20)
+                .setInfoLogLevel(InfoLogLevel.INFO_LEVEL)
+                .setMaxLogFileSize(8L << 20)
+                .setKeepLogFileNum(3));
+        BloomFilter bloom = own(new BloomFilter(10));
+        UInt64AddOperator add = own(new UInt64AddOperator());
+
+        List<ColumnFamilyDescriptor> descriptors = new ArrayList<>();
+        for (Family family : Family.values()) {
+            descriptors.add(new ColumnFamilyDescriptor(family.cfName.getBytes(StandardCharsets.UTF_8),
+                    own(familyOptions(family, bloom, add))));
+        }
+        List<ColumnFamilyHandle> opened = new ArrayList<>();
+        try {
+            db = RocksDB.open(dbOptions, config.dataDir().toString(), descriptors, opened);
+        } catch (RocksDBException e) {
+            closeOptions();
+            throw e;
+        }
+        for (int i = 0; i < descriptors.size(); i++) {
+            handles.put(Family.values()[i], opened.get(i));
+        }
+        writeOptions = own(new WriteOptions().setSync(config.syncWrites()));
+        checkSchema(fresh);
+    }
+
+    /** @throws ArchiveStorageException when the directory cannot be opened as an archive */
+    static ArchiveDatabase open(ArchiveConfig config) {
+        try {
+            return new ArchiveDatabase(config);
+        } catch (RocksDBException e) {
+            throw new ArchiveStorageException("cannot open the archive in " + config.dataDir() + ": " + Errors.describe(e), e);
+        } catch (IOException e) {
+            throw new ArchiveStorageException("cannot create the archive directory " + config.dataDir() + ": " + e.getMessage(), e);
+        }
+    }
+
+    private ColumnFamilyOptions familyOptions(Family family, BloomFilter bloom, UInt64AddOperator add) {
+        BlockBasedTableConfig table = new BlockBasedTableConfig()
+                .setBlockCache(blockCache)
+                .setCacheIndexAndFilterBlocks(true)
+                .setPinL0FilterAndIndexBlocksInCache(true);
+        ColumnFamilyOptions cf = new ColumnFamilyOptions()
+                .setCompressionType(CompressionType.LZ4_COMPRESSION)
+                .setLevelCompactionDynamicLevelBytes(true);
+        switch (family) {
+            case MESSAGES -> {
+                // Payloads are mostly encrypted: compressing them costs CPU and saves nothing. Blob garbage
+                // collection stays off: retention deletes oldest first, so a blob file (written by one flush,
+                // contiguous in time) becomes garbage as a whole and is dropped without relocating anything;
+                // GC would rewrite live blobs of the oldest files at every compaction.
+                table.setFilterPolicy(bloom);
+                cf.setWriteBufferSize(config.writeBufferBytes() / 2)
+                        .setEnableBlobFiles(true)
+                        .setMinBlobSize(MIN_BLOB_SIZE)
+                        .setBlobCompressionType(CompressionType.NO_COMPRESSION)
+                        .setEnableBlobGarbageCollection(false);
+            }
+            case MESSAGE_INFO -> {
+                // the dedup probe of every insert is a point lookup that usually misses
+                table.setFilterPolicy(bloom);
+                cf.setWriteBufferSize(config.writeBufferBytes() / 8);
+            }
+            // retention's range tombstones: flush a memtable that collected many, so scans stay cheap
+            case BY_TIME, BY_PUBSUB, BY_CONTENT -> cf.setWriteBufferSize(config.writeBufferBytes() / 8)
+                    .setMemtableMaxRangeDeletions(MAX_RANGE_DELETIONS_PER_MEMTABLE);
+            case COUNTERS -> cf.setMergeOperator(add).setWriteBufferSize(Math.min(SMALL_FAMILY_WRITE_BUFFER, config.writeBufferBytes() / 8));
+            case DEFAULT -> cf.setWriteBufferSize(Math.min(SMALL_FAMILY_WRITE_BUFFER, config.writeBufferBytes() / 8));
+        }
+        cf.setTableFormatConfig(table);
+        return cf;
+    }
+
+    private void checkSchema(boolean fresh) throws RocksDBException {
+        ColumnFamilyHandle defaultFamily = handles.get(Family.DEFAULT);
+        byte[] version = db.get(defaultFamily, SCHEMA_KEY);
+        if (version == null && fresh) {
+            db.put(defaultFamily, writeOptions, SCHEMA_KEY, SCHEMA_VERSION);
+        } else if (!Arrays.equals(version, SCHEMA_VERSION)) {
+            String found = version == null ? "no schema marker" : "schema " + new String(version, StandardCharsets.UTF_8);
+            closeNatives();
+            throw new RocksDBException(config.dataDir() + " is not a wakurelay archive of schema "
+                    + new String(SCHEMA_VERSION, StandardCharsets.UTF_8) + " (found " + found + ")");
+        }
+    }
+
+    RocksDB db() {
+        return db;
+    }
+
+    ColumnFamilyHandle handle(Family family) {
+        return handles.get(family);
+    }
+
+    ArchiveConfig config() {
+        return config;
+    }
+
+    /** Commits one batch with the configured WAL sync. */
+    void write(WriteBatch batch) throws RocksDBException {
+        db.write(writeOptions, batch);
+    }
+
+    /** Flushes every memtable (tests and benchmarks: make blob files and SSTs exist). */
+    void flush() throws RocksDBException {
+        try (FlushOptions flush = new FlushOptions().setWaitForFlush(true)) {
+            db.flush(flush, new ArrayList<>(handles.values()));
+        }
+    }
+
+    interface DbCall<T> {
+        T call() throws RocksDBException;
+    }
+
+    /**
+     * Runs a read while the database cannot be closed.
+     *
+     * @throws ArchiveClosedException when it already is
+     */
+    <T> T guarded(DbCall<T> call) throws RocksDBException {
+        ReentrantReadWriteLock.ReadLock lock = lifecycle.readLock();
+        lock.lock();
+        try {
+            if (closed) {
+                throw new ArchiveClosedException("the archive in " + config.dataDir() + " is closed");
+            }
+            return call.call();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** A RocksDB integer property summed over every column family; NaN once closed. */
+    double aggregatedProperty(String name) {
+        return propertyOrNaN(() -> db.getAggregatedLongProperty(name));
+    }
+
+    double familyProperty(Family family, String name) {
+        return propertyOrNaN(() -> db.getLongProperty(handles.get(family), name));
+    }
+
+    double blockCacheUsage() {
+        return propertyOrNaN(blockCache::getUsage);
+    }
+
+    private double propertyOrNaN(DbCall<Long> read) {
+        try {
+            return guarded(read);
+        } catch (ArchiveClosedException | RocksDBException e) {
+            return Double.NaN;
+        }
+    }
+
+    boolean isClosed() {
+        return closed;
+    }
+
+    /** Every native object this class created (tests check that close released them all). */
+    List<AbstractNativeReference> nativeObjects() {
+        List<AbstractNativeReference> all = new ArrayList<>(options);
+        all.addAll(handles.values());
+        all.add(db);
+        return all;
+    }
+
+    /** Waits for running readers, then closes the handles, the database, and the options, cache and filters it used. */
+    @Override
+    public void close() {
+        ReentrantReadWriteLock.WriteLock lock = lifecycle.writeLock();
+        lock.lock();
+        try {
+            if (closed) {
+                return;
+            }
+            closed = true;
+            closeNatives();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private void closeNatives() {
+        closed = true;
+        for (ColumnFamilyHandle handle : handles.values()) {
+            handle.close();
+        }
+        if (db != null) {
+            db.close();
+        }
+        closeOptions();
+    }
+
+    private void closeOptions() {
+        for (int i = options.size() - 1; i >= 0; i--) {
+            options.get(i).close();
+        }
+    }
+
+    private <T extends AbstractNativeReference> T own(T nativeObject) {
+        options.add(nativeObject);
+        return nativeObject;
+    }
+}

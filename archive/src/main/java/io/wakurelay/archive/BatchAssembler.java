@@ -1,0 +1,100 @@
+package io.wakurelay.archive;
+
+import io.wakurelay.protocol.Envelope;
+import io.wakurelay.protocol.MessageHash;
+import org.rocksdb.ColumnFamilyHandle;
+import org.rocksdb.RocksDB;
+import org.rocksdb.RocksDBException;
+import org.rocksdb.WriteBatch;
+
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * Turns envelopes into one WriteBatch: skips ephemeral messages and duplicates (within the batch and against
+ * the database: the first copy wins), and writes for each new message its bytes as received plus the four
+ * index entries and the counter deltas. Used by the writer thread only.
+ */
+final class BatchAssembler {
+    /** What a staged batch will store once committed. */
+    record Staged(List<MessageHash> stored, int duplicates, int ephemeralSkipped, long storedBytes) {
+    }
+
+    private final RocksDB db;
+    private final ArchiveCounters counters;
+    private final ColumnFamilyHandle messages;
+    private final ColumnFamilyHandle messageInfo;
+    private final ColumnFamilyHandle byTime;
+    private final ColumnFamilyHandle byPubsub;
+    private final ColumnFamilyHandle byContent;
+    /** RocksJava's ByteBuffer put needs a direct key too; the batch copies it, so one buffer is reused. */
+    private final ByteBuffer directKey = ByteBuffer.allocateDirect(MessageHash.LENGTH);
+
+    BatchAssembler(ArchiveDatabase database, ArchiveCounters counters) {
+        this.db = database.db();
+        this.counters = counters;
+        this.messages = database.handle(ArchiveDatabase.Family.MESSAGES);
+        this.messageInfo = database.handle(ArchiveDatabase.Family.MESSAGE_INFO);
+        this.byTime = database.handle(ArchiveDatabase.Family.BY_TIME);
+        this.byPubsub = database.handle(ArchiveDatabase.Family.BY_PUBSUB);
+        this.byContent = database.handle(ArchiveDatabase.Family.BY_CONTENT);
+    }
+
+    Staged stage(List<Envelope> envelopes, WriteBatch batch) throws RocksDBException {
+        List<MessageHash> stored = new ArrayList<>(envelopes.size());
+        Set<MessageHash> inBatch = new HashSet<>();
+        int duplicates = 0;
+        int ephemeral = 0;
+        long bytes = 0;
+        for (Envelope envelope : envelopes) {
+            if (envelope.ephemeral()) {
+                ephemeral++;
+                continue;
+            }
+            MessageHash hash = envelope.hash();
+            byte[] hashBytes = hash.toByteArray();
+            if (!inBatch.add(hash) || isStored(hashBytes)) {
+                duplicates++;
+                continue;
+            }
+            stageMessage(envelope, hashBytes, batch);
+            stored.add(hash);
+            bytes += envelope.messageSize();
+        }
+        if (!stored.isEmpty()) {
+            counters.stage(batch, stored.size(), bytes);
+        }
+        return new Staged(stored, duplicates, ephemeral, bytes);
+    }
+
+    private boolean isStored(byte[] hash) throws RocksDBException {
+        // the bloom filter answers most misses without reading a block
+        return db.keyMayExist(messageInfo, hash, null) && db.get(messageInfo, hash) != null;
+    }
+
+    private void stageMessage(Envelope envelope, byte[] hash, WriteBatch batch) throws RocksDBException {
+        long timestamp = envelope.indexTimestamp();
+        byte[] pubsubTopic = Keys.utf8(envelope.pubsubTopic());
+        byte[] contentTopic = Keys.utf8(envelope.message().contentTopic());
+        byte[] tail = Keys.tail(timestamp, hash);
+
+        ByteBuffer value = envelope.messageBuffer();
+        if (value.isDirect()) {
+            directKey.clear();
+            directKey.put(hash).flip();
+            batch.put(messages, directKey, value);
+        } else {
+            byte[] copy = new byte[value.remaining()];
+            value.get(copy);
+            batch.put(messages, hash, copy);
+        }
+        batch.put(messageInfo, hash, Keys.infoValue(timestamp, pubsubTopic));
+        batch.put(byTime, tail, Keys.timeValue(envelope.messageSize(), pubsubTopic, contentTopic));
+        byte[] pubsubPrefix = Keys.pubsubPrefix(envelope.pubsubTopic());
+        batch.put(byPubsub, Keys.concat(pubsubPrefix, tail), Keys.EMPTY);
+        batch.put(byContent, Keys.concat(Keys.contentPrefix(pubsubTopic, contentTopic), tail), Keys.EMPTY);
+    }
+}

@@ -1,0 +1,311 @@
+package io.wakurelay.archive;
+
+import io.wakurelay.protocol.Envelope;
+import org.reactivestreams.Subscription;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import reactor.core.CoreSubscriber;
+import reactor.core.Disposable;
+import reactor.core.Exceptions;
+import reactor.core.publisher.FluxSink;
+import reactor.util.context.Context;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+/**
+ * One subscription of {@link MessageArchive#write}: takes envelopes from upstream with credit-based
+ * backpressure, groups them into batches on the writer thread, and emits one {@link CommittedBatch} per batch.
+ *
+ * <p>Credits: upstream is asked for {@code maxPendingMessages} envelopes at first, and for as many more as a
+ * batch held only after that batch was committed. Envelopes received and not yet committed therefore never
+ * exceed {@code maxPendingMessages}; when the writer is slow, or RocksDB refuses writes, or the subscriber of
+ * the acknowledgements stops requesting them, upstream is simply not asked for more. The queue is bounded by
+ * the same number and cannot overflow unless upstream breaks the Reactive Streams rules (that ends the stream).
+ *
+ * <p>Threads: all batching, commits, emissions and terminal signals happen on the writer thread. Envelopes
+ * arrive on the upstream's thread and only enter the queue. Ownership: every envelope received is released
+ * exactly once, by the writer after its batch was committed, or by whichever thread empties the queue after
+ * the session ended (cancel, close, error).
+ */
+final class WriteSession implements CoreSubscriber<Envelope> {
+    private static final Logger log = LoggerFactory.getLogger(WriteSession.class);
+
+    private final ArchiveWriter writer;
+    private final FluxSink<CommittedBatch> sink;
+    private final int maxBatch;
+    private final int maxPending;
+    private final long maxDelayNanos;
+    private final ArrayBlockingQueue<Envelope> queue;
+    private final AtomicBoolean drainScheduled = new AtomicBoolean();
+
+    private volatile Subscription upstream;
+    private volatile boolean upstreamDone;
+    private volatile Throwable upstreamError;
+    private volatile Throwable abortCause;
+    private volatile boolean cancelled;
+    private volatile boolean terminated;
+
+    // writer thread only
+    private boolean creditGranted;
+    private List<Envelope> held;
+    private int failures;
+    private long retryAtNanos;
+    private long windowStartNanos = -1;
+    private Disposable timer;
+    private long timerDueNanos;
+
+    WriteSession(ArchiveWriter writer, FluxSink<CommittedBatch> sink, ArchiveConfig config) {
+        this.writer = writer;
+        this.sink = sink;
+        this.maxBatch = config.maxBatchMessages();
+        this.maxPending = config.maxPendingMessages();
+        this.maxDelayNanos = config.maxBatchDelay().toNanos();
+        this.queue = new ArrayBlockingQueue<>(maxPending);
+    }
+
+    @Override
+    public Context currentContext() {
+        return Context.of(sink.contextView());
+    }
+
+    @Override
+    public void onSubscribe(Subscription subscription) {
+        if (upstream != null) {
+            subscription.cancel();
+            return;
+        }
+        upstream = subscription;
+        if (terminated) {
+            subscription.cancel();
+            return;
+        }
+        scheduleDrain();
+    }
+
+    @Override
+    public void onNext(Envelope envelope) {
+        if (terminated) {
+            release(envelope);
+            return;
+        }
+        writer.pendingChanged(1);
+        if (!queue.offer(envelope)) {
+            writer.pendingChanged(-1);
+            release(envelope);
+            abortCause = Exceptions.failWithOverflow("upstream emitted more envelopes than the " + maxPending + " requested");
+            scheduleDrain();
+            return;
+        }
+        if (terminated) {
+            // the session ended while this envelope was being queued: nobody else will look at the queue again
+            releaseQueued();
+        } else {
+            scheduleDrain();
+        }
+    }
+
+    @Override
+    public void onError(Throwable error) {
+        upstreamError = error;
+        upstreamDone = true;
+        scheduleDrain();
+    }
+
+    @Override
+    public void onComplete() {
+        upstreamDone = true;
+        scheduleDrain();
+    }
+
+    /** The acknowledgement subscriber cancelled. */
+    void cancel() {
+        cancelled = true;
+        scheduleDrain();
+    }
+
+    /** Ends the session with {@code cause} (archive closing): what is queued is released, not written. */
+    void abort(Throwable cause) {
+        abortCause = cause;
+        scheduleDrain();
+    }
+
+    void scheduleDrain() {
+        if (drainScheduled.compareAndSet(false, true)) {
+            try {
+                writer.scheduler().schedule(this::drain);
+            } catch (RejectedExecutionException stopped) {
+                drainScheduled.set(false);
+                terminated = true;
+                releaseQueued();
+            }
+        }
+    }
+
+    private void drain() {
+        drainScheduled.set(false);
+        if (terminated) {
+            releaseQueued();
+            return;
+        }
+        try {
+            Subscription subscription = upstream;
+            if (subscription != null && !creditGranted && abortCause == null && !cancelled) {
+                creditGranted = true;
+                subscription.request(maxPending);
+            }
+            commitAvailable();
+        } catch (RuntimeException fatal) {
+            log.error("archive write stream failed; releasing its envelopes", fatal);
+            terminate(fatal);
+        }
+    }
+
+    private void commitAvailable() {
+        for (; ; ) {
+            if (abortCause != null || cancelled) {
+                terminate(abortCause);
+                return;
+            }
+            if (held != null) {
+                if (System.nanoTime() < retryAtNanos || sink.requestedFromDownstream() == 0) {
+                    return;
+                }
+                if (!attempt(held)) {
+                    return;
+                }
+                continue;
+            }
+            int available = queue.size();
+            if (available == 0) {
+                if (upstreamDone) {
+                    finish();
+                }
+                return;
+            }
+            if (sink.requestedFromDownstream() == 0) {
+                return;
+            }
+            if (available < maxBatch && !upstreamDone && maxDelayNanos > 0) {
+                long now = System.nanoTime();
+                if (windowStartNanos < 0) {
+                    windowStartNanos = now;
+                }
+                long wait = windowStartNanos + maxDelayNanos - now;
+                if (wait > 0) {
+                    armTimer(now, wait);
+                    return;
+                }
+            }
+            windowStartNanos = -1;
+            int size = Math.min(available, maxBatch);
+            List<Envelope> batch = new ArrayList<>(size);
+            for (int i = 0; i < size; i++) {
+                batch.add(queue.poll());
+            }
+            if (!attempt(batch)) {
+                return;
+            }
+        }
+    }
+
+    /** @return false when RocksDB refused the batch; it is then held and retried after a backoff */
+    private boolean attempt(List<Envelope> batch) {
+        held = batch;
+        CommittedBatch ack = writer.commit(batch);
+        if (ack == null) {
+            failures++;
+            long delay = RetryBackoff.delayNanos(failures);
+            long now = System.nanoTime();
+            retryAtNanos = now + delay;
+            armTimer(now, delay);
+            return false;
+        }
+        held = null;
+        failures = 0;
+        releaseAll(batch);
+        sink.next(ack);
+        upstream.request(batch.size());
+        return true;
+    }
+
+    private void armTimer(long now, long delayNanos) {
+        long due = now + delayNanos;
+        if (timer != null && timerDueNanos <= due) {
+            return;
+        }
+        disposeTimer();
+        timerDueNanos = due;
+        timer = writer.scheduler().schedule(this::onTimer, delayNanos, TimeUnit.NANOSECONDS);
+    }
+
+    private void onTimer() {
+        timer = null;
+        drain();
+    }
+
+    private void disposeTimer() {
+        if (timer != null) {
+            timer.dispose();
+            timer = null;
+        }
+    }
+
+    private void finish() {
+        terminated = true;
+        disposeTimer();
+        writer.sessionEnded(this);
+        Throwable error = upstreamError;
+        if (error != null) {
+            sink.error(error);
+        } else {
+            sink.complete();
+        }
+    }
+
+    private void terminate(Throwable cause) {
+        terminated = true;
+        disposeTimer();
+        Subscription subscription = upstream;
+        if (subscription != null) {
+            subscription.cancel();
+        }
+        if (held != null) {
+            releaseAll(held);
+            held = null;
+        }
+        releaseQueued();
+        writer.sessionEnded(this);
+        if (cause != null && !cancelled) {
+            sink.error(cause);
+        }
+    }
+
+    /** Releases whatever is queued; safe from any thread once the session has ended (each poll is one owner). */
+    void releaseQueued() {
+        for (Envelope envelope; (envelope = queue.poll()) != null; ) {
+            writer.pendingChanged(-1);
+            release(envelope);
+        }
+    }
+
+    private void releaseAll(List<Envelope> batch) {
+        for (Envelope envelope : batch) {
+            release(envelope);
+        }
+        writer.pendingChanged(-batch.size());
+    }
+
+    /** Releases an envelope an upstream operator dropped before it reached the archive. */
+    static void release(Envelope envelope) {
+        try {
+            envelope.release();
+        } catch (RuntimeException e) {
+            log.warn("could not release {}: it was released too often elsewhere", envelope, e);
+        }
+    }
+}

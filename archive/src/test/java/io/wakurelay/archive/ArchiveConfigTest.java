@@ -1,0 +1,48 @@
+package io.wakurelay.archive;
+
+import org.junit.jupiter.api.Test;
+
+import java.nio.file.Path;
+import java.time.Duration;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class ArchiveConfigTest {
+    private final ArchiveConfig defaults = ArchiveConfig.defaults(Path.of("data"));
+
+    @Test
+    void defaultsAreTheDocumentedOnes() {
+        assertThat(defaults.retention()).isEqualTo(RetentionPolicy.parse("time:172800"));
+        assertThat(defaults.syncWrites()).isFalse();
+        assertThat(defaults.maxBatchMessages()).isEqualTo(64);
+        assertThat(defaults.maxBatchDelay()).isEqualTo(Duration.ofMillis(5));
+        assertThat(defaults.maxPendingMessages()).isEqualTo(256);
+        assertThat(defaults.blockCacheBytes()).isEqualTo(128L << 20);
+        assertThat(defaults.writeBufferBytes()).isEqualTo(64L << 20);
+        assertThat(defaults.retentionInterval()).isEqualTo(Duration.ofMinutes(5));
+    }
+
+    @Test
+    void refusesOutOfRangeValuesNamingTheField() {
+        assertThatThrownBy(() -> defaults.withBatching(0, Duration.ZERO, 10))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageStartingWith("maxBatchMessages must be 1..10000");
+        assertThatThrownBy(() -> defaults.withBatching(100, Duration.ofMillis(5), 99))
+                .hasMessageStartingWith("maxPendingMessages must be maxBatchMessages (100)");
+        assertThatThrownBy(() -> defaults.withBatching(100, Duration.ofMillis(-1), 200))
+                .hasMessageStartingWith("maxBatchDelay must be 0..10 s");
+        assertThatThrownBy(() -> defaults.withMemory(64L << 20, 64L << 20))
+                .hasMessageStartingWith("blockCacheBytes must be at least twice writeBufferBytes");
+        assertThatThrownBy(() -> defaults.withMemory(64L << 20, 1000))
+                .hasMessageStartingWith("writeBufferBytes must be at least 1 MiB");
+        assertThatThrownBy(() -> defaults.withRetentionInterval(Duration.ZERO))
+                .hasMessageStartingWith("retentionInterval must be positive");
+        assertThatThrownBy(() -> new ArchiveConfig(null, new RetentionPolicy.None(), false, 1, Duration.ZERO, 1,
+                128L << 20, 64L << 20, Duration.ofMinutes(1))).isInstanceOf(NullPointerException.class).hasMessage("dataDir");
+    }
+
+    @Test
+    void aZeroBatchDelayIsAllowed() {
+        assertThat(defaults.withBatching(1, Duration.ZERO, 1).maxBatchDelay()).isZero();
+    }
+}

@@ -1,0 +1,34 @@
+package io.wakurelay.archive;
+
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.wakurelay.protocol.MessageHash;
+
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.time.Duration;
+
+/**
+ * The child process of {@link KillDurabilityTest}: archives an endless stream and prints {@code C <hash>}
+ * for every message of every acknowledged batch, right when the acknowledgement arrives. Not a test.
+ */
+public final class ArchiveWriterProcess {
+    private ArchiveWriterProcess() {
+    }
+
+    public static void main(String[] args) {
+        Path dir = Path.of(args[0]);
+        PrintStream out = new PrintStream(new java.io.FileOutputStream(java.io.FileDescriptor.out), false);
+        ArchiveConfig config = ArchiveFixture.config(dir).withBatching(32, Duration.ofMillis(1), 128);
+        MessageArchive archive = MessageArchive.open(config, new SimpleMeterRegistry());
+        archive.write(new EnvelopeSource(2_000).flux())
+                .doOnNext(batch -> {
+                    StringBuilder lines = new StringBuilder();
+                    for (MessageHash hash : batch.stored()) {
+                        lines.append("C ").append(hash.toHex()).append('\n');
+                    }
+                    out.print(lines);
+                    out.flush();
+                })
+                .blockLast();
+    }
+}

@@ -1,0 +1,27 @@
+# shellcheck shell=bash
+# Helpers shared by deploy/validate-compose.sh and deploy/netns-test.sh (sourced, not run).
+
+log() { printf '[%s] %s\n' "$(date +%H:%M:%S)" "$*" >&2; }
+die() { log "ERROR: $*"; exit 1; }
+
+# ensure_command COMMAND DEBIAN_PACKAGE: installs the package with apt-get when the command is missing.
+# Services the package would start are held back (policy-rc.d), so nothing keeps running after install.
+ensure_command() {
+  local cmd=$1 pkg=$2
+  command -v "$cmd" >/dev/null 2>&1 && return 0
+  command -v apt-get >/dev/null 2>&1 || die "'$cmd' is missing and apt-get is not available: install '$pkg'"
+  [[ $(id -u) -eq 0 ]] || die "'$cmd' is missing: install the Debian package '$pkg' (needs root)"
+  log "installing Debian package '$pkg' (for '$cmd')"
+  local policy=/usr/sbin/policy-rc.d made_policy=0
+  if [[ ! -e $policy ]]; then
+    printf '#!/bin/sh\nexit 101\n' >"$policy" && chmod 0755 "$policy" && made_policy=1
+  fi
+  local rc=0
+  DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "$pkg" >/dev/null 2>&1 || {
+    DEBIAN_FRONTEND=noninteractive apt-get update -qq >/dev/null 2>&1 &&
+      DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "$pkg" >/dev/null
+  } || rc=$?
+  if [[ $made_policy -eq 1 ]]; then rm -f "$policy"; fi
+  [[ $rc -eq 0 ]] || die "apt-get install $pkg failed"
+  command -v "$cmd" >/dev/null 2>&1 || die "'$pkg' installed but '$cmd' is still not on PATH"
+}

@@ -1,0 +1,126 @@
+#!/usr/bin/env bash
+# Validates deploy/ without a Docker engine:
+#   - docker-compose.yml with a real parser (Debian's docker-compose 1.29 `config`, installed if missing),
+#     including the "load" profile, and the files it mounts;
+#   - the Dockerfile's COPY sources exist in the build context (the repository root);
+#   - prometheus.yml with `promtool check config` (Debian's prometheus package, installed if missing);
+#   - the Grafana dashboard: JSON parses, layout, data source, every metric name is in docs/metrics.md or a
+#     standard JVM/process one, and every query is valid PromQL (`promtool check rules`);
+#   - the Grafana provisioning YAML parses; the shell scripts parse.
+# Usage: bash deploy/validate-compose.sh        (exit 0 = all checks passed)
+set -euo pipefail
+DEPLOY=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+ROOT=$(cd "$DEPLOY/.." && pwd)
+# shellcheck source=lib/common.sh
+source "$DEPLOY/lib/common.sh"
+cd "$ROOT"
+
+TMP=$(mktemp -d "${TMPDIR:-/tmp}/wakurelay-validate.XXXXXX")
+trap 'rm -rf "$TMP"' EXIT
+
+failures=0
+pass() { printf 'PASS  %s\n' "$*"; }
+fail() { printf 'FAIL  %s\n' "$*"; failures=$((failures + 1)); }
+# run_check NAME COMMAND...: PASS/FAIL with the command's output shown on failure.
+run_check() {
+  local name=$1; shift
+  if "$@" >"$TMP/out" 2>&1; then pass "$name"; else fail "$name"; sed 's/^/      /' "$TMP/out"; fi
+}
+
+ensure_command docker-compose docker-compose
+ensure_command promtool prometheus
+ensure_command python3 python3
+
+COMPOSE=(docker-compose --project-directory "$DEPLOY" -f deploy/docker-compose.yml)
+# The compose file must not depend on variables from the caller's environment or a .env file.
+compose_env=(env -u WAKURELAY_IMAGE -u WAKURELAY_BIND -u LOADGEN_COUNT -u LOADGEN_SEED -u LOADGEN_MIX)
+
+# 1. compose file: schema, interpolation, merge keys; the default and the "load" profile.
+run_check "docker-compose config (default services)" "${compose_env[@]}" "${COMPOSE[@]}" config -q
+run_check "docker-compose --profile load config" "${compose_env[@]}" "${COMPOSE[@]}" --profile load config -q
+services_check() {
+  local got
+  got=$("${compose_env[@]}" "${COMPOSE[@]}" --profile load config --services | sort | tr '\n' ' ')
+  [[ $got == "grafana loadgen node-a node-b prometheus " ]] || { echo "services: $got"; return 1; }
+  "${compose_env[@]}" "${COMPOSE[@]}" --profile load config >"$TMP/resolved.yml"
+  # node-b peers with node-a; both archive; loadgen drives node-a -> node-b; healthchecks gate start-up.
+  grep -q 'WAKURELAY_STATICNODE: node-a:60000' "$TMP/resolved.yml" || { echo "node-b has no static peer node-a"; return 1; }
+  [[ $(grep -c "WAKURELAY_STORE: 'true'\|WAKURELAY_STORE: \"true\"" "$TMP/resolved.yml") -eq 2 ]] || { echo "both nodes must archive"; return 1; }
+  grep -q -- '--publish-to=node-a:60000' "$TMP/resolved.yml" || { echo "loadgen does not publish to node-a"; return 1; }
+  grep -q -- '--store-at=node-b:8645' "$TMP/resolved.yml" || { echo "loadgen does not check node-b's store"; return 1; }
+  [[ $(grep -c 'condition: service_healthy' "$TMP/resolved.yml") -ge 4 ]] || { echo "depends_on healthchecks missing"; return 1; }
+  echo "services: $got"
+}
+run_check "compose services, static peer, store, loadgen wiring, healthchecks" services_check
+
+mounts_check() {
+  local missing=0 path
+  for path in prometheus/prometheus.yml grafana/provisioning/datasources grafana/provisioning/dashboards grafana/dashboards/wakurelay.json Dockerfile; do
+    [[ -e $DEPLOY/$path ]] || { echo "missing deploy/$path"; missing=1; }
+  done
+  return $missing
+}
+run_check "files mounted by the compose file exist" mounts_check
+
+# 2. Dockerfile: every COPY source (other than --from=build) exists in the build context (repo root).
+dockerfile_check() {
+  local missing=0 line src
+  while IFS= read -r line; do
+    # shellcheck disable=SC2206
+    local words=($line)
+    [[ ${#words[@]} -ge 3 && ${words[0]} == COPY ]] || continue
+    [[ ${words[1]} == --from=* ]] && continue
+    for src in "${words[@]:1:${#words[@]}-2}"; do
+      [[ $src == --* ]] && continue
+      [[ -e $ROOT/$src ]] || { echo "COPY source '$src' is not in the build context"; missing=1; }
+    done
+  done <deploy/Dockerfile
+  grep -q '^FROM eclipse-temurin:17-jdk AS build' deploy/Dockerfile || { echo "no eclipse-temurin:17-jdk build stage"; missing=1; }
+  grep -q '^FROM eclipse-temurin:17-jre' deploy/Dockerfile || { echo "no eclipse-temurin:17-jre runtime stage"; missing=1; }
+  grep -q '^USER ' deploy/Dockerfile || { echo "no USER (image would run as root)"; missing=1; }
+  grep -q '^HEALTHCHECK ' deploy/Dockerfile || { echo "no HEALTHCHECK"; missing=1; }
+  grep -q '^VOLUME ' deploy/Dockerfile || { echo "no VOLUME"; missing=1; }
+  return $missing
+}
+run_check "Dockerfile: COPY sources exist, stages, USER, HEALTHCHECK, VOLUME" dockerfile_check
+run_check "Dockerfile.dockerignore hides nothing the Dockerfile copies" python3 deploy/lib/dockerignore_check.py "$ROOT"
+run_check "container scripts parse (sh -n)" sh -n deploy/docker/wakurelay-node deploy/docker/wakurelay-loadgen deploy/docker/healthcheck
+
+# 3. Prometheus configuration.
+run_check "promtool check config prometheus.yml" promtool check config deploy/prometheus/prometheus.yml
+
+# 4. Grafana dashboard and provisioning.
+run_check "dashboard JSON, layout, datasource, metric names vs docs/metrics.md" \
+  python3 deploy/lib/dashboard_metrics.py check deploy/grafana/dashboards/wakurelay.json docs/metrics.md \
+  deploy/grafana/provisioning/datasources/prometheus.yml
+grep '^WARN' "$TMP/out" | sed 's/^/      /' || true
+promql_check() {
+  python3 deploy/lib/dashboard_metrics.py rules deploy/grafana/dashboards/wakurelay.json "$TMP/rules.yml" &&
+    promtool check rules "$TMP/rules.yml"
+}
+run_check "every dashboard query is valid PromQL (promtool check rules)" promql_check
+yaml_check() {
+  # Debian's docker-compose depends on python3-yaml, so /usr/bin/python3 has the yaml module.
+  local py=/usr/bin/python3
+  "$py" -c 'import yaml' 2>/dev/null || py=python3
+  "$py" - "$DEPLOY"/grafana/provisioning/*/*.yml <<'EOF'
+import sys, yaml
+for path in sys.argv[1:]:
+    with open(path) as f:
+        doc = yaml.safe_load(f)
+    assert doc.get("apiVersion") == 1, f"{path}: apiVersion must be 1"
+    assert doc.get("datasources") or doc.get("providers"), f"{path}: no datasources/providers"
+    print("ok", path)
+EOF
+}
+run_check "Grafana provisioning YAML parses" yaml_check
+
+# 5. The no-Docker topology script parses.
+run_check "netns-test.sh parses (bash -n)" bash -n deploy/netns-test.sh
+
+if [[ $failures -eq 0 ]]; then
+  echo "validate-compose: PASS"
+else
+  echo "validate-compose: FAIL ($failures check(s) failed)"
+  exit 1
+fi

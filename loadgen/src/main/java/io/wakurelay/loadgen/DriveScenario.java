@@ -1,0 +1,107 @@
+package io.wakurelay.loadgen;
+
+import io.wakurelay.node.WakuNode;
+
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Against running nodes: connects to one node's peer port as a peer, publishes the seeded mix (at a rate,
+ * or as fast as confirmations allow), watches the other node's store over REST, and finally looks up every
+ * hash there. Reports how many are missing (must be 0), throughput, and publish-to-archived latency (with
+ * the polling interval as its resolution).
+ */
+final class DriveScenario {
+    private DriveScenario() {
+    }
+
+    static ResultRow run(Workload workload, String publishTo, String storeAt, double rate, Duration settle, Path dir, PrintStream err) {
+        try (FrameSet frames = new FrameSet(workload);
+             WakuNode client = InProcessNodes.start(dir.resolve("drive-client"), false, workload.pubsubTopic(), List.of(publishTo))) {
+            awaitConnected(client, workload.pubsubTopic());
+            RemoteStore store = new RemoteStore(storeAt, workload.pubsubTopic(), workload.contentTopic());
+            Window window = Window.standard(rate);
+            Tracker tracker = new Tracker(workload.total(), workload.warmup(), i -> window.release(frames.payloadSize(i)));
+            long start = WakuNode.nowNanos() - Duration.ofMinutes(1).toNanos();
+            try (StorePoller poller = new StorePoller(store, start, tracker); FrameFeeder feeder = new FrameFeeder(client)) {
+                MacroScenario.send(feeder, frames, tracker, window, 0, workload.warmup());
+                MicroScenario.await(tracker.warm, "warmup messages in the store at " + storeAt, MacroScenario.STALL);
+                Measurement m = new Measurement("drive", workload.count(), null);
+                long end;
+                try (Progress p = new Progress("drive", workload.count(), () -> workload.count() - tracker.outstanding(), err)) {
+                    sendTolerant(feeder, frames, tracker, window, workload.warmup(), workload.total(), settle, err);
+                    awaitQuietly(tracker, settle);
+                    end = tracker.lastConfirmed();
+                }
+                if (poller.failure() != null) {
+                    err.println("drive: polling the store failed: " + poller.failure().getMessage());
+                }
+                List<String> all = new ArrayList<>();
+                for (int i = workload.warmup(); i < workload.total(); i++) {
+                    all.add(frames.hash(i).toHex());
+                }
+                Set<String> present = store.present(all);
+                long missing = workload.count() - present.size();
+                if (missing > 0) {
+                    err.printf("drive: %d of %d messages are missing from %s%n", missing, workload.count(), storeAt);
+                }
+                Map<String, Object> extras = new LinkedHashMap<>();
+                extras.put("publish_to", publishTo);
+                extras.put("store_at", storeAt);
+                extras.put("rate", rate);
+                extras.put("latency_resolution_ms", StorePoller.INTERVAL_MILLIS);
+                return m.finish(end == 0 ? System.nanoTime() : end, tracker.latencies(),
+                        frames.payloadBytes(workload.warmup(), workload.total()), missing, extras);
+            }
+        }
+    }
+
+    /**
+     * Like {@link MacroScenario#send}, but a window that never frees (messages lost on the way) ends the sending
+     * instead of the run: what was sent is then checked, and the losses are reported.
+     */
+    private static void sendTolerant(FrameFeeder feeder, FrameSet frames, Tracker tracker, Window window, int from, int to,
+                                     Duration settle, PrintStream err) {
+        for (int i = from; i < to; i++) {
+            try {
+                window.acquire(frames.payloadSize(i), settle);
+            } catch (IllegalStateException stalled) {
+                err.printf("drive: nothing was confirmed for %s; stopped sending after %d of %d messages%n", settle, i - from, to - from);
+                return;
+            }
+            tracker.sending(i);
+            tracker.published(i, frames.hash(i));
+            feeder.send(frames.frame(i));
+        }
+    }
+
+    /** Waits until every message is confirmed, or nothing new was confirmed for {@code settle}. */
+    private static void awaitQuietly(Tracker tracker, Duration settle) {
+        long lastChange = System.nanoTime();
+        long outstanding = tracker.outstanding();
+        while (outstanding > 0 && System.nanoTime() - lastChange < settle.toNanos()) {
+            InProcessNodes.sleep(50);
+            long now = tracker.outstanding();
+            if (now != outstanding) {
+                outstanding = now;
+                lastChange = System.nanoTime();
+            }
+        }
+    }
+
+    private static void awaitConnected(WakuNode client, String topic) {
+        long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+        while (client.relay().peers().stream().noneMatch(p -> p.topics().contains(topic))) {
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException("could not connect to a peer that relays " + topic + " within 30 s");
+            }
+            InProcessNodes.sleep(20);
+        }
+    }
+}

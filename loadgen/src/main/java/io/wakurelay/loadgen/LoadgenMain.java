@@ -1,0 +1,255 @@
+package io.wakurelay.loadgen;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import io.wakurelay.node.config.DurationText;
+import io.wakurelay.protocol.PayloadMix;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Comparator;
+import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.stream.Stream;
+
+/**
+ * {@code java -jar wakurelay-loadgen.jar <scenario> [options]}: prints the CSV header and one row per run on
+ * stdout (progress goes to stderr), and optionally the rows as JSON.
+ */
+@Command(name = "wakurelay-loadgen", mixinStandardHelpOptions = true, usageHelpWidth = 110,
+        description = "Seeded load for wakurelay nodes: micro, macro, lat, thr and drive scenarios.",
+        subcommands = {LoadgenMain.Micro.class, LoadgenMain.Macro.class, LoadgenMain.Lat.class, LoadgenMain.Thr.class,
+                LoadgenMain.Drive.class})
+public final class LoadgenMain implements Runnable {
+    /** Exit code when messages were lost. */
+    public static final int EXIT_LOSS = 3;
+
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    public static void main(String[] args) {
+        System.exit(run(args, System.out, System.err));
+    }
+
+    public static int run(String[] args, PrintStream out, PrintStream err) {
+        quietLogs();
+        CommandLine cli = new CommandLine(new LoadgenMain());
+        cli.setOut(new java.io.PrintWriter(out, true));
+        cli.setErr(new java.io.PrintWriter(err, true));
+        cli.setExecutionExceptionHandler((e, line, parsed) -> {
+            err.println("wakurelay-loadgen: " + (e.getMessage() == null ? e.toString() : e.getMessage()));
+            return 1;
+        });
+        Sink.out = out;
+        Sink.err = err;
+        return cli.execute(args);
+    }
+
+    /** The nodes a scenario starts log their start and stop at INFO; rows and progress are what matter here. */
+    private static void quietLogs() {
+        if (org.slf4j.LoggerFactory.getILoggerFactory() instanceof ch.qos.logback.classic.LoggerContext context) {
+            context.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME).setLevel(ch.qos.logback.classic.Level.WARN);
+        }
+    }
+
+    @Override
+    public void run() {
+        throw new CommandLine.ParameterException(spec.commandLine(), "name a scenario: micro, macro, lat, thr or drive");
+    }
+
+    /** Where rows go (set per run so tests can capture them). */
+    static final class Sink {
+        static PrintStream out = System.out;
+        static PrintStream err = System.err;
+
+        private Sink() {
+        }
+    }
+
+    static final class WorkloadOptions {
+        @Option(names = "--seed", defaultValue = "42", description = "seed of sizes and payloads (default: ${DEFAULT-VALUE})")
+        long seed;
+
+        @Option(names = "--mix", defaultValue = PayloadMix.DEFAULT_SPEC, description = "payload mix bytes:percent,... (default: ${DEFAULT-VALUE})")
+        String mix;
+
+        @Option(names = {"-n", "--count"}, defaultValue = "1000", description = "measured messages (default: ${DEFAULT-VALUE})")
+        int count;
+
+        @Option(names = "--warmup", defaultValue = "100", description = "messages sent before measuring (default: ${DEFAULT-VALUE})")
+        int warmup;
+
+        @Option(names = "--pubsub-topic", defaultValue = Workload.DEFAULT_PUBSUB_TOPIC, description = "(default: ${DEFAULT-VALUE})")
+        String pubsubTopic;
+
+        @Option(names = "--content-topic", defaultValue = Workload.DEFAULT_CONTENT_TOPIC, description = "(default: ${DEFAULT-VALUE})")
+        String contentTopic;
+
+        Workload workload() {
+            return new Workload(seed, PayloadMix.parse(mix), count, warmup, pubsubTopic, contentTopic);
+        }
+    }
+
+    static final class OutputOptions {
+        @Option(names = "--json", paramLabel = "FILE", description = "also write the rows as JSON")
+        Path json;
+
+        @Option(names = "--work-dir", paramLabel = "DIR", description = "where in-process nodes keep their data (default: a temporary directory, deleted after)")
+        Path workDir;
+
+        @Option(names = "--no-header", description = "print the row without the CSV header")
+        boolean noHeader;
+
+        <T> T inWorkDir(java.util.function.Function<Path, T> body) {
+            if (workDir != null) {
+                return body.apply(workDir);
+            }
+            Path temp;
+            try {
+                temp = Files.createTempDirectory("wakurelay-loadgen");
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+            try {
+                return body.apply(temp);
+            } finally {
+                deleteTree(temp);
+            }
+        }
+
+        int report(ResultRow row) {
+            if (!noHeader) {
+                Sink.out.println(ResultRow.CSV_HEADER);
+            }
+            Sink.out.println(row.csv());
+            if (json != null) {
+                try {
+                    new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValue(json.toFile(), List.of(row.json()));
+                } catch (IOException e) {
+                    throw new UncheckedIOException("cannot write " + json, e);
+                }
+            }
+            return row.missing() > 0 ? EXIT_LOSS : 0;
+        }
+    }
+
+    static void deleteTree(Path root) {
+        try (Stream<Path> paths = Files.walk(root)) {
+            paths.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        } catch (IOException e) {
+            // best effort: a temporary directory
+        }
+    }
+
+    @Command(name = "micro", mixinStandardHelpOptions = true,
+            description = "One node, no network: frames injected into the receive path and archived into RocksDB.")
+    static final class Micro implements Callable<Integer> {
+        @Mixin
+        WorkloadOptions workload;
+        @Mixin
+        OutputOptions output;
+
+        @Override
+        public Integer call() {
+            Workload w = workload.workload();
+            return output.report(output.inWorkDir(dir -> MicroScenario.run(w, dir, Sink.err)));
+        }
+    }
+
+    @Command(name = "macro", mixinStandardHelpOptions = true,
+            description = "Two nodes on loopback: a publisher and an archiving receiver.")
+    static final class Macro implements Callable<Integer> {
+        @Mixin
+        WorkloadOptions workload;
+        @Mixin
+        OutputOptions output;
+
+        @Option(names = "--processes", description = "run the receiver as a separate process")
+        boolean processes;
+
+        @Override
+        public Integer call() {
+            Workload w = workload.workload();
+            return output.report(output.inWorkDir(dir -> MacroScenario.run(w, dir, processes, Sink.err)));
+        }
+    }
+
+    @Command(name = "lat", mixinStandardHelpOptions = true,
+            description = "Round-trip latency through a relay node, after nanomsg's local_lat/remote_lat.")
+    static final class Lat implements Callable<Integer> {
+        @Parameters(index = "0", paramLabel = "SIZE", description = "message payload size in bytes")
+        int size;
+        @Parameters(index = "1", paramLabel = "COUNT", description = "round trips")
+        int count;
+        @Option(names = "--warmup", defaultValue = "100", description = "round trips before measuring (default: ${DEFAULT-VALUE})")
+        int warmup;
+        @Option(names = "--store", description = "let the relay node archive too")
+        boolean store;
+        @Option(names = "--pubsub-topic", defaultValue = Workload.DEFAULT_PUBSUB_TOPIC)
+        String topic;
+        @Mixin
+        OutputOptions output;
+
+        @Override
+        public Integer call() {
+            return output.report(output.inWorkDir(dir -> LatencyScenario.run(topic, size, count, warmup, store, dir, Sink.err)));
+        }
+    }
+
+    @Command(name = "thr", mixinStandardHelpOptions = true,
+            description = "Throughput through a relay node, after nanomsg's local_thr/remote_thr.")
+    static final class Thr implements Callable<Integer> {
+        @Parameters(index = "0", paramLabel = "SIZE", description = "message payload size in bytes")
+        int size;
+        @Parameters(index = "1", paramLabel = "COUNT", description = "messages")
+        int count;
+        @Option(names = "--warmup", defaultValue = "100", description = "messages before measuring (default: ${DEFAULT-VALUE})")
+        int warmup;
+        @Option(names = "--store", description = "let the relay node archive too")
+        boolean store;
+        @Option(names = "--pubsub-topic", defaultValue = Workload.DEFAULT_PUBSUB_TOPIC)
+        String topic;
+        @Mixin
+        OutputOptions output;
+
+        @Override
+        public Integer call() {
+            return output.report(output.inWorkDir(dir -> ThroughputScenario.run(topic, size, count, warmup, store, dir, Sink.err)));
+        }
+    }
+
+    @Command(name = "drive", mixinStandardHelpOptions = true,
+            description = "Against running nodes: publish to one node's peer port, verify every hash in another node's store over REST.")
+    static final class Drive implements Callable<Integer> {
+        @Mixin
+        WorkloadOptions workload;
+        @Mixin
+        OutputOptions output;
+
+        @Option(names = "--publish-to", required = true, paramLabel = "HOST:PORT", description = "peer port of the node to publish to")
+        String publishTo;
+
+        @Option(names = "--store-at", required = true, paramLabel = "HOST:PORT", description = "REST address of the node whose store is checked")
+        String storeAt;
+
+        @Option(names = "--rate", defaultValue = "0", description = "messages per second; 0 = as fast as confirmations allow (default: ${DEFAULT-VALUE})")
+        double rate;
+
+        @Option(names = "--settle", defaultValue = "30s", description = "how long to wait for stragglers before counting losses (default: ${DEFAULT-VALUE})")
+        String settle;
+
+        @Override
+        public Integer call() {
+            Workload w = workload.workload();
+            return output.report(output.inWorkDir(dir -> DriveScenario.run(w, publishTo, storeAt, rate, DurationText.parse(settle), dir, Sink.err)));
+        }
+    }
+}

@@ -1,0 +1,132 @@
+package io.wakurelay.loadgen;
+
+import io.wakurelay.archive.CommittedBatch;
+import io.wakurelay.node.NodeProcess;
+import io.wakurelay.node.WakuNode;
+import io.wakurelay.protocol.MessageHash;
+import reactor.core.Disposable;
+
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Two nodes on loopback: a publisher (A, no archive) and an archiving receiver (B). The load generator hands
+ * A pre-encoded frames as a peer would (A decodes, validates, hashes and relays each to B); a message counts
+ * when B has committed it, and its latency runs from the hand-over to A until B's commit. B runs in this JVM,
+ * or, with {@code processes}, as a separate process whose store is polled over REST (latency then includes
+ * the polling interval).
+ */
+final class MacroScenario {
+    static final Duration STALL = Duration.ofMinutes(2);
+
+    private MacroScenario() {
+    }
+
+    static ResultRow run(Workload workload, Path dir, boolean processes, PrintStream err) {
+        return processes ? runWithProcess(workload, dir, err) : runInProcess(workload, dir, err);
+    }
+
+    private static ResultRow runInProcess(Workload workload, Path dir, PrintStream err) {
+        try (FrameSet frames = new FrameSet(workload);
+             WakuNode b = InProcessNodes.start(dir.resolve("receiver"), true, workload.pubsubTopic(), List.of());
+             WakuNode a = InProcessNodes.start(dir.resolve("publisher"), false, workload.pubsubTopic(), List.of(InProcessNodes.peerAddress(b)))) {
+            InProcessNodes.awaitPeer(a, b, workload.pubsubTopic(), Duration.ofSeconds(30));
+            InProcessNodes.awaitPeer(b, a, workload.pubsubTopic(), Duration.ofSeconds(30));
+            Window window = Window.standard(0);
+            Tracker tracker = new Tracker(workload.total(), workload.warmup(), i -> window.release(frames.payloadSize(i)));
+            Disposable watch = b.committed().subscribe((CommittedBatch batch) -> {
+                for (MessageHash h : batch.stored()) {
+                    tracker.confirmed(h, batch.committedAtNanos());
+                }
+            });
+            try (FrameFeeder feeder = new FrameFeeder(a)) {
+                send(feeder, frames, tracker, window, 0, workload.warmup());
+                MicroScenario.await(tracker.warm, "warmup", STALL);
+                long aHashes0 = a.counters().hashes();
+                Measurement m = new Measurement("macro", workload.count(), b.counters());
+                try (Progress p = new Progress("macro", workload.count(), () -> workload.count() - tracker.outstanding(), err)) {
+                    send(feeder, frames, tracker, window, workload.warmup(), workload.total());
+                    MicroScenario.await(tracker.measured, "all measured messages archived", Duration.ofMinutes(30));
+                }
+                Map<String, Object> extras = new LinkedHashMap<>();
+                extras.put("publisher_hashes_per_msg", (a.counters().hashes() - aHashes0) / (double) workload.count());
+                extras.put("mode", "in-process");
+                return m.finish(tracker.lastConfirmed(), tracker.latencies(), frames.payloadBytes(workload.warmup(), workload.total()), 0, extras);
+            } finally {
+                watch.dispose();
+            }
+        }
+    }
+
+    private static ResultRow runWithProcess(Workload workload, Path dir, PrintStream err) {
+        List<String> args = List.of("--data-dir", dir.resolve("receiver").toString(), "--listen-address", "127.0.0.1",
+                "--tcp-port", "0", "--rest-port", "0", "--metrics-server-port", "0", "--pubsub-topic", workload.pubsubTopic(),
+                "--max-clock-drift", InProcessNodes.CLOCK_DRIFT, "--store-message-retention-policy", "none", "--log-level", "WARN");
+        try (FrameSet frames = new FrameSet(workload);
+             NodeProcess b = NodeProcess.start(List.of("-Xmx256m"), args, Duration.ofSeconds(60), dir.resolve("receiver.log"));
+             WakuNode a = InProcessNodes.start(dir.resolve("publisher"), false, workload.pubsubTopic(),
+                     List.of("127.0.0.1:" + b.peerAddress().getPort()))) {
+            awaitRemotePeer(a, b.nodeId(), workload.pubsubTopic());
+            RemoteStore store = new RemoteStore("127.0.0.1:" + b.restAddress().getPort(), workload.pubsubTopic(), workload.contentTopic());
+            RemoteMetrics metrics = new RemoteMetrics("127.0.0.1:" + b.metricsAddress().getPort());
+            Window window = Window.standard(0);
+            Tracker tracker = new Tracker(workload.total(), workload.warmup(), i -> window.release(frames.payloadSize(i)));
+            long start = WakuNode.nowNanos() - Duration.ofMinutes(1).toNanos();
+            try (StorePoller poller = new StorePoller(store, start, tracker); FrameFeeder feeder = new FrameFeeder(a)) {
+                send(feeder, frames, tracker, window, 0, workload.warmup());
+                MicroScenario.await(tracker.warm, "warmup", STALL);
+                String before = metrics.scrape();
+                Measurement m = new Measurement("macro", workload.count(), null);
+                try (Progress p = new Progress("macro", workload.count(), () -> workload.count() - tracker.outstanding(), err)) {
+                    send(feeder, frames, tracker, window, workload.warmup(), workload.total());
+                    MicroScenario.await(tracker.measured, "all measured messages archived", Duration.ofMinutes(30));
+                }
+                String after = metrics.scrape();
+                ResultRow local = m.finish(tracker.lastConfirmed(), tracker.latencies(), frames.payloadBytes(workload.warmup(), workload.total()),
+                        0, Map.of());
+                double n = workload.count();
+                Map<String, Object> extras = new LinkedHashMap<>();
+                extras.put("mode", "processes");
+                extras.put("latency_resolution_ms", StorePoller.INTERVAL_MILLIS);
+                extras.put("publisher_peak_heap_mb", local.peakHeapMb());
+                extras.put("publisher_alloc_bytes_per_msg", local.allocBytesPerMsg());
+                // the receiver's memory figures are read from its /metrics at the end of the run
+                return new ResultRow("macro", workload.count(), local.elapsedMs(), local.msgPerS(), local.p50Ns(), local.p99Ns(),
+                        delta(before, after, "waku_decodes_total") / n, delta(before, after, "waku_hashes_total") / n,
+                        delta(before, after, "waku_payload_copies_total") / n,
+                        RemoteMetrics.sum(after, "jvm_memory_used_bytes{area=\"heap\"") / (1 << 20),
+                        RemoteMetrics.sum(after, "waku_process_rss_bytes") / (1 << 20), Double.NaN,
+                        (long) delta(before, after, "jvm_gc_pause_seconds_count"), local.mbPerS(), local.avgNs(),
+                        RemoteMetrics.sum(after, "waku_netty_pooled_memory_bytes{type=\"direct\"") / (1 << 20), 0, extras);
+            }
+        }
+    }
+
+    private static double delta(String before, String after, String name) {
+        return RemoteMetrics.sum(after, name) - RemoteMetrics.sum(before, name);
+    }
+
+    static void awaitRemotePeer(WakuNode a, String nodeId, String topic) {
+        long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+        while (a.relay().peers().stream().noneMatch(p -> p.nodeId().equals(nodeId) && p.topics().contains(topic))) {
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException("not connected to node " + nodeId + " after 30 s");
+            }
+            InProcessNodes.sleep(20);
+        }
+    }
+
+    /** Sends frames [from, to) through the feeder, each once the window has room. */
+    static void send(FrameFeeder feeder, FrameSet frames, Tracker tracker, Window window, int from, int to) {
+        for (int i = from; i < to; i++) {
+            window.acquire(frames.payloadSize(i), STALL);
+            tracker.sending(i);
+            tracker.published(i, frames.hash(i));
+            feeder.send(frames.frame(i));
+        }
+    }
+}

@@ -1,0 +1,54 @@
+package io.wakurelay.loadgen;
+
+import io.wakurelay.protocol.PathCounters;
+
+import java.util.Map;
+
+/**
+ * One measurement window: counters and memory at the start, then a {@link ResultRow} at the end. Per-message
+ * figures divide by the messages measured.
+ */
+final class Measurement {
+    private final String scenario;
+    private final long count;
+    private final PathCounters counters;
+    private final long counted;
+    private final long decodes0;
+    private final long hashes0;
+    private final long copies0;
+    private final MemorySampler memory;
+    final long startNanos = System.nanoTime();
+
+    /** @param counters the receiving node's counters (null when the scenario has no in-process receiver) */
+    Measurement(String scenario, long count, PathCounters counters) {
+        this(scenario, count, counters, count);
+    }
+
+    /** @param counted the messages the counters' node handles in the window (2 per round trip for lat) */
+    Measurement(String scenario, long count, PathCounters counters, long counted) {
+        this.scenario = scenario;
+        this.count = count;
+        this.counters = counters;
+        this.counted = counted;
+        this.decodes0 = counters == null ? 0 : counters.decodes();
+        this.hashes0 = counters == null ? 0 : counters.hashes();
+        this.copies0 = counters == null ? 0 : counters.payloadCopies();
+        this.memory = new MemorySampler();
+    }
+
+    ResultRow finish(long endNanos, Latencies latencies, long payloadBytes, long missing, Map<String, Object> extras) {
+        MemorySampler.Figures m = memory.stop();
+        double elapsedMs = (endNanos - startNanos) / 1e6;
+        long[] sorted = latencies.sorted();
+        double seconds = elapsedMs / 1000.0;
+        double n = count;
+        double c = counted;
+        return new ResultRow(scenario, count, elapsedMs, count / seconds,
+                Latencies.percentile(sorted, 50), Latencies.percentile(sorted, 99),
+                counters == null ? Double.NaN : (counters.decodes() - decodes0) / c,
+                counters == null ? Double.NaN : (counters.hashes() - hashes0) / c,
+                counters == null ? Double.NaN : (counters.payloadCopies() - copies0) / c,
+                m.peakHeapMb(), m.peakRssMb(), m.allocatedBytes() / n, m.gcCount(),
+                payloadBytes / 1e6 / seconds, Latencies.average(sorted), m.peakDirectMb(), missing, extras);
+    }
+}

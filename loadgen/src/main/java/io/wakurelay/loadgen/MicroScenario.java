@@ -1,0 +1,89 @@
+package io.wakurelay.loadgen;
+
+import io.wakurelay.archive.CommittedBatch;
+import io.wakurelay.node.WakuNode;
+import io.wakurelay.protocol.MessageHash;
+import reactor.core.Disposable;
+import reactor.core.publisher.Flux;
+
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * One node, no network: pre-encoded frames go into the relay's receive path (decode, validate, hash, dedup)
+ * and on into the archive (a real RocksDB in {@code dataDir}). A message counts when its batch is committed;
+ * its latency runs from injection to commit.
+ */
+final class MicroScenario {
+    private MicroScenario() {
+    }
+
+    static ResultRow run(Workload workload, Path dataDir, PrintStream err) {
+        try (WakuNode node = InProcessNodes.start(dataDir, true, workload.pubsubTopic(), java.util.List.of());
+             FrameSet frames = new FrameSet(workload)) {
+            long[] injectedAt = new long[workload.total()];
+            long[] archivedAt = new long[workload.total()];
+            CountDownLatch warm = new CountDownLatch(workload.warmup());
+            CountDownLatch measured = new CountDownLatch(workload.count());
+            AtomicLong lastCommit = new AtomicLong();
+            Disposable watch = node.committed().subscribe(batch -> onCommit(batch, frames, workload, archivedAt, warm, measured, lastCommit));
+            try {
+                inject(node, frames, injectedAt, 0, workload.warmup());
+                await(warm, "warmup", Duration.ofMinutes(5));
+
+                Measurement m = new Measurement("micro", workload.count(), node.counters());
+                try (Progress p = new Progress("micro", workload.count(), () -> workload.count() - measured.getCount(), err)) {
+                    inject(node, frames, injectedAt, workload.warmup(), workload.total());
+                    await(measured, "all measured messages archived", Duration.ofMinutes(30));
+                }
+                Latencies latencies = new Latencies(workload.count());
+                for (int i = workload.warmup(); i < workload.total(); i++) {
+                    latencies.add(archivedAt[i] - injectedAt[i]);
+                }
+                return m.finish(lastCommit.get(), latencies, frames.payloadBytes(workload.warmup(), workload.total()), 0, Map.of());
+            } finally {
+                watch.dispose();
+            }
+        }
+    }
+
+    private static void inject(WakuNode node, FrameSet frames, long[] injectedAt, int from, int to) {
+        node.relay().inject(Flux.range(from, to - from).map(i -> {
+            injectedAt[i] = System.nanoTime();
+            return frames.frame(i);
+        })).block();
+    }
+
+    private static void onCommit(CommittedBatch batch, FrameSet frames, Workload workload, long[] archivedAt,
+                                 CountDownLatch warm, CountDownLatch measured, AtomicLong lastCommit) {
+        for (MessageHash hash : batch.stored()) {
+            int i = frames.indexOf(hash);
+            if (i < 0) {
+                continue;
+            }
+            archivedAt[i] = batch.committedAtNanos();
+            if (i < workload.warmup()) {
+                warm.countDown();
+            } else {
+                lastCommit.set(batch.committedAtNanos());
+                measured.countDown();
+            }
+        }
+    }
+
+    static void await(CountDownLatch latch, String what, Duration timeout) {
+        try {
+            if (!latch.await(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
+                throw new IllegalStateException("timed out waiting for " + what + ": " + latch.getCount() + " still outstanding");
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted", e);
+        }
+    }
+}

@@ -1,0 +1,88 @@
+package io.wakurelay.loadgen;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * A short run of every scenario: each prints the CSV header and one well-formed row, loses nothing, and
+ * decodes and hashes each message once on the receiver. Not a performance test: no timing is asserted.
+ */
+class ScenarioSmokeTest {
+    @TempDir
+    Path dir;
+
+    private String[] run(String... args) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        int code = LoadgenMain.run(args, new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8));
+        assertThat(code).as("exit code; stderr: %s", err.toString(StandardCharsets.UTF_8)).isZero();
+        String[] lines = out.toString(StandardCharsets.UTF_8).trim().split("\n");
+        assertThat(lines).hasSize(2);
+        assertThat(lines[0]).isEqualTo(ResultRow.CSV_HEADER);
+        String[] row = lines[1].split(",");
+        assertThat(row).hasSize(13);
+        return row;
+    }
+
+    @Test
+    void microArchivesEveryMessageDecodingAndHashingEachOnce() throws Exception {
+        Path json = dir.resolve("micro.json");
+        String[] row = run("micro", "--count", "60", "--warmup", "10", "--work-dir", dir.resolve("w").toString(), "--json", json.toString());
+        assertThat(row[0]).isEqualTo("micro");
+        assertThat(row[1]).isEqualTo("60");
+        assertThat(Double.parseDouble(row[3])).isPositive();
+        assertThat(row[6]).isEqualTo("1.000");
+        assertThat(row[7]).isEqualTo("1.000");
+        assertThat(row[8]).isEqualTo("0.000");
+        assertThat(Files.readString(json)).contains("\"scenario\" : \"micro\"", "\"missing\" : 0");
+    }
+
+    @Test
+    void macroArchivesEveryMessageOnTheReceiver() {
+        String[] row = run("macro", "--count", "60", "--warmup", "10", "--work-dir", dir.resolve("w").toString());
+        assertThat(row[0]).isEqualTo("macro");
+        assertThat(row[6]).isEqualTo("1.000");
+        assertThat(row[7]).isEqualTo("1.000");
+        assertThat(row[8]).isEqualTo("0.000");
+    }
+
+    @Test
+    void driveFindsEveryPublishedMessageInTheOtherNodesStore() {
+        java.util.Map<String, String> env = java.util.Map.of();
+        try (io.wakurelay.node.WakuNode a = io.wakurelay.node.WakuNode.start(io.wakurelay.node.NodeMain.parse(new String[]{
+                "--data-dir", dir.resolve("a").toString(), "--listen-address", "127.0.0.1", "--tcp-port", "0",
+                "--rest", "false", "--metrics-server", "false", "--store", "false"}, env));
+             io.wakurelay.node.WakuNode b = io.wakurelay.node.WakuNode.start(io.wakurelay.node.NodeMain.parse(new String[]{
+                "--data-dir", dir.resolve("b").toString(), "--listen-address", "127.0.0.1", "--tcp-port", "0",
+                "--rest-port", "0", "--metrics-server", "false", "--staticnode", "127.0.0.1:" + a.peerAddress().getPort()}, env))) {
+            String[] row = run("drive", "--count", "40", "--warmup", "5", "--publish-to", "127.0.0.1:" + a.peerAddress().getPort(),
+                    "--store-at", "127.0.0.1:" + b.restAddress().getPort(), "--work-dir", dir.resolve("w").toString(), "--settle", "20s");
+            assertThat(row[0]).isEqualTo("drive");
+            assertThat(row[1]).isEqualTo("40");
+        }
+    }
+
+    @Test
+    void latMeasuresRoundTrips() {
+        String[] row = run("lat", "1", "50", "--warmup", "10", "--work-dir", dir.resolve("w").toString());
+        assertThat(row[0]).isEqualTo("lat");
+        assertThat(Long.parseLong(row[4])).isPositive();
+        assertThat(Long.parseLong(row[5])).isGreaterThanOrEqualTo(Long.parseLong(row[4]));
+    }
+
+    @Test
+    void thrMeasuresThroughput() {
+        String[] row = run("thr", "1000", "200", "--warmup", "20", "--work-dir", dir.resolve("w").toString());
+        assertThat(row[0]).isEqualTo("thr");
+        assertThat(Double.parseDouble(row[3])).isPositive();
+        assertThat(row[6]).isEqualTo("1.000");
+    }
+}

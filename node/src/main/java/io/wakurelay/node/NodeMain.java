@@ -1,0 +1,112 @@
+package io.wakurelay.node;
+
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.LoggerContext;
+import io.wakurelay.node.config.ConfigSources;
+import io.wakurelay.node.config.NodeOptions;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import picocli.CommandLine;
+
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+
+/**
+ * {@code java -jar wakurelay-node.jar [options]}. Invalid configuration exits with code 2 and a message
+ * before any port is opened; SIGTERM and SIGINT shut the node down gracefully.
+ */
+public final class NodeMain {
+    /** Exit code for bad configuration (as picocli uses for usage errors). */
+    public static final int EXIT_CONFIG = 2;
+    /** Exit code when the node could not start (a port in use, an unreadable data dir, ...). */
+    public static final int EXIT_START = 1;
+
+    private NodeMain() {
+    }
+
+    public static void main(String[] args) {
+        System.exit(run(args, System.getenv()));
+    }
+
+    static int run(String[] args, Map<String, String> environment) {
+        NodeConfig config;
+        try {
+            config = parse(args, environment);
+        } catch (ConfigurationException e) {
+            System.err.println("wakurelay-node: " + e.getMessage());
+            System.err.println("Run with --help to see every option and its default.");
+            return EXIT_CONFIG;
+        }
+        if (config == null) {
+            return 0; // --help or --version
+        }
+        setLogLevel(config.logLevel());
+        Logger log = LoggerFactory.getLogger(NodeMain.class);
+        WakuNode node;
+        try {
+            node = WakuNode.start(config);
+        } catch (RuntimeException e) {
+            log.error("node failed to start: {}", e.getMessage(), e);
+            return EXIT_START;
+        }
+        CountDownLatch stopped = new CountDownLatch(1);
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            node.close();
+            stopped.countDown();
+        }, "shutdown"));
+        try {
+            stopped.await();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        return 0;
+    }
+
+    /** @return the configuration, or null when --help or --version was answered */
+    public static NodeConfig parse(String[] args, Map<String, String> environment) {
+        NodeOptions options = new NodeOptions();
+        CommandLine cli = new CommandLine(options);
+        try {
+            Path file = ConfigSources.configFileArgument(args, environment);
+            ConfigSources sources = ConfigSources.of(environment, file);
+            for (String key : sources.fileKeys()) {
+                if (cli.getCommandSpec().findOption("--" + key) == null) {
+                    throw new ConfigurationException("config file " + file + ": unknown option '" + key + "'");
+                }
+            }
+            cli.setDefaultValueProvider(sources);
+            cli.parseArgs(args);
+            if (cli.isUsageHelpRequested()) {
+                cli.usage(System.out);
+                return null;
+            }
+            if (cli.isVersionHelpRequested()) {
+                cli.printVersionHelp(System.out);
+                return null;
+            }
+            return options.toConfig();
+        } catch (CommandLine.ParameterException | IllegalArgumentException | java.io.UncheckedIOException e) {
+            throw new ConfigurationException(e.getMessage(), e);
+        }
+    }
+
+    private static void setLogLevel(String level) {
+        if (LoggerFactory.getILoggerFactory() instanceof LoggerContext context) {
+            context.getLogger(Logger.ROOT_LOGGER_NAME).setLevel(Level.toLevel(level));
+        }
+    }
+
+    /** A configuration the node refuses to start with. */
+    static final class ConfigurationException extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        ConfigurationException(String message) {
+            super(message);
+        }
+
+        ConfigurationException(String message, Throwable cause) {
+            super(message, cause);
+        }
+    }
+}

@@ -1,0 +1,174 @@
+package io.wakurelay.node;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.UncheckedIOException;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * A node running as a separate JVM process (for end-to-end tests and the load generator's multi-process
+ * scenarios). Learns the node's actual ports from its start-up log line, so ports can be 0.
+ */
+public final class NodeProcess implements AutoCloseable {
+    private static final Pattern STARTED = Pattern.compile(
+            "node started nodeId=(\\S+) version=\\S+ tcp=(\\S+) rest=(\\S+) metrics=(\\S+)");
+
+    private final Process process;
+    private final List<String> output;
+    private final String nodeId;
+    private final InetSocketAddress peerAddress;
+    private final InetSocketAddress restAddress;
+    private final InetSocketAddress metricsAddress;
+
+    private Thread pump;
+
+    private NodeProcess(Process process, List<String> output, Matcher started) {
+        this.process = process;
+        this.output = output;
+        this.nodeId = started.group(1);
+        this.peerAddress = address(started.group(2));
+        this.restAddress = address(started.group(3));
+        this.metricsAddress = address(started.group(4));
+    }
+
+    /**
+     * Starts {@code java -cp <this JVM's class path> NodeMain args} and waits for it to be up.
+     *
+     * @param jvmOptions e.g. -Xmx256m; may be empty
+     */
+    public static NodeProcess start(List<String> jvmOptions, List<String> args, Duration timeout, Path logFile) {
+        List<String> command = new ArrayList<>();
+        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        command.addAll(jvmOptions);
+        command.add("-cp");
+        command.add(System.getProperty("java.class.path"));
+        command.add(NodeMain.class.getName());
+        command.addAll(args);
+        ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
+        Process process;
+        try {
+            process = builder.start();
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot start a node process", e);
+        }
+        List<String> lines = Collections.synchronizedList(new ArrayList<>());
+        CompletableFuture<Matcher> started = new CompletableFuture<>();
+        Thread pump = new Thread(() -> pump(process, lines, started, logFile), "node-output-" + process.pid());
+        pump.setDaemon(true);
+        pump.start();
+        try {
+            NodeProcess node = new NodeProcess(process, lines, started.get(timeout.toMillis(), TimeUnit.MILLISECONDS));
+            node.pump = pump;
+            return node;
+        } catch (TimeoutException | InterruptedException | java.util.concurrent.ExecutionException e) {
+            process.destroyForcibly();
+            throw new IllegalStateException("node process did not start within " + timeout + "; output:\n" + String.join("\n", lines), e);
+        }
+    }
+
+    private static void pump(Process process, List<String> lines, CompletableFuture<Matcher> started, Path logFile) {
+        try (BufferedReader in = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
+             var log = logFile == null ? null : java.nio.file.Files.newBufferedWriter(logFile, StandardCharsets.UTF_8)) {
+            for (String line; (line = in.readLine()) != null; ) {
+                lines.add(line);
+                if (log != null) {
+                    log.write(line);
+                    log.newLine();
+                    log.flush();
+                }
+                Matcher m = STARTED.matcher(line);
+                if (!started.isDone() && m.find()) {
+                    started.complete(m);
+                }
+            }
+        } catch (IOException e) {
+            // the process ended
+        }
+        started.completeExceptionally(new IllegalStateException("node process ended its output before it started"));
+    }
+
+    private static InetSocketAddress address(String hostPort) {
+        if (hostPort.equals("off")) {
+            return null;
+        }
+        int colon = hostPort.lastIndexOf(':');
+        return new InetSocketAddress(hostPort.substring(0, colon).replace("[", "").replace("]", ""),
+                Integer.parseInt(hostPort.substring(colon + 1)));
+    }
+
+    public String nodeId() {
+        return nodeId;
+    }
+
+    public InetSocketAddress peerAddress() {
+        return peerAddress;
+    }
+
+    public InetSocketAddress restAddress() {
+        return restAddress;
+    }
+
+    public InetSocketAddress metricsAddress() {
+        return metricsAddress;
+    }
+
+    /** Everything the process printed so far. */
+    public List<String> output() {
+        synchronized (output) {
+            return List.copyOf(output);
+        }
+    }
+
+    public long pid() {
+        return process.pid();
+    }
+
+    public boolean isAlive() {
+        return process.isAlive();
+    }
+
+    /** SIGTERM and wait: the node shuts down gracefully. Returns the exit code. */
+    public int stop(Duration timeout) {
+        // through the handle: Process.destroy() would also close our end of its output, losing its last words
+        process.toHandle().destroy();
+        try {
+            if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
+                process.destroyForcibly().waitFor();
+            }
+            pump.join(5000); // so that output() holds the last lines
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        return process.exitValue();
+    }
+
+    /** SIGKILL: the node gets no chance to clean up. */
+    public void kill() {
+        process.destroyForcibly();
+        try {
+            process.waitFor();
+            pump.join(5000);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    @Override
+    public void close() {
+        if (process.isAlive()) {
+            stop(Duration.ofSeconds(20));
+        }
+    }
+}

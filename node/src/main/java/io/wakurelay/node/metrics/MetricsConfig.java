@@ -1,0 +1,23 @@
+package io.wakurelay.node.metrics;
+
+import java.util.Objects;
+
+/**
+ * Where {@code /metrics} is served.
+ *
+ * @param address interface to bind (default 127.0.0.1)
+ * @param port    TCP port (default 8008, as nwaku); 0 picks a free one
+ */
+public record MetricsConfig(String address, int port) {
+    public static final int DEFAULT_PORT = 8008;
+
+    public MetricsConfig {
+        Objects.requireNonNull(address, "address");
+        if (address.isBlank()) {
+            throw new IllegalArgumentException("metrics address must not be empty");
+        }
+        if (port < 0 || port > 65535) {
+            throw new IllegalArgumentException("metrics port must be 0..65535, was " + port);
+        }
+    }
+}

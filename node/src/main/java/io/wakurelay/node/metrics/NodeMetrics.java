@@ -1,0 +1,78 @@
+package io.wakurelay.node.metrics;
+
+import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.binder.jvm.ClassLoaderMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmGcMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmThreadMetrics;
+import io.micrometer.core.instrument.binder.system.FileDescriptorMetrics;
+import io.micrometer.core.instrument.binder.system.ProcessorMetrics;
+import io.micrometer.core.instrument.binder.system.UptimeMetrics;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.netty.buffer.PooledByteBufAllocator;
+import io.netty.buffer.PooledByteBufAllocatorMetric;
+import io.netty.util.internal.PlatformDependent;
+import io.wakurelay.protocol.PathCounters;
+
+/**
+ * The node's Prometheus registry: JVM, process and Netty memory, and the message-path counters. The relay
+ * and archive register their own meters on the same registry.
+ */
+public final class NodeMetrics implements AutoCloseable {
+    private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    private final JvmGcMetrics gc = new JvmGcMetrics();
+
+    public NodeMetrics(PathCounters counters) {
+        new JvmMemoryMetrics().bindTo(registry);
+        gc.bindTo(registry);
+        new JvmThreadMetrics().bindTo(registry);
+        new ClassLoaderMetrics().bindTo(registry);
+        new ProcessorMetrics().bindTo(registry);
+        new UptimeMetrics().bindTo(registry);
+        new FileDescriptorMetrics().bindTo(registry);
+        bindPathCounters(registry, counters);
+        bindNettyMemory(registry);
+        Gauge.builder("waku.process.rss", ProcessMemory::residentBytes).baseUnit("bytes")
+                .description("resident set size of the process (VmRSS)").register(registry);
+    }
+
+    public PrometheusMeterRegistry registry() {
+        return registry;
+    }
+
+    public String scrape() {
+        return registry.scrape();
+    }
+
+    static void bindPathCounters(MeterRegistry registry, PathCounters counters) {
+        FunctionCounter.builder("waku.decodes", counters, PathCounters::decodes)
+                .description("WakuMessage decodes").register(registry);
+        FunctionCounter.builder("waku.hashes", counters, PathCounters::hashes)
+                .description("message hash computations").register(registry);
+        FunctionCounter.builder("waku.payload.copies", counters, PathCounters::payloadCopies)
+                .description("payloads copied onto the heap instead of aliased").register(registry);
+        FunctionCounter.builder("waku.encodes", counters, PathCounters::encodes)
+                .description("WakuMessage encodes (local publishes)").register(registry);
+    }
+
+    static void bindNettyMemory(MeterRegistry registry) {
+        PooledByteBufAllocatorMetric pooled = PooledByteBufAllocator.DEFAULT.metric();
+        Gauge.builder("waku.netty.pooled.memory", pooled, PooledByteBufAllocatorMetric::usedDirectMemory).baseUnit("bytes")
+                .tag("type", "direct").description("memory held by Netty's pooled allocator").register(registry);
+        Gauge.builder("waku.netty.pooled.memory", pooled, PooledByteBufAllocatorMetric::usedHeapMemory).baseUnit("bytes")
+                .tag("type", "heap").description("memory held by Netty's pooled allocator").register(registry);
+        Gauge.builder("waku.netty.direct.memory.used", PlatformDependent::usedDirectMemory).baseUnit("bytes")
+                .description("direct memory Netty has allocated (pooled and unpooled); -1 when not tracked").register(registry);
+        Gauge.builder("waku.netty.direct.memory.max", PlatformDependent::maxDirectMemory).baseUnit("bytes")
+                .description("Netty's direct memory limit").register(registry);
+    }
+
+    @Override
+    public void close() {
+        gc.close();
+        registry.close();
+    }
+}

@@ -1,0 +1,36 @@
+package io.wakurelay.node.metrics;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+/** Resident and peak resident memory of this process, from /proc (Linux); -1 elsewhere. */
+public final class ProcessMemory {
+    private static final Path STATUS = Path.of("/proc/self/status");
+
+    private ProcessMemory() {
+    }
+
+    public static long residentBytes() {
+        return field("VmRSS:");
+    }
+
+    /** Peak resident set size (VmHWM). */
+    public static long peakResidentBytes() {
+        return field("VmHWM:");
+    }
+
+    private static long field(String name) {
+        try {
+            for (String line : Files.readAllLines(STATUS)) {
+                if (line.startsWith(name)) {
+                    String[] parts = line.substring(name.length()).trim().split("\\s+");
+                    return Long.parseLong(parts[0]) * 1024;
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            return -1;
+        }
+        return -1;
+    }
+}

@@ -1,0 +1,52 @@
+package io.wakurelay.node.rest;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpResponseStatus;
+import reactor.core.publisher.Mono;
+import reactor.netty.http.server.HttpServerRequest;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+
+/** Reads request bodies with a size limit, refusing oversized ones before buffering them whole. */
+final class Bodies {
+    private Bodies() {
+    }
+
+    static Mono<byte[]> read(HttpServerRequest request, int maxBytes) {
+        String declared = request.requestHeaders().get(HttpHeaderNames.CONTENT_LENGTH);
+        if (declared != null) {
+            long length;
+            try {
+                length = Long.parseLong(declared.trim());
+            } catch (NumberFormatException e) {
+                return Mono.error(HttpError.badRequest("Content-Length is not a number"));
+            }
+            if (length > maxBytes) {
+                return Mono.error(tooLarge(maxBytes));
+            }
+        }
+        return request.receive()
+                .reduceWith(ByteArrayOutputStream::new, (out, chunk) -> append(out, chunk, maxBytes))
+                .map(ByteArrayOutputStream::toByteArray)
+                .defaultIfEmpty(new byte[0]);
+    }
+
+    private static ByteArrayOutputStream append(ByteArrayOutputStream out, ByteBuf chunk, int maxBytes) {
+        if (out.size() + chunk.readableBytes() > maxBytes) {
+            throw tooLarge(maxBytes);
+        }
+        try {
+            chunk.readBytes(out, chunk.readableBytes());
+        } catch (IOException e) {
+            throw new UncheckedIOException("a ByteArrayOutputStream does not fail", e);
+        }
+        return out;
+    }
+
+    private static HttpError tooLarge(int maxBytes) {
+        return new HttpError(HttpResponseStatus.REQUEST_ENTITY_TOO_LARGE, "request body is larger than " + maxBytes + " bytes");
+    }
+}

@@ -1,0 +1,113 @@
+package io.wakurelay.node.rest;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.netty.handler.codec.http.HttpResponseStatus;
+import io.wakurelay.node.NodeStatus;
+import io.wakurelay.relay.PeerInfo;
+import org.reactivestreams.Publisher;
+import reactor.core.publisher.Mono;
+import reactor.netty.http.server.HttpServerRequest;
+import reactor.netty.http.server.HttpServerResponse;
+
+import java.net.InetSocketAddress;
+import java.util.ArrayList;
+import java.util.List;
+
+/** Health, node information and (when enabled) peer administration. */
+final class NodeApi {
+    private final NodeStatus node;
+    private final ObjectMapper mapper;
+    private final RestConfig config;
+
+    NodeApi(NodeStatus node, ObjectMapper mapper, RestConfig config) {
+        this.node = node;
+        this.mapper = mapper;
+        this.config = config;
+    }
+
+    /** GET /health: 200 when every part is ready, 503 otherwise, with nwaku's shape. */
+    Publisher<Void> health(HttpServerResponse response) {
+        ObjectNode body = mapper.createObjectNode();
+        boolean relayReady = node.relayReady();
+        String store = node.storeHealth();
+        boolean ready = relayReady && (store == null || store.equals("Ready"));
+        body.put("nodeHealth", ready ? "Ready" : "NotReady");
+        ArrayNode protocols = body.putArray("protocolsHealth");
+        protocols.addObject().put("Relay", relayReady ? "Ready" : "NotReady");
+        if (store != null) {
+            protocols.addObject().put("Store", store);
+        }
+        return Responses.json(response, mapper, ready ? HttpResponseStatus.OK : HttpResponseStatus.SERVICE_UNAVAILABLE, body);
+    }
+
+    /** GET /debug/v1/info */
+    Publisher<Void> info(HttpServerResponse response) {
+        ObjectNode body = mapper.createObjectNode();
+        body.put("nodeId", node.nodeId());
+        body.put("version", node.version());
+        ArrayNode listen = body.putArray("listenAddresses");
+        node.listenAddresses().forEach(listen::add);
+        ArrayNode topics = body.putArray("pubsubTopics");
+        node.pubsubTopics().stream().sorted().forEach(topics::add);
+        body.put("store", node.storeHealth() != null);
+        return Responses.json(response, mapper, HttpResponseStatus.OK, body);
+    }
+
+    /** GET /admin/v1/peers */
+    Publisher<Void> peers(HttpServerResponse response) {
+        requireAdmin();
+        ArrayNode peers = mapper.createArrayNode();
+        for (PeerInfo p : node.peers()) {
+            ObjectNode o = peers.addObject();
+            o.put("nodeId", p.nodeId());
+            o.put("remoteAddress", p.remoteAddress());
+            o.put("listenAddress", p.listenAddress());
+            o.put("direction", p.direction());
+            ArrayNode topics = o.putArray("pubsubTopics");
+            p.topics().stream().sorted().forEach(topics::add);
+            o.put("queuedMessages", p.queuedMessages());
+            o.put("queuedBytes", p.queuedBytes());
+            o.put("drops", p.drops());
+            o.put("connectedSince", p.connectedSince().toString());
+        }
+        return Responses.json(response, mapper, HttpResponseStatus.OK, peers);
+    }
+
+    /** POST /admin/v1/peers with a JSON array of host:port; the node keeps connecting to them. */
+    Publisher<Void> addPeers(HttpServerRequest request, HttpServerResponse response) {
+        requireAdmin();
+        return Bodies.read(request, config.maxBodyBytes()).flatMap(bytes -> {
+            JsonNode body;
+            try {
+                body = mapper.readTree(bytes);
+            } catch (java.io.IOException e) {
+                throw HttpError.badRequest("the body is not valid JSON");
+            }
+            if (body == null || !body.isArray() || body.isEmpty()) {
+                throw HttpError.badRequest("the body must be a non-empty JSON array of host:port");
+            }
+            List<InetSocketAddress> peers = new ArrayList<>();
+            for (JsonNode p : body) {
+                if (!p.isTextual()) {
+                    throw HttpError.badRequest("every peer must be a host:port string");
+                }
+                try {
+                    peers.add(io.wakurelay.node.config.HostPort.parse(p.asText()));
+                } catch (IllegalArgumentException e) {
+                    throw HttpError.badRequest(e.getMessage());
+                }
+            }
+            peers.forEach(node::addPeer);
+            return Mono.from(Responses.text(response, HttpResponseStatus.OK, "OK"));
+        });
+    }
+
+    private void requireAdmin() {
+        if (!config.admin()) {
+            throw new HttpError(HttpResponseStatus.FORBIDDEN, "admin endpoints are disabled; start the node with --rest-admin");
+        }
+    }
+}

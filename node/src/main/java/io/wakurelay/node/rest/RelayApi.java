@@ -1,0 +1,143 @@
+package io.wakurelay.node.rest;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.netty.buffer.Unpooled;
+import io.netty.handler.codec.http.HttpResponseStatus;
+import io.wakurelay.protocol.ProtocolViolation;
+import io.wakurelay.protocol.Topics;
+import io.wakurelay.protocol.proto.WakuMessage;
+import io.wakurelay.relay.Relay;
+import io.wakurelay.relay.RelayBusyException;
+import org.reactivestreams.Publisher;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
+import reactor.netty.http.server.HttpServerRequest;
+import reactor.netty.http.server.HttpServerResponse;
+
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.function.LongSupplier;
+
+/** The nwaku-compatible relay endpoints, plus the Server-Sent Events stream. */
+final class RelayApi {
+    private final Relay relay;
+    private final ObjectMapper mapper;
+    private final TopicCache cache;
+    private final LiveStreams streams;
+    private final RestConfig config;
+    private final LongSupplier clockNanos;
+    private final int maxTopicBytes;
+    private final Set<String> configuredTopics;
+
+    RelayApi(Relay relay, ObjectMapper mapper, TopicCache cache, LiveStreams streams, RestConfig config,
+             LongSupplier clockNanos, int maxTopicBytes) {
+        this.configuredTopics = Set.copyOf(relay.subscriptions());
+        this.relay = relay;
+        this.mapper = mapper;
+        this.cache = cache;
+        this.streams = streams;
+        this.config = config;
+        this.clockNanos = clockNanos;
+        this.maxTopicBytes = maxTopicBytes;
+    }
+
+    /** POST /relay/v1/messages/{pubsubTopic} → 200 OK once the message is validated, relayed and queued locally. */
+    Publisher<Void> publish(HttpServerRequest request, HttpServerResponse response, String topic) {
+        checkTopic(topic);
+        return Bodies.read(request, config.maxBodyBytes())
+                .map(body -> MessageJson.read(parse(body), clockNanos.getAsLong()))
+                .flatMap(message -> relay.publish(topic, message))
+                .flatMap(result -> Mono.from(Responses.text(response, HttpResponseStatus.OK, "OK")))
+                .onErrorMap(ProtocolViolation.class, e -> HttpError.badRequest(e.getMessage()))
+                .onErrorMap(RelayBusyException.class, e -> new HttpError(HttpResponseStatus.SERVICE_UNAVAILABLE, e.getMessage()));
+    }
+
+    /** POST /relay/v1/subscriptions with a JSON array of pubsub topics. */
+    Publisher<Void> subscribe(HttpServerRequest request, HttpServerResponse response) {
+        return Bodies.read(request, config.maxBodyBytes()).flatMap(body -> {
+            List<String> topics = topics(parse(body));
+            topics.forEach(cache::open);
+            relay.subscribe(topics);
+            return Mono.from(Responses.text(response, HttpResponseStatus.OK, "OK"));
+        });
+    }
+
+    /**
+     * DELETE /relay/v1/subscriptions with a JSON array of pubsub topics. The node keeps relaying the topics it
+     * was started with (--pubsub-topic); only their REST cache closes. Topics added over REST are left.
+     */
+    Publisher<Void> unsubscribe(HttpServerRequest request, HttpServerResponse response) {
+        return Bodies.read(request, config.maxBodyBytes()).flatMap(body -> {
+            List<String> topics = topics(parse(body));
+            topics.forEach(cache::close);
+            relay.unsubscribe(topics.stream().filter(t -> !configuredTopics.contains(t)).toList());
+            return Mono.from(Responses.text(response, HttpResponseStatus.OK, "OK"));
+        });
+    }
+
+    /** GET /relay/v1/messages/{pubsubTopic}: returns and clears what was cached for the topic. */
+    Publisher<Void> cached(HttpServerResponse response, String topic) {
+        checkTopic(topic);
+        var messages = cache.drain(topic);
+        if (messages == null) {
+            throw HttpError.notFound("not subscribed to " + topic + " over REST; POST it to /relay/v1/subscriptions first");
+        }
+        return Responses.json(response, mapper, HttpResponseStatus.OK, messages);
+    }
+
+    /** GET /relay/v1/stream/{pubsubTopic}: Server-Sent Events, one {"messageHash","pubsubTopic","message"} per event. */
+    Publisher<Void> stream(HttpServerResponse response, String topic) {
+        checkTopic(topic);
+        if (!relay.subscriptions().contains(topic)) {
+            throw HttpError.notFound("the node does not relay " + topic + "; subscribe to it first");
+        }
+        Flux<String> events = streams.open(topic);
+        if (events == null) {
+            throw new HttpError(HttpResponseStatus.SERVICE_UNAVAILABLE, "too many open streams (max " + config.maxStreams() + ")");
+        }
+        // a comment first, so that clients see the stream open before the first message
+        Flux<String> withHello = Flux.just(": subscribed to " + topic + "\n\n").concatWith(events.map(json -> "data: " + json + "\n\n"));
+        return response.sse()
+                .send(withHello.map(s -> Unpooled.wrappedBuffer(s.getBytes(StandardCharsets.UTF_8))), b -> true);
+    }
+
+    private void checkTopic(String topic) {
+        try {
+            Topics.checkPubsubTopic(topic, maxTopicBytes);
+        } catch (ProtocolViolation e) {
+            throw HttpError.badRequest(e.getMessage());
+        }
+    }
+
+    private List<String> topics(JsonNode body) {
+        if (body == null || !body.isArray() || body.isEmpty()) {
+            throw HttpError.badRequest("the body must be a non-empty JSON array of pubsub topics");
+        }
+        List<String> topics = new ArrayList<>();
+        for (JsonNode t : body) {
+            if (!t.isTextual()) {
+                throw HttpError.badRequest("every pubsub topic must be a string");
+            }
+            checkTopic(t.asText());
+            topics.add(t.asText());
+        }
+        return topics;
+    }
+
+    private JsonNode parse(byte[] body) {
+        if (body.length == 0) {
+            throw HttpError.badRequest("the request has no body");
+        }
+        try {
+            return mapper.readTree(body);
+        } catch (JsonProcessingException e) {
+            throw HttpError.badRequest("the body is not valid JSON: " + e.getOriginalMessage());
+        } catch (java.io.IOException e) {
+            throw HttpError.badRequest("the body could not be read: " + e.getMessage());
+        }
+    }
+}

@@ -1,0 +1,141 @@
+package io.wakurelay.node.rest;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.netty.buffer.PooledByteBufAllocator;
+import io.netty.channel.ChannelOption;
+import io.netty.handler.codec.http.HttpMethod;
+import io.netty.handler.codec.http.HttpResponseStatus;
+import io.wakurelay.archive.MessageArchive;
+import io.wakurelay.node.NodeStatus;
+import io.wakurelay.relay.Relay;
+import org.reactivestreams.Publisher;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import reactor.core.publisher.Mono;
+import reactor.netty.DisposableServer;
+import reactor.netty.http.server.HttpServer;
+import reactor.netty.http.server.HttpServerRequest;
+import reactor.netty.http.server.HttpServerResponse;
+
+import java.net.InetSocketAddress;
+import java.time.Duration;
+import java.util.function.LongSupplier;
+
+/**
+ * The REST API (nwaku-compatible where nwaku has the endpoint). Every error is a JSON body with a 4xx status
+ * for bad input; anything unexpected is logged and answered 500 without internals.
+ */
+public final class RestServer implements AutoCloseable {
+    private static final Logger log = LoggerFactory.getLogger(RestServer.class);
+    private static final String MESSAGES = "/relay/v1/messages/";
+    private static final String STREAM = "/relay/v1/stream/";
+    static final int MAX_REQUEST_LINE = 16 * 1024;
+
+    private final ObjectMapper mapper;
+    private final RelayApi relay;
+    private final StoreApi store;
+    private final NodeApi node;
+    private final DisposableServer server;
+
+    public RestServer(RestConfig config, Relay relay, MessageArchive archive, NodeStatus status, ObjectMapper mapper,
+                      TopicCache cache, LiveStreams streams, LongSupplier clockNanos, int maxTopicBytes) {
+        this.mapper = mapper;
+        this.relay = new RelayApi(relay, mapper, cache, streams, config, clockNanos, maxTopicBytes);
+        this.store = new StoreApi(archive, mapper);
+        this.node = new NodeApi(status, mapper, config);
+        this.server = HttpServer.create()
+                .host(config.address())
+                .port(config.port())
+                .option(ChannelOption.ALLOCATOR, PooledByteBufAllocator.DEFAULT)
+                .childOption(ChannelOption.ALLOCATOR, PooledByteBufAllocator.DEFAULT)
+                .idleTimeout(Duration.ofMinutes(2))
+                // a Store v3 query may list 100 hashes of 66 characters each in its URL
+                .httpRequestDecoder(spec -> spec.maxInitialLineLength(MAX_REQUEST_LINE))
+                .handle(this::handle)
+                .bindNow();
+    }
+
+    public InetSocketAddress address() {
+        return (InetSocketAddress) server.address();
+    }
+
+    private Publisher<Void> handle(HttpServerRequest request, HttpServerResponse response) {
+        Publisher<Void> reply;
+        try {
+            reply = route(request, response);
+        } catch (RuntimeException e) {
+            reply = Mono.error(e);
+        }
+        return Mono.from(reply).onErrorResume(e -> Mono.from(fail(request, response, e)));
+    }
+
+    private Publisher<Void> route(HttpServerRequest request, HttpServerResponse response) {
+        String path = Paths.rawPath(request.uri());
+        HttpMethod method = request.method();
+        if (path.startsWith(MESSAGES)) {
+            String topic = Paths.decode(path.substring(MESSAGES.length()));
+            if (method.equals(HttpMethod.POST)) {
+                return relay.publish(request, response, topic);
+            }
+            if (method.equals(HttpMethod.GET)) {
+                return relay.cached(response, topic);
+            }
+            return notAllowed("GET, POST");
+        }
+        if (path.startsWith(STREAM)) {
+            return method.equals(HttpMethod.GET) ? relay.stream(response, Paths.decode(path.substring(STREAM.length()))) : notAllowed("GET");
+        }
+        switch (path) {
+            case "/relay/v1/subscriptions" -> {
+                if (method.equals(HttpMethod.POST)) {
+                    return relay.subscribe(request, response);
+                }
+                if (method.equals(HttpMethod.DELETE)) {
+                    return relay.unsubscribe(request, response);
+                }
+                return notAllowed("POST, DELETE");
+            }
+            case "/store/v3/messages" -> {
+                return method.equals(HttpMethod.GET) ? store.query(request, response) : notAllowed("GET");
+            }
+            case "/health" -> {
+                return method.equals(HttpMethod.GET) ? node.health(response) : notAllowed("GET");
+            }
+            case "/debug/v1/info" -> {
+                return method.equals(HttpMethod.GET) ? node.info(response) : notAllowed("GET");
+            }
+            case "/admin/v1/peers" -> {
+                if (method.equals(HttpMethod.GET)) {
+                    return node.peers(response);
+                }
+                if (method.equals(HttpMethod.POST)) {
+                    return node.addPeers(request, response);
+                }
+                return notAllowed("GET, POST");
+            }
+            default -> throw HttpError.notFound("no endpoint " + method + " " + path);
+        }
+    }
+
+    private static Publisher<Void> notAllowed(String allowed) {
+        throw new HttpError(HttpResponseStatus.METHOD_NOT_ALLOWED, "method not allowed here; use " + allowed);
+    }
+
+    private Publisher<Void> fail(HttpServerRequest request, HttpServerResponse response, Throwable e) {
+        if (response.hasSentHeaders()) {
+            // a stream that fails midway can only be cut
+            log.debug("{} {} failed after the response started: {}", request.method(), request.uri(), e.toString());
+            return Mono.empty();
+        }
+        if (e instanceof HttpError error) {
+            return Responses.error(response, mapper, error);
+        }
+        log.error("{} {} failed", request.method(), request.uri(), e);
+        return Responses.error(response, mapper, new HttpError(HttpResponseStatus.INTERNAL_SERVER_ERROR, "internal error"));
+    }
+
+    @Override
+    public void close() {
+        server.disposeNow(Duration.ofSeconds(5));
+    }
+}

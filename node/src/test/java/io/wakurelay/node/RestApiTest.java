@@ -1,0 +1,222 @@
+package io.wakurelay.node;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.google.protobuf.ByteString;
+import io.wakurelay.protocol.MessageHasher;
+import io.wakurelay.protocol.PathCounters;
+import io.wakurelay.protocol.proto.WakuMessage;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Base64;
+import java.util.Map;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.TimeUnit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** The REST contract against an in-process node: answers, and a 4xx JSON error for every kind of bad input. */
+class RestApiTest {
+    private static final String TOPIC = "/waku/2/rs/0/0";
+    private static final String CONTENT = "/app/1/chat/proto";
+
+    @TempDir
+    static Path dataDir;
+    static WakuNode node;
+    static Http rest;
+
+    @BeforeAll
+    static void start() {
+        NodeConfig config = NodeMain.parse(new String[]{"--tcp-port", "0", "--rest-port", "0", "--metrics-server-port", "0",
+                "--data-dir", dataDir.toString(), "--max-clock-drift", "0"}, Map.of());
+        node = WakuNode.start(config);
+        rest = new Http(node.restAddress());
+    }
+
+    @AfterAll
+    static void stop() {
+        node.close();
+    }
+
+    private static String body(String payload, long timestamp) {
+        return "{\"payload\":\"" + Base64.getEncoder().encodeToString(payload.getBytes()) + "\",\"contentTopic\":\"" + CONTENT
+                + "\",\"timestamp\":" + timestamp + ",\"version\":0}";
+    }
+
+    @Test
+    void publishesAMessageAndFindsItInTheStoreUnderTheHashItComputes() {
+        long timestamp = WakuNode.nowNanos();
+        Http.Reply reply = rest.post("/relay/v1/messages/" + Http.topic(TOPIC), body("hello", timestamp));
+        assertThat(reply.status()).isEqualTo(200);
+        assertThat(reply.body()).isEqualTo("OK");
+
+        String expected = new MessageHasher(new PathCounters()).hash(TOPIC, WakuMessage.newBuilder()
+                .setPayload(ByteString.copyFromUtf8("hello")).setContentTopic(CONTENT).setTimestamp(timestamp).build()).toHex();
+        String query = "/store/v3/messages?includeData=true&hashes=" + expected;
+        Eventually.until(Duration.ofSeconds(10), "the message is archived", () -> storeCount(query) == 1);
+        JsonNode stored = rest.get(query).json();
+        assertThat(stored.get("statusCode").asInt()).isEqualTo(200);
+        JsonNode m = stored.get("messages").get(0);
+        assertThat(m.get("messageHash").asText()).isEqualTo(expected);
+        assertThat(m.get("pubsubTopic").asText()).isEqualTo(TOPIC);
+        assertThat(m.get("message").get("payload").asText()).isEqualTo(Base64.getEncoder().encodeToString("hello".getBytes()));
+        assertThat(m.get("message").get("timestamp").asLong()).isEqualTo(timestamp);
+    }
+
+    private static int storeCount(String query) {
+        Http.Reply reply = rest.get(query);
+        assertThat(reply.status()).as(reply.body()).isEqualTo(200);
+        return reply.json().get("messages").size();
+    }
+
+    @Test
+    void aMessageWithoutTimestampGetsTheNodesTime() {
+        long before = WakuNode.nowNanos();
+        String body = "{\"payload\":\"" + Base64.getEncoder().encodeToString("no-time".getBytes()) + "\",\"contentTopic\":\"/app/1/notime/proto\"}";
+        assertThat(rest.post("/relay/v1/messages/" + Http.topic(TOPIC), body).status()).isEqualTo(200);
+        String query = "/store/v3/messages?includeData=true&pubsubTopic=" + Http.topic(TOPIC) + "&contentTopics=" + Http.topic("/app/1/notime/proto");
+        Eventually.until(Duration.ofSeconds(10), "the message is archived", () -> storeCount(query) == 1);
+        long stamped = rest.get(query).json().get("messages").get(0).get("message").get("timestamp").asLong();
+        assertThat(stamped).isBetween(before, WakuNode.nowNanos());
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {
+            "not json",
+            "[]",
+            "{}",
+            "{\"payload\":123,\"contentTopic\":\"/app/1/chat/proto\"}",
+            "{\"payload\":\"***\",\"contentTopic\":\"/app/1/chat/proto\"}",
+            "{\"payload\":\"aGk=\"}",
+            "{\"payload\":\"aGk=\",\"contentTopic\":\"\"}",
+            "{\"payload\":\"aGk=\",\"contentTopic\":\"chat\"}",
+            "{\"payload\":\"aGk=\",\"contentTopic\":\"/app/1/<script>/proto\"}",
+            "{\"payload\":\"aGk=\",\"contentTopic\":\"/app/1/chat/proto\",\"version\":\"one\"}",
+            "{\"payload\":\"aGk=\",\"contentTopic\":\"/app/1/chat/proto\",\"version\":-1}",
+            "{\"payload\":\"aGk=\",\"contentTopic\":\"/app/1/chat/proto\",\"timestamp\":\"now\"}",
+            "{\"payload\":\"aGk=\",\"contentTopic\":\"/app/1/chat/proto\",\"timestamp\":1e30}",
+            "{\"payload\":\"aGk=\",\"contentTopic\":\"/app/1/chat/proto\",\"ephemeral\":\"yes\"}",
+            "{\"payload\":\"aGk=\",\"contentTopic\":\"/app/1/chat/proto\",\"meta\":\"AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA\"}",
+            "{\"payload\":\"aGk=\",\"contentTopic\":\"/app/1/chat/proto\",\"surprise\":1}",
+    })
+    void refusesBadPublishBodiesWithA400JsonError(String body) {
+        Http.Reply reply = rest.post("/relay/v1/messages/" + Http.topic(TOPIC), body);
+        assertThat(reply.status()).as(reply.body()).isEqualTo(400);
+        assertThat(reply.json().get("error").asText()).isNotBlank();
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"%2Fnot%2Fwaku", "%2Fwaku%2F2%2Frs%2F0%2F0%27%3B%20DROP%20TABLE%20m%3B--", "%C3%28", "%2Fwaku%2F2%2F%3Cscript%3E"})
+    void refusesBadPubsubTopicsInThePath(String encodedTopic) {
+        Http.Reply reply = rest.post("/relay/v1/messages/" + encodedTopic, body("x", WakuNode.nowNanos()));
+        assertThat(reply.status()).as(reply.body()).isEqualTo(400);
+        assertThat(reply.json().get("error").asText()).isNotBlank();
+    }
+
+    @Test
+    void refusesAPayloadOverTheMessageSizeWith400() {
+        String big = Base64.getEncoder().encodeToString(new byte[160_000]);
+        Http.Reply reply = rest.post("/relay/v1/messages/" + Http.topic(TOPIC),
+                "{\"payload\":\"" + big + "\",\"contentTopic\":\"" + CONTENT + "\"}");
+        assertThat(reply.status()).isEqualTo(400);
+        assertThat(reply.json().get("error").asText()).contains("message_too_large");
+    }
+
+    @Test
+    void refusesABodyOverTheRequestLimitWith413() {
+        String huge = "{\"payload\":\"" + "A".repeat(2 << 20) + "\"}";
+        Http.Reply reply = rest.post("/relay/v1/messages/" + Http.topic(TOPIC), huge);
+        assertThat(reply.status()).isEqualTo(413);
+        assertThat(reply.json().get("error").asText()).contains("larger than");
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"pageSize=-1", "pageSize=x", "startTime=abc", "cursor=0x12", "hashes=nothex",
+            "contentTopics=%2Fapp%2F1%2Fchat%2Fproto", "ascending=maybe", "includeData=1", "colour=blue",
+            "pubsubTopic=%2Fwaku%2F2%2Frs%2F0%2F0&hashes=" + "0x0000000000000000000000000000000000000000000000000000000000000000"})
+    void refusesBadStoreQueriesWith400AndSaysWhy(String query) {
+        Http.Reply reply = rest.get("/store/v3/messages?" + query);
+        assertThat(reply.status()).as(reply.body()).isEqualTo(400);
+        JsonNode body = reply.json();
+        assertThat(body.get("statusCode").asInt()).isEqualTo(400);
+        assertThat(body.get("statusDesc").asText()).isNotBlank();
+    }
+
+    @Test
+    void acceptsAStoreQueryListingTheMaximumOfAHundredHashes() {
+        StringBuilder hashes = new StringBuilder();
+        for (int i = 0; i < 100; i++) {
+            hashes.append(i == 0 ? "" : ",").append(String.format("0x%064x", i));
+        }
+        Http.Reply reply = rest.get("/store/v3/messages?hashes=" + hashes);
+        assertThat(reply.status()).as(reply.body()).isEqualTo(200);
+        assertThat(reply.json().get("messages")).isEmpty();
+    }
+
+    @Test
+    void cachesMessagesOfRestSubscribedTopicsUntilRead() {
+        String topic = "/waku/2/rs/0/7";
+        assertThat(rest.get("/relay/v1/messages/" + Http.topic(topic)).status()).isEqualTo(404);
+        assertThat(rest.post("/relay/v1/subscriptions", "[\"" + topic + "\"]").status()).isEqualTo(200);
+        assertThat(rest.post("/relay/v1/messages/" + Http.topic(topic), body("cached", WakuNode.nowNanos())).status()).isEqualTo(200);
+        Eventually.until(Duration.ofSeconds(5), "the message is cached",
+                () -> rest.get("/relay/v1/messages/" + Http.topic(topic)).json().size() == 1 || false);
+        assertThat(rest.get("/relay/v1/messages/" + Http.topic(topic)).json()).as("reading clears the cache").isEmpty();
+        assertThat(rest.delete("/relay/v1/subscriptions", "[\"" + topic + "\"]").status()).isEqualTo(200);
+        assertThat(rest.get("/relay/v1/messages/" + Http.topic(topic)).status()).isEqualTo(404);
+    }
+
+    @Test
+    void unsubscribingOverRestKeepsRelayingTheConfiguredTopics() {
+        assertThat(rest.post("/relay/v1/subscriptions", "[\"" + TOPIC + "\"]").status()).isEqualTo(200);
+        assertThat(rest.delete("/relay/v1/subscriptions", "[\"" + TOPIC + "\"]").status()).isEqualTo(200);
+        assertThat(node.relay().subscriptions()).contains(TOPIC);
+        assertThat(rest.get("/relay/v1/messages/" + Http.topic(TOPIC)).status()).as("its REST cache is closed").isEqualTo(404);
+    }
+
+    @Test
+    void streamsMessagesAsServerSentEvents() throws InterruptedException {
+        BlockingQueue<JsonNode> events = rest.stream("/relay/v1/stream/" + Http.topic(TOPIC));
+        assertThat(rest.post("/relay/v1/messages/" + Http.topic(TOPIC), body("streamed", WakuNode.nowNanos())).status()).isEqualTo(200);
+        JsonNode event = events.poll(10, TimeUnit.SECONDS);
+        assertThat(event).isNotNull();
+        assertThat(event.get("pubsubTopic").asText()).isEqualTo(TOPIC);
+        assertThat(event.get("messageHash").asText()).startsWith("0x").hasSize(66);
+        assertThat(Base64.getDecoder().decode(event.get("message").get("payload").asText())).isEqualTo("streamed".getBytes());
+    }
+
+    @Test
+    void answersHealthAndInfoAndKeepsAdminClosed() {
+        Http.Reply health = rest.get("/health");
+        assertThat(health.status()).isEqualTo(200);
+        assertThat(health.json().get("nodeHealth").asText()).isEqualTo("Ready");
+        JsonNode info = rest.get("/debug/v1/info").json();
+        assertThat(info.get("nodeId").asText()).isEqualTo(node.nodeId());
+        assertThat(info.get("pubsubTopics").toString()).contains(TOPIC);
+        Http.Reply peers = rest.get("/admin/v1/peers");
+        assertThat(peers.status()).isEqualTo(403);
+        assertThat(peers.json().get("error").asText()).contains("--rest-admin");
+    }
+
+    @Test
+    void unknownEndpointsAndMethodsAre4xxJson() {
+        assertThat(rest.get("/nope").status()).isEqualTo(404);
+        assertThat(rest.delete("/health", "").status()).isEqualTo(405);
+        assertThat(rest.get("/nope").json().get("error").asText()).contains("no endpoint");
+    }
+
+    @Test
+    void metricsAreServedInPrometheusTextFormat() {
+        rest.post("/relay/v1/messages/" + Http.topic(TOPIC), body("counted", WakuNode.nowNanos()));
+        String text = new Http(node.metricsAddress()).get("/metrics").body();
+        assertThat(Http.metric(text, "waku_hashes_total")).isGreaterThanOrEqualTo(1);
+        assertThat(text).contains("waku_encodes_total", "waku_payload_copies_total", "jvm_memory_used_bytes",
+                "waku_netty_pooled_memory_bytes", "waku_archive_messages", "waku_relay_peers_connected", "waku_process_rss_bytes");
+    }
+}
