@@ -15,6 +15,7 @@ import org.rocksdb.RocksDB;
 import org.rocksdb.RocksDBException;
 import org.rocksdb.UInt64AddOperator;
 import org.rocksdb.WriteBatch;
+import org.rocksdb.Statistics;
 import org.rocksdb.WriteBufferManager;
 import org.rocksdb.WriteOptions;
 
@@ -52,9 +53,8 @@ final class ArchiveDatabase implements AutoCloseable {
     }
 
     static final byte[] SCHEMA_KEY = "wakurelay.archive.schema".getBytes(StandardCharsets.UTF_8);
-    static final byte[] SCHEMA_VERSION = "1".getBytes(StandardCharsets.UTF_8);
-    /** Values at least this large go to blob files: message keys and small messages stay in the SSTs. */
-    static final long MIN_BLOB_SIZE = 4096;
+    /** 2: messages keyed by (timestamp, hash) in plain SSTs instead of by hash in blob files. */
+    static final byte[] SCHEMA_VERSION = "2".getBytes(StandardCharsets.UTF_8);
     private static final long SMALL_FAMILY_WRITE_BUFFER = 4L << 20;
     private static final int MAX_OPEN_FILES = 1024;
     private static final int MAX_RANGE_DELETIONS_PER_MEMTABLE = 1000;
@@ -67,6 +67,7 @@ final class ArchiveDatabase implements AutoCloseable {
     private final List<AbstractNativeReference> options = new ArrayList<>();
     private final Map<Family, ColumnFamilyHandle> handles = new EnumMap<>(Family.class);
     private final LRUCache blockCache;
+    private final Statistics statistics;
     private final WriteOptions writeOptions;
     private final RocksDB db;
     private final ReentrantReadWriteLock lifecycle = new ReentrantReadWriteLock();
@@ -80,7 +81,9 @@ final class ArchiveDatabase implements AutoCloseable {
         blockCache = own(new LRUCache(config.blockCacheBytes()));
         // memtables are charged to the block cache and writes stall above the budget: memory stays bounded
         WriteBufferManager writeBuffers = own(new WriteBufferManager(config.writeBufferBytes(), blockCache, true));
+        statistics = own(new Statistics());
         DBOptions dbOptions = own(new DBOptions()
+                .setStatistics(statistics)
                 .setCreateIfMissing(true)
                 .setCreateMissingColumnFamilies(true)
                 .setWriteBufferManager(writeBuffers)
@@ -135,16 +138,15 @@ final class ArchiveDatabase implements AutoCloseable {
                 .setLevelCompactionDynamicLevelBytes(true);
         switch (family) {
             case MESSAGES -> {
-                // Payloads are mostly encrypted: compressing them costs CPU and saves nothing. Blob garbage
-                // collection stays off: retention deletes oldest first, so a blob file (written by one flush,
-                // contiguous in time) becomes garbage as a whole and is dropped without relocating anything;
-                // GC would rewrite live blobs of the oldest files at every compaction.
-                table.setFilterPolicy(bloom);
+                // Keyed by (timestamp, hash): messages arrive in time order, so each flush writes SSTs whose key
+                // ranges follow those already stored and compaction moves them down without rewriting them, and
+                // retention drops whole files. That gives what blob files would (large values written once) without
+                // their flush cost, which on RocksJava's portable build includes a software CRC32C of every byte
+                // (ADR 0013). Payloads are mostly encrypted: compressing them costs CPU and saves nothing. Lookups
+                // come with their exact key, so no bloom filter is needed.
                 cf.setWriteBufferSize(config.writeBufferBytes() / 2)
-                        .setEnableBlobFiles(true)
-                        .setMinBlobSize(MIN_BLOB_SIZE)
-                        .setBlobCompressionType(CompressionType.NO_COMPRESSION)
-                        .setEnableBlobGarbageCollection(false);
+                        .setCompressionType(CompressionType.NO_COMPRESSION)
+                        .setBottommostCompressionType(CompressionType.NO_COMPRESSION);
             }
             case MESSAGE_INFO -> {
                 // the dedup probe of every insert is a point lookup that usually misses
@@ -178,6 +180,11 @@ final class ArchiveDatabase implements AutoCloseable {
         return db;
     }
 
+    /** RocksDB's own tickers (write stalls, compaction bytes), for metrics and tests. */
+    Statistics statistics() {
+        return statistics;
+    }
+
     ColumnFamilyHandle handle(Family family) {
         return handles.get(family);
     }
@@ -191,7 +198,7 @@ final class ArchiveDatabase implements AutoCloseable {
         db.write(writeOptions, batch);
     }
 
-    /** Flushes every memtable (tests and benchmarks: make blob files and SSTs exist). */
+    /** Flushes every memtable (tests and benchmarks: make SST files exist). */
     void flush() throws RocksDBException {
         try (FlushOptions flush = new FlushOptions().setWaitForFlush(true)) {
             db.flush(flush, new ArrayList<>(handles.values()));
@@ -231,6 +238,11 @@ final class ArchiveDatabase implements AutoCloseable {
 
     double blockCacheUsage() {
         return propertyOrNaN(blockCache::getUsage);
+    }
+
+    /** Time writes spent stalled by RocksDB (memtables or L0 files waiting for flush or compaction). */
+    double stallSeconds() {
+        return propertyOrNaN(() -> statistics.getTickerCount(org.rocksdb.TickerType.STALL_MICROS)) / 1e6;
     }
 
     private double propertyOrNaN(DbCall<Long> read) {

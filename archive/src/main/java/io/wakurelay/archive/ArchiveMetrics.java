@@ -2,6 +2,7 @@ package io.wakurelay.archive;
 
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.DistributionSummary;
+import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -83,11 +84,11 @@ final class ArchiveMetrics implements AutoCloseable {
 
         gauge("waku.rocksdb.live.sst.bytes", "RocksDB rocksdb.live-sst-files-size",
                 () -> database.aggregatedProperty("rocksdb.live-sst-files-size"));
-        gauge("waku.rocksdb.blob.bytes", "RocksDB rocksdb.live-blob-file-size",
-                () -> database.aggregatedProperty("rocksdb.live-blob-file-size"));
         gauge("waku.rocksdb.memtable.bytes", "RocksDB rocksdb.cur-size-all-mem-tables",
                 () -> database.aggregatedProperty("rocksdb.cur-size-all-mem-tables"));
         gauge("waku.rocksdb.block.cache.bytes", "RocksDB rocksdb.block-cache-usage", database::blockCacheUsage);
+        keep(FunctionCounter.builder("waku.rocksdb.stall", database, ArchiveDatabase::stallSeconds).baseUnit("seconds")
+                .description("time writes were stalled by RocksDB waiting for flushes or compactions").register(registry));
         for (ArchiveDatabase.Family family : ArchiveDatabase.Family.values()) {
             meters.add(Gauge.builder("waku.rocksdb.estimated.keys",
                             () -> database.familyProperty(family, "rocksdb.estimate-num-keys"))

@@ -31,7 +31,7 @@ final class BatchAssembler {
     private final ColumnFamilyHandle byPubsub;
     private final ColumnFamilyHandle byContent;
     /** RocksJava's ByteBuffer put needs a direct key too; the batch copies it, so one buffer is reused. */
-    private final ByteBuffer directKey = ByteBuffer.allocateDirect(MessageHash.LENGTH);
+    private final ByteBuffer directKey = ByteBuffer.allocateDirect(Keys.TAIL_BYTES);
 
     BatchAssembler(ArchiveDatabase database, ArchiveCounters counters) {
         this.db = database.db();
@@ -84,12 +84,12 @@ final class BatchAssembler {
         ByteBuffer value = envelope.messageBuffer();
         if (value.isDirect()) {
             directKey.clear();
-            directKey.put(hash).flip();
+            directKey.put(tail).flip();
             batch.put(messages, directKey, value);
         } else {
             byte[] copy = new byte[value.remaining()];
             value.get(copy);
-            batch.put(messages, hash, copy);
+            batch.put(messages, tail, copy);
         }
         batch.put(messageInfo, hash, Keys.infoValue(timestamp, pubsubTopic));
         batch.put(byTime, tail, Keys.timeValue(envelope.messageSize(), pubsubTopic, contentTopic));

@@ -176,7 +176,7 @@ public final class MessageArchive implements AutoCloseable {
         return config;
     }
 
-    /** Flushes memtables to SST and blob files (tests and benchmarks). */
+    /** Flushes memtables to SST files (tests and benchmarks). */
     void flush() {
         try {
             database.guarded(() -> {

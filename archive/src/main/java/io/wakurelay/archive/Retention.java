@@ -245,7 +245,6 @@ final class Retention implements AutoCloseable {
         try (WriteBatch batch = new WriteBatch()) {
             for (Entry entry : entries) {
                 byte[] hash = Arrays.copyOfRange(entry.tail(), Keys.TIMESTAMP_BYTES, Keys.TAIL_BYTES);
-                batch.delete(messages, hash);
                 batch.delete(messageInfo, hash);
                 pubsubKeys.computeIfAbsent(ByteBuffer.wrap(entry.pubsubPrefix()), p -> new ArrayList<>()).add(entry.tail());
                 contentKeys.computeIfAbsent(ByteBuffer.wrap(entry.contentPrefix()), p -> new ArrayList<>()).add(entry.tail());
@@ -253,6 +252,9 @@ final class Retention implements AutoCloseable {
             }
             byte[] first = entries.get(0).tail();
             byte[] last = entries.get(entries.size() - 1).tail();
+            // messages and the time index share their keys: one range tombstone each; the SSTs of the messages
+            // that the range covers entirely are then dropped by compaction without being read
+            batch.deleteRange(messages, first, Keys.successor(last));
             batch.deleteRange(byTime, first, Keys.successor(last));
             deleteUnderPrefixes(batch, byPubsub, pubsubKeys);
             deleteUnderPrefixes(batch, byContent, contentKeys);

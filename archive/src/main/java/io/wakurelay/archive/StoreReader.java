@@ -180,7 +180,7 @@ final class StoreReader {
         }
         List<byte[]> keys = new ArrayList<>(page.size());
         for (Hit hit : page) {
-            keys.add(Arrays.copyOfRange(hit.tail(), Keys.TIMESTAMP_BYTES, Keys.TAIL_BYTES));
+            keys.add(hit.tail());
         }
         List<byte[]> values = db.multiGetAsList(read, Collections.nCopies(keys.size(), messages), keys);
         for (int i = 0; i < page.size(); i++) {

@@ -58,6 +58,6 @@ class RestartTest {
         }
         assertThatThrownBy(() -> ArchiveFixture.open(dir))
                 .isInstanceOf(ArchiveStorageException.class)
-                .hasMessageContaining("is not a wakurelay archive of schema 1 (found no schema marker)");
+                .hasMessageContaining("is not a wakurelay archive of schema 2 (found no schema marker)");
     }
 }
