@@ -102,6 +102,9 @@ public final class LoadgenMain implements Runnable {
         @Option(names = "--json", paramLabel = "FILE", description = "also write the rows as JSON")
         Path json;
 
+        @Option(names = "--html", paramLabel = "FILE", description = "also write an HTML report with a latency histogram")
+        Path html;
+
         @Option(names = "--work-dir", paramLabel = "DIR", description = "where in-process nodes keep their data (default: a temporary directory, deleted after)")
         Path workDir;
 
@@ -135,6 +138,13 @@ public final class LoadgenMain implements Runnable {
                     new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValue(json.toFile(), List.of(row.json()));
                 } catch (IOException e) {
                     throw new UncheckedIOException("cannot write " + json, e);
+                }
+            }
+            if (html != null) {
+                try {
+                    HtmlReport.write(html, List.of(row));
+                } catch (IOException e) {
+                    throw new UncheckedIOException("cannot write " + html, e);
                 }
             }
             return row.missing() > 0 ? EXIT_LOSS : 0;

@@ -101,7 +101,8 @@ final class MacroScenario {
                         RemoteMetrics.sum(after, "jvm_memory_used_bytes{area=\"heap\"") / (1 << 20),
                         RemoteMetrics.sum(after, "waku_process_rss_bytes") / (1 << 20), Double.NaN,
                         (long) delta(before, after, "jvm_gc_pause_seconds_count"), local.mbPerS(), local.avgNs(),
-                        RemoteMetrics.sum(after, "waku_netty_pooled_memory_bytes{type=\"direct\"") / (1 << 20), 0, extras);
+                        RemoteMetrics.sum(after, "waku_netty_pooled_memory_bytes{type=\"direct\"") / (1 << 20), 0, extras,
+                        tracker.latencies().sorted());
             }
         }
     }

@@ -49,6 +49,6 @@ final class Measurement {
                 counters == null ? Double.NaN : (counters.hashes() - hashes0) / c,
                 counters == null ? Double.NaN : (counters.payloadCopies() - copies0) / c,
                 m.peakHeapMb(), m.peakRssMb(), m.allocatedBytes() / n, m.gcCount(),
-                payloadBytes / 1e6 / seconds, Latencies.average(sorted), m.peakDirectMb(), missing, extras);
+                payloadBytes / 1e6 / seconds, Latencies.average(sorted), m.peakDirectMb(), missing, extras, sorted);
     }
 }

@@ -46,7 +46,7 @@ final class ThroughputScenario {
                 extras.put("receiver_window_ms", seconds * 1000);
                 return new ResultRow("thr", count, row.elapsedMs(), count / seconds, 0, 0, row.decodesPerMsg(), row.hashesPerMsg(),
                         row.copiesPerMsg(), row.peakHeapMb(), row.peakRssMb(), row.allocBytesPerMsg(), row.gcCount(),
-                        (double) Math.max(4, size) * count / 1e6 / seconds, 0, row.peakDirectMb(), 0, extras);
+                        (double) Math.max(4, size) * count / 1e6 / seconds, 0, row.peakDirectMb(), 0, extras, new long[0]);
             } catch (Exception e) {
                 throw e instanceof RuntimeException re ? re : new IllegalStateException(e);
             }

@@ -35,7 +35,9 @@ class ScenarioSmokeTest {
     @Test
     void microArchivesEveryMessageDecodingAndHashingEachOnce() throws Exception {
         Path json = dir.resolve("micro.json");
-        String[] row = run("micro", "--count", "60", "--warmup", "10", "--work-dir", dir.resolve("w").toString(), "--json", json.toString());
+        Path html = dir.resolve("micro.html");
+        String[] row = run("micro", "--count", "60", "--warmup", "10", "--work-dir", dir.resolve("w").toString(), "--json", json.toString(),
+                "--html", html.toString());
         assertThat(row[0]).isEqualTo("micro");
         assertThat(row[1]).isEqualTo("60");
         assertThat(Double.parseDouble(row[3])).isPositive();
@@ -43,6 +45,7 @@ class ScenarioSmokeTest {
         assertThat(row[7]).isEqualTo("1.000");
         assertThat(row[8]).isEqualTo("0.000");
         assertThat(Files.readString(json)).contains("\"scenario\" : \"micro\"", "\"missing\" : 0");
+        assertThat(Files.readString(html)).contains("<svg", "latency histogram (60 messages)");
     }
 
     @Test

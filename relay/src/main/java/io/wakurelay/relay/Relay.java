@@ -20,6 +20,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
+import reactor.core.scheduler.Scheduler;
+import reactor.core.scheduler.Schedulers;
 import reactor.core.publisher.Sinks;
 import reactor.netty.Connection;
 import reactor.netty.DisposableServer;
@@ -51,6 +53,8 @@ public final class Relay implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(Relay.class);
     /** The grace period of {@link #close()}. */
     public static final Duration DEFAULT_SHUTDOWN_GRACE = Duration.ofSeconds(5);
+    /** Frames an inject stream reads ahead of its processing. */
+    private static final int INJECT_PREFETCH = 16;
 
     private final RelayConfig config;
     private final RelayMetrics metrics;
@@ -64,6 +68,8 @@ public final class Relay implements AutoCloseable {
     private final TcpClient client;
     private final Map<InetSocketAddress, StaticPeerDialer> dialers = new ConcurrentHashMap<>();
     private final AtomicBoolean closing = new AtomicBoolean();
+    /** Where injected frames take the receive path; a daemon thread made on first use. */
+    private final Scheduler injectScheduler;
     private final Sinks.Empty<Void> terminated = Sinks.empty();
     private volatile DisposableServer server;
     private volatile String announcedAddress = "";
@@ -75,6 +81,7 @@ public final class Relay implements AutoCloseable {
         this.registry = new PeerRegistry(config.nodeId(), metrics, config.maxConnections());
         this.seen = new SeenCache(config.seenCacheCapacity(), config.seenTtl(), System::nanoTime);
         this.delivery = new LocalDelivery(config.localQueueMessages());
+        this.injectScheduler = Schedulers.newSingle("relay-inject-" + config.nodeId(), true);
         MessageValidator validator = new MessageValidator(config.limits(), Relay::wallClockNanos);
         this.encoder = new EnvelopeEncoder(validator, counters);
         this.receivePath = new ReceivePath(new EnvelopeDecoder(validator, counters), seen, subscriptions, registry, metrics);
@@ -275,6 +282,9 @@ public final class Relay implements AutoCloseable {
             Sinks.Empty<Void> cancelled = Sinks.empty();
             InjectedSource source = new InjectedSource(receivePath, metrics);
             Flux<Envelope> envelopes = frames
+                    // on a thread of their own, as a connection's frames are on its event loop: the receive path
+                    // then runs beside the consumer (the archive writer) instead of on the thread that requests
+                    .publishOn(injectScheduler, INJECT_PREFETCH)
                     .<Envelope>handle(source::onFrame)
                     .concatWith(source.end())
                     .doOnDiscard(ByteBuf.class, ReferenceCounted::release)
@@ -394,6 +404,7 @@ public final class Relay implements AutoCloseable {
                 })
                 .doFinally(signal -> {
                     delivery.releaseIfNeverSubscribed();
+                    injectScheduler.dispose();
                     log.info("relay {} shut down", config.nodeId());
                     terminated.tryEmitEmpty();
                 })
