@@ -131,6 +131,26 @@ class TlsTest {
     }
 
     @Test
+    void handshakesInProgressAreBoundedByMaxConnections() throws IOException {
+        TestRelay relay = relay(TestRelay.config("bounded").withTls(tls(nodeA, true)).withMaxConnections(2));
+
+        try (RawPeer first = RawPeer.connect(relay.address());
+             RawPeer second = RawPeer.connect(relay.address());
+             RawPeer third = RawPeer.connect(relay.address())) {
+            // which of the three is refused depends on which event loop runs first: that one is refused
+            Eventually.until("one of three silent connections refused at once",
+                    () -> relay.counter("waku.relay.connections.rejected", "reason", "too_many_connections") == 1);
+            for (RawPeer silent : List.of(first, second, third)) {
+                assertThat(silent.closedWithin(WAIT)).isTrue();
+            }
+        }
+        Eventually.until("the two silent ones counted", () -> relay.counter("waku.relay.connections.rejected", "reason", "tls") == 2);
+        try (RawPeer afterwards = RawPeer.connect(relay.address(), tlsClient(nodeB, true))) {
+            assertThat(afterwards.handshake("afterwards", List.of(PUBSUB_TOPIC)).getNodeId()).as("places are given back").isEqualTo("bounded");
+        }
+    }
+
+    @Test
     void aPeerWithACertificateFromAnotherAuthorityIsRefused() throws Exception {
         TestRelay relay = tlsRelay("tls-server", nodeA);
 
