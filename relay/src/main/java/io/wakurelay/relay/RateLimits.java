@@ -2,7 +2,7 @@ package io.wakurelay.relay;
 
 /**
  * What one peer connection may send per second (0 = unlimited), each limit a token bucket that holds one
- * second's worth, so a peer may burst that much and sustain the rate. docs/relay.md ("Rate limits") and ADR 0030
+ * second's worth, so a peer may burst that much and sustain the rate. docs/relay.md ("Rate limits") and ADR 0031
  * say why the defaults are what they are.
  *
  * <ul>

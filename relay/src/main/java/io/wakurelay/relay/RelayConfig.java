@@ -99,7 +99,7 @@ public record RelayConfig(String nodeId, InetSocketAddress listenAddress, List<I
     }
 
     /**
-     * Who may connect and how much they may send (ADR 0030).
+     * Who may connect (ADR 0030) and how much they may send (ADR 0031).
      *
      * @param tls        TLS on every peer connection, both directions; null = plaintext
      * @param rateLimits what one connection may send per second
