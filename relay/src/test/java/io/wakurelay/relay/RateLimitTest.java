@@ -75,7 +75,8 @@ class RateLimitTest {
         assertThat(relay.counter("waku.relay.rate.limited", "kind", "control")).isEqualTo(1);
         Eventually.until("the disconnect counted", () -> relay.counter("waku.relay.peer.disconnects", "reason", "rate_limited") == 1);
         assertThat(relay.counter("waku.relay.frames.received", "kind", "ping"))
-                .as("the flood was cut off after the burst allowance").isLessThanOrEqualTo(perSecond / 2 + perSecond + 1);
+                .as("the flood was cut off after its burst (plus what a slow machine refills meanwhile)")
+                .isLessThanOrEqualTo(perSecond / 2 + 2 * perSecond);
 
         for (int i = 0; i < perSecond / 2; i++) {
             Frame pong = polite.read(WAIT);
