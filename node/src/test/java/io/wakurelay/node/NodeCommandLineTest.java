@@ -1,6 +1,10 @@
 package io.wakurelay.node;
 
 import io.wakurelay.node.config.NodeOptions;
+import io.wakurelay.relay.RateLimits;
+import io.wakurelay.relay.TlsConfig;
+import io.wakurelay.testkit.TestCertificates;
+import io.wakurelay.testkit.TestCertificates.NodeFiles;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
@@ -44,6 +48,60 @@ class NodeCommandLineTest {
         assertThat(c.metrics().port()).isEqualTo(8008);
         assertThat(c.relay().limits().maxMessageSize()).isEqualTo(153_600);
         assertThat(c.relay().pubsubTopics()).containsExactly("/waku/2/rs/0/0");
+        assertThat(c.relay().tls()).as("plaintext peer connections unless TLS files are given").isNull();
+        assertThat(c.relay().rateLimits()).isEqualTo(RateLimits.DEFAULTS);
+    }
+
+    @Test
+    void tlsAndRateLimitFlagsReachTheRelayConfiguration() {
+        NodeFiles files = TestCertificates.authority("cli-ca").issue(dir.resolve("certs"), "node");
+        NodeConfig c = NodeMain.parse(new String[]{"--data-dir", dir.toString(), "--tls-cert", files.certificateChain().toString(),
+                "--tls-key", files.privateKey().toString(), "--tls-trust", files.trustedCertificates().toString(),
+                "--tls-require-client-auth", "false", "--peer-publish-rate", "500", "--peer-publish-byte-rate", "10MiB",
+                "--peer-control-rate", "0"}, Map.of());
+
+        assertThat(c.relay().tls()).isEqualTo(new TlsConfig(files.certificateChain(), files.privateKey(),
+                files.trustedCertificates(), false));
+        assertThat(c.relay().rateLimits()).isEqualTo(new RateLimits(500, 10L << 20, 0));
+    }
+
+    @Test
+    void refusesTlsFilesThatAreMissingIncompleteOrWrong() {
+        NodeFiles files = TestCertificates.authority("cli-ca").issue(dir.resolve("certs"), "node");
+        String cert = files.certificateChain().toString();
+        String key = files.privateKey().toString();
+        String trust = files.trustedCertificates().toString();
+
+        assertRefused("--tls-cert " + cert, "--tls-cert, --tls-key and --tls-trust go together");
+        assertRefused("--tls-cert " + dir.resolve("nope.pem") + " --tls-key " + key + " --tls-trust " + trust,
+                "--tls-cert: " + dir.resolve("nope.pem") + " is not a readable file");
+        assertRefused("--tls-cert " + cert + " --tls-key " + cert + " --tls-trust " + trust, "private key");
+        assertRefused("--peer-publish-byte-rate 1KB", "publish bytes per second must be 0 (unlimited) or at least the max message size");
+        assertRefused("--peer-control-rate -1", "control frames per second");
+    }
+
+    @Test
+    void aMissingTlsFileExitsWithCodeTwoBeforeOpeningAnyPort() throws Exception {
+        int port;
+        try (ServerSocket probe = new ServerSocket(0)) {
+            port = probe.getLocalPort();
+        }
+        Path missing = dir.resolve("missing.pem");
+        PrintStream err = System.err;
+        ByteArrayOutputStream captured = new ByteArrayOutputStream();
+        System.setErr(new PrintStream(captured, true, StandardCharsets.UTF_8));
+        int code;
+        try {
+            code = NodeMain.run(new String[]{"--data-dir", dir.toString(), "--tcp-port", String.valueOf(port),
+                    "--tls-cert", missing.toString(), "--tls-key", missing.toString(), "--tls-trust", missing.toString()}, Map.of());
+        } finally {
+            System.setErr(err);
+        }
+        assertThat(code).isEqualTo(NodeMain.EXIT_CONFIG);
+        assertThat(captured.toString(StandardCharsets.UTF_8)).contains("--tls-cert", missing.toString());
+        try (ServerSocket stillFree = new ServerSocket(port)) {
+            assertThat(stillFree.isBound()).isTrue();
+        }
     }
 
     @Test

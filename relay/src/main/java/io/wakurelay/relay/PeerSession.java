@@ -57,6 +57,7 @@ final class PeerSession implements MessageSource {
     private final Channel channel;
     private final Direction direction;
     private final OutboundQueue queue;
+    private final PeerRateLimiter limiter;
     private final AtomicBoolean closing = new AtomicBoolean();
     private final Sinks.One<PeerSession> established = Sinks.one();
     private final Sinks.Empty<Void> ended = Sinks.empty();
@@ -79,6 +80,7 @@ final class PeerSession implements MessageSource {
         this.direction = direction;
         RelayConfig config = context.config();
         this.queue = new OutboundQueue(config.peerQueueMessages(), config.peerQueueBytes(), config.maxDropsBeforeDisconnect());
+        this.limiter = new PeerRateLimiter(config.rateLimits(), System::nanoTime);
     }
 
     /**
@@ -109,7 +111,12 @@ final class PeerSession implements MessageSource {
     }
 
     private Flux<Envelope> inbound() {
-        return connection.inbound().receiveObject()
+        @SuppressWarnings("unchecked") // a Flux only emits: one of ? is a Flux of Object
+        Flux<Object> frames = (Flux<Object>) connection.inbound().receiveObject();
+        if (limiter.limitsPublish()) {
+            frames = frames.transform(PublishPacer.pacing(limiter, channel.eventLoop(), context.metrics()::rateLimited));
+        }
+        return frames
                 .<Envelope>handle(this::onMessage)
                 .onErrorResume(e -> {
                     log.debug("peer {} inbound failed: {}", this, e.toString());
@@ -142,6 +149,7 @@ final class PeerSession implements MessageSource {
         }
         if (parsed instanceof InboundFrame.Publish publish) {
             context.metrics().frameReceived(FrameKind.PUBLISH);
+            limiter.publishRead(frame.readableBytes());
             if (!active) {
                 reject(Goodbye.Reason.PROTOCOL_VIOLATION, "the first frame must be a Hello, was a Publish");
                 return;
@@ -168,6 +176,12 @@ final class PeerSession implements MessageSource {
             } else {
                 reject(Goodbye.Reason.PROTOCOL_VIOLATION, "the first frame must be a Hello, was a " + kind.label());
             }
+            return;
+        }
+        if (kind != FrameKind.HELLO && !limiter.controlFrameAllowed()) {
+            context.metrics().rateLimited(PeerRateLimiter.CONTROL);
+            disconnect(Goodbye.Reason.RATE_LIMITED, "more than " + context.config().rateLimits().controlFramesPerSecond()
+                    + " control frames per second");
             return;
         }
         switch (kind) {

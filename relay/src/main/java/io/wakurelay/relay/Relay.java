@@ -66,6 +66,7 @@ public final class Relay implements AutoCloseable {
     private final ReceivePath receivePath;
     private final SessionContext context;
     private final TcpClient client;
+    private final PeerTls tls;
     private final Map<InetSocketAddress, StaticPeerDialer> dialers = new ConcurrentHashMap<>();
     private final AtomicBoolean closing = new AtomicBoolean();
     /** Where injected frames take the receive path; a daemon thread made on first use. */
@@ -88,11 +89,14 @@ public final class Relay implements AutoCloseable {
         this.context = new SessionContext(config, metrics, registry, subscriptions, receivePath, delivery,
                 new InboundByteCounter(metrics.bytesReceived), () -> announcedAddress);
         metrics.bindGauges(registry, seen, delivery.pendingGauge());
-        this.client = TcpClient.newConnection()
+        this.tls = config.tls() == null ? null
+                : PeerTls.create(config.tls(), config.handshakeTimeout(), config.maxConnections(), metrics);
+        TcpClient plain = TcpClient.newConnection()
                 .option(ChannelOption.ALLOCATOR, PooledByteBufAllocator.DEFAULT)
                 .option(ChannelOption.WRITE_BUFFER_WATER_MARK, waterMark())
                 .option(ChannelOption.TCP_NODELAY, true)
                 .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) Math.min(Integer.MAX_VALUE, config.handshakeTimeout().toMillis()));
+        this.client = tls == null ? plain : tls.secure(plain);
     }
 
     /**
@@ -111,9 +115,10 @@ public final class Relay implements AutoCloseable {
             relay.shutdown(Duration.ZERO).block(Duration.ofSeconds(10));
             throw e;
         }
-        log.info("relay {} started: listening on {}, transport {}, topics {}, static peers {}", config.nodeId(),
-                config.listenAddress() == null ? "nothing" : relay.announcedAddress,
-                LoopResources.hasNativeSupport() ? "native" : "nio", relay.subscriptions(), config.staticPeers());
+        log.info("relay {} started: listening on {}, transport {}, tls {}, rate limits {}, topics {}, static peers {}",
+                config.nodeId(), config.listenAddress() == null ? "nothing" : relay.announcedAddress,
+                LoopResources.hasNativeSupport() ? "native" : "nio", config.tls() == null ? "off" : "on", config.rateLimits(),
+                relay.subscriptions(), config.staticPeers());
         return relay;
     }
 
@@ -121,12 +126,14 @@ public final class Relay implements AutoCloseable {
         if (config.listenAddress() == null) {
             return;
         }
-        server = TcpServer.create()
+        TcpServer plain = TcpServer.create()
                 .bindAddress(config::listenAddress)
                 .option(ChannelOption.ALLOCATOR, PooledByteBufAllocator.DEFAULT)
                 .childOption(ChannelOption.ALLOCATOR, PooledByteBufAllocator.DEFAULT)
                 .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK, waterMark())
-                .childOption(ChannelOption.TCP_NODELAY, true)
+                .childOption(ChannelOption.TCP_NODELAY, true);
+        // with TLS, Reactor Netty signals the connection only after its handshake succeeded
+        server = (tls == null ? plain : tls.secure(plain))
                 .doOnConnection(connection -> onConnection(connection, Direction.INBOUND))
                 .handle((in, out) -> out.neverComplete())
                 .bindNow(Duration.ofSeconds(10));

@@ -33,12 +33,14 @@ import java.util.Set;
  * @param reconnectMaxBackoff       longest wait between redials (exponential growth with jitter in between)
  * @param localQueueMessages        accepted envelopes handed to the local consumer and not yet taken; when reached,
  *                                  reading from peers pauses and local publishes are refused as busy
+ * @param security                  TLS and per-peer rate limits
  */
 public record RelayConfig(String nodeId, InetSocketAddress listenAddress, List<InetSocketAddress> staticPeers,
                           Set<String> pubsubTopics, ProtocolLimits limits, int maxConnections, Duration handshakeTimeout,
                           Duration idleTimeout, Duration seenTtl, int seenCacheCapacity, int peerQueueMessages,
                           long peerQueueBytes, int maxDropsBeforeDisconnect, int maxInvalidMessagesPerPeer,
-                          Duration reconnectMinBackoff, Duration reconnectMaxBackoff, int localQueueMessages) {
+                          Duration reconnectMinBackoff, Duration reconnectMaxBackoff, int localQueueMessages,
+                          Security security) {
 
     public static final int DEFAULT_MAX_CONNECTIONS = 50;
     public static final Duration DEFAULT_HANDSHAKE_TIMEOUT = Duration.ofSeconds(5);
@@ -88,6 +90,36 @@ public record RelayConfig(String nodeId, InetSocketAddress listenAddress, List<I
                     + " is shorter than the min backoff " + reconnectMinBackoff);
         }
         atLeast("local queue messages", localQueueMessages, 1);
+        Objects.requireNonNull(security, "security");
+        long publishBytes = security.rateLimits().publishBytesPerSecond();
+        if (publishBytes != RateLimits.UNLIMITED && publishBytes < limits.maxMessageSize()) {
+            throw new IllegalArgumentException("publish bytes per second must be 0 (unlimited) or at least the max message size ("
+                    + limits.maxMessageSize() + "), so that any message gets through within about a second, was " + publishBytes);
+        }
+    }
+
+    /**
+     * Who may connect (ADR 0030) and how much they may send (ADR 0031).
+     *
+     * @param tls        TLS on every peer connection, both directions; null = plaintext
+     * @param rateLimits what one connection may send per second
+     */
+    public record Security(TlsConfig tls, RateLimits rateLimits) {
+        /** Plaintext, {@link RateLimits#DEFAULTS}. */
+        public static final Security DEFAULTS = new Security(null, RateLimits.DEFAULTS);
+
+        public Security {
+            Objects.requireNonNull(rateLimits, "rateLimits");
+        }
+    }
+
+    /** TLS on peer connections, or null for plaintext. */
+    public TlsConfig tls() {
+        return security.tls();
+    }
+
+    public RateLimits rateLimits() {
+        return security.rateLimits();
     }
 
     /** The defaults of every field, subscribed to the default pubsub topic, with no static peers. */
@@ -96,88 +128,104 @@ public record RelayConfig(String nodeId, InetSocketAddress listenAddress, List<I
                 DEFAULT_MAX_CONNECTIONS, DEFAULT_HANDSHAKE_TIMEOUT, DEFAULT_IDLE_TIMEOUT, DEFAULT_SEEN_TTL,
                 DEFAULT_SEEN_CACHE_CAPACITY, DEFAULT_PEER_QUEUE_MESSAGES, DEFAULT_PEER_QUEUE_BYTES,
                 DEFAULT_MAX_DROPS_BEFORE_DISCONNECT, DEFAULT_MAX_INVALID_MESSAGES_PER_PEER,
-                DEFAULT_RECONNECT_MIN_BACKOFF, DEFAULT_RECONNECT_MAX_BACKOFF, DEFAULT_LOCAL_QUEUE_MESSAGES);
+                DEFAULT_RECONNECT_MIN_BACKOFF, DEFAULT_RECONNECT_MAX_BACKOFF, DEFAULT_LOCAL_QUEUE_MESSAGES, Security.DEFAULTS);
     }
 
     public RelayConfig withListenAddress(InetSocketAddress address) {
         return new RelayConfig(nodeId, address, staticPeers, pubsubTopics, limits, maxConnections, handshakeTimeout,
                 idleTimeout, seenTtl, seenCacheCapacity, peerQueueMessages, peerQueueBytes, maxDropsBeforeDisconnect,
-                maxInvalidMessagesPerPeer, reconnectMinBackoff, reconnectMaxBackoff, localQueueMessages);
+                maxInvalidMessagesPerPeer, reconnectMinBackoff, reconnectMaxBackoff, localQueueMessages, security);
     }
 
     public RelayConfig withStaticPeers(List<InetSocketAddress> peers) {
         return new RelayConfig(nodeId, listenAddress, peers, pubsubTopics, limits, maxConnections, handshakeTimeout,
                 idleTimeout, seenTtl, seenCacheCapacity, peerQueueMessages, peerQueueBytes, maxDropsBeforeDisconnect,
-                maxInvalidMessagesPerPeer, reconnectMinBackoff, reconnectMaxBackoff, localQueueMessages);
+                maxInvalidMessagesPerPeer, reconnectMinBackoff, reconnectMaxBackoff, localQueueMessages, security);
     }
 
     public RelayConfig withPubsubTopics(Set<String> topics) {
         return new RelayConfig(nodeId, listenAddress, staticPeers, topics, limits, maxConnections, handshakeTimeout,
                 idleTimeout, seenTtl, seenCacheCapacity, peerQueueMessages, peerQueueBytes, maxDropsBeforeDisconnect,
-                maxInvalidMessagesPerPeer, reconnectMinBackoff, reconnectMaxBackoff, localQueueMessages);
+                maxInvalidMessagesPerPeer, reconnectMinBackoff, reconnectMaxBackoff, localQueueMessages, security);
     }
 
     public RelayConfig withLimits(ProtocolLimits newLimits) {
         return new RelayConfig(nodeId, listenAddress, staticPeers, pubsubTopics, newLimits, maxConnections,
                 handshakeTimeout, idleTimeout, seenTtl, seenCacheCapacity, peerQueueMessages, peerQueueBytes,
                 maxDropsBeforeDisconnect, maxInvalidMessagesPerPeer, reconnectMinBackoff, reconnectMaxBackoff,
-                localQueueMessages);
+                localQueueMessages, security);
     }
 
     public RelayConfig withMaxConnections(int max) {
         return new RelayConfig(nodeId, listenAddress, staticPeers, pubsubTopics, limits, max, handshakeTimeout,
                 idleTimeout, seenTtl, seenCacheCapacity, peerQueueMessages, peerQueueBytes, maxDropsBeforeDisconnect,
-                maxInvalidMessagesPerPeer, reconnectMinBackoff, reconnectMaxBackoff, localQueueMessages);
+                maxInvalidMessagesPerPeer, reconnectMinBackoff, reconnectMaxBackoff, localQueueMessages, security);
     }
 
     public RelayConfig withHandshakeTimeout(Duration timeout) {
         return new RelayConfig(nodeId, listenAddress, staticPeers, pubsubTopics, limits, maxConnections, timeout,
                 idleTimeout, seenTtl, seenCacheCapacity, peerQueueMessages, peerQueueBytes, maxDropsBeforeDisconnect,
-                maxInvalidMessagesPerPeer, reconnectMinBackoff, reconnectMaxBackoff, localQueueMessages);
+                maxInvalidMessagesPerPeer, reconnectMinBackoff, reconnectMaxBackoff, localQueueMessages, security);
     }
 
     public RelayConfig withIdleTimeout(Duration timeout) {
         return new RelayConfig(nodeId, listenAddress, staticPeers, pubsubTopics, limits, maxConnections,
                 handshakeTimeout, timeout, seenTtl, seenCacheCapacity, peerQueueMessages, peerQueueBytes,
                 maxDropsBeforeDisconnect, maxInvalidMessagesPerPeer, reconnectMinBackoff, reconnectMaxBackoff,
-                localQueueMessages);
+                localQueueMessages, security);
     }
 
     public RelayConfig withSeenCache(Duration ttl, int capacity) {
         return new RelayConfig(nodeId, listenAddress, staticPeers, pubsubTopics, limits, maxConnections,
                 handshakeTimeout, idleTimeout, ttl, capacity, peerQueueMessages, peerQueueBytes,
                 maxDropsBeforeDisconnect, maxInvalidMessagesPerPeer, reconnectMinBackoff, reconnectMaxBackoff,
-                localQueueMessages);
+                localQueueMessages, security);
     }
 
     public RelayConfig withPeerQueue(int messages, long bytes) {
         return new RelayConfig(nodeId, listenAddress, staticPeers, pubsubTopics, limits, maxConnections,
                 handshakeTimeout, idleTimeout, seenTtl, seenCacheCapacity, messages, bytes, maxDropsBeforeDisconnect,
-                maxInvalidMessagesPerPeer, reconnectMinBackoff, reconnectMaxBackoff, localQueueMessages);
+                maxInvalidMessagesPerPeer, reconnectMinBackoff, reconnectMaxBackoff, localQueueMessages, security);
     }
 
     public RelayConfig withMaxDropsBeforeDisconnect(int drops) {
         return new RelayConfig(nodeId, listenAddress, staticPeers, pubsubTopics, limits, maxConnections,
                 handshakeTimeout, idleTimeout, seenTtl, seenCacheCapacity, peerQueueMessages, peerQueueBytes, drops,
-                maxInvalidMessagesPerPeer, reconnectMinBackoff, reconnectMaxBackoff, localQueueMessages);
+                maxInvalidMessagesPerPeer, reconnectMinBackoff, reconnectMaxBackoff, localQueueMessages, security);
     }
 
     public RelayConfig withMaxInvalidMessagesPerPeer(int invalid) {
         return new RelayConfig(nodeId, listenAddress, staticPeers, pubsubTopics, limits, maxConnections,
                 handshakeTimeout, idleTimeout, seenTtl, seenCacheCapacity, peerQueueMessages, peerQueueBytes,
-                maxDropsBeforeDisconnect, invalid, reconnectMinBackoff, reconnectMaxBackoff, localQueueMessages);
+                maxDropsBeforeDisconnect, invalid, reconnectMinBackoff, reconnectMaxBackoff, localQueueMessages, security);
     }
 
     public RelayConfig withReconnectBackoff(Duration min, Duration max) {
         return new RelayConfig(nodeId, listenAddress, staticPeers, pubsubTopics, limits, maxConnections,
                 handshakeTimeout, idleTimeout, seenTtl, seenCacheCapacity, peerQueueMessages, peerQueueBytes,
-                maxDropsBeforeDisconnect, maxInvalidMessagesPerPeer, min, max, localQueueMessages);
+                maxDropsBeforeDisconnect, maxInvalidMessagesPerPeer, min, max, localQueueMessages, security);
     }
 
     public RelayConfig withLocalQueueMessages(int messages) {
         return new RelayConfig(nodeId, listenAddress, staticPeers, pubsubTopics, limits, maxConnections,
                 handshakeTimeout, idleTimeout, seenTtl, seenCacheCapacity, peerQueueMessages, peerQueueBytes,
-                maxDropsBeforeDisconnect, maxInvalidMessagesPerPeer, reconnectMinBackoff, reconnectMaxBackoff, messages);
+                maxDropsBeforeDisconnect, maxInvalidMessagesPerPeer, reconnectMinBackoff, reconnectMaxBackoff, messages, security);
+    }
+
+    /** TLS on peer connections (null: plaintext). */
+    public RelayConfig withTls(TlsConfig tls) {
+        return withSecurity(new Security(tls, security.rateLimits()));
+    }
+
+    public RelayConfig withRateLimits(RateLimits rateLimits) {
+        return withSecurity(new Security(security.tls(), rateLimits));
+    }
+
+    public RelayConfig withSecurity(Security newSecurity) {
+        return new RelayConfig(nodeId, listenAddress, staticPeers, pubsubTopics, limits, maxConnections,
+                handshakeTimeout, idleTimeout, seenTtl, seenCacheCapacity, peerQueueMessages, peerQueueBytes,
+                maxDropsBeforeDisconnect, maxInvalidMessagesPerPeer, reconnectMinBackoff, reconnectMaxBackoff,
+                localQueueMessages, newSecurity);
     }
 
     /** Throws IllegalArgumentException naming the first topic that is not a valid pubsub topic. */

@@ -28,6 +28,8 @@ final class RelayMetrics {
     static final String NOT_SUBSCRIBED = "not_subscribed";
     /** Disconnect reason when the connection ended without a Goodbye. */
     static final String CLOSED = "closed";
+    /** Rejection reason of a connection whose TLS handshake failed (plaintext peer, untrusted certificate, timeout). */
+    static final String TLS = "tls";
 
     private final MeterRegistry registry;
     final Counter receivedFromPeers;
@@ -43,6 +45,7 @@ final class RelayMetrics {
     private final Map<String, Counter> invalid = new ConcurrentHashMap<>();
     private final Map<String, Counter> rejected = new ConcurrentHashMap<>();
     private final Map<String, Counter> disconnects = new ConcurrentHashMap<>();
+    private final Map<String, Counter> rateLimited = new ConcurrentHashMap<>();
 
     RelayMetrics(MeterRegistry registry) {
         this.registry = registry;
@@ -71,6 +74,12 @@ final class RelayMetrics {
                     .description("frames received, by kind").register(registry));
             framesSent.put(kind, Counter.builder("waku.relay.frames.sent").tag("kind", kind.label())
                     .description("frames sent, by kind").register(registry));
+        }
+        // registered up front: a dashboard shows a flat zero rather than no series until the first limit is hit
+        for (String kind : List.of(PeerRateLimiter.PUBLISH_MESSAGES, PeerRateLimiter.PUBLISH_BYTES, PeerRateLimiter.CONTROL)) {
+            rateLimited.put(kind, Counter.builder("waku.relay.rate.limited").tag("kind", kind)
+                    .description("times a peer's rate limit acted: reading paused (publish_*) or the peer disconnected (control)")
+                    .register(registry));
         }
     }
 
@@ -102,8 +111,17 @@ final class RelayMetrics {
     }
 
     void rejected(Goodbye.Reason reason) {
-        rejected.computeIfAbsent(label(reason), r -> Counter.builder("waku.relay.connections.rejected").tag("reason", r)
+        rejected(label(reason));
+    }
+
+    void rejected(String reason) {
+        rejected.computeIfAbsent(reason, r -> Counter.builder("waku.relay.connections.rejected").tag("reason", r)
                 .description("connections refused").register(registry)).increment();
+    }
+
+    /** @param kind one of the {@link PeerRateLimiter} kinds */
+    void rateLimited(String kind) {
+        rateLimited.get(kind).increment();
     }
 
     void disconnected(String reason) {

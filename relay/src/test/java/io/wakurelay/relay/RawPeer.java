@@ -8,6 +8,8 @@ import io.wakurelay.protocol.proto.Pong;
 import io.wakurelay.protocol.proto.Publish;
 import io.wakurelay.protocol.proto.WakuMessage;
 
+import javax.net.ssl.SSLSocket;
+import javax.net.ssl.SSLSocketFactory;
 import java.io.ByteArrayOutputStream;
 import java.io.EOFException;
 import java.io.IOException;
@@ -39,6 +41,16 @@ final class RawPeer implements AutoCloseable {
         Socket socket = new Socket();
         socket.connect(address, 5_000);
         socket.setTcpNoDelay(true);
+        return new RawPeer(socket);
+    }
+
+    /** A peer over TLS: connects and completes the TLS handshake (as far as the client can tell). */
+    static RawPeer connect(InetSocketAddress address, SSLSocketFactory tls) throws IOException {
+        SSLSocket socket = (SSLSocket) tls.createSocket();
+        socket.connect(address, 5_000);
+        socket.setTcpNoDelay(true);
+        socket.setSoTimeout(10_000);
+        socket.startHandshake();
         return new RawPeer(socket);
     }
 

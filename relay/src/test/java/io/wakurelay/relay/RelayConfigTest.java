@@ -30,6 +30,22 @@ class RelayConfigTest {
         assertThat(DEFAULTS.reconnectMinBackoff()).isEqualTo(Duration.ofSeconds(1));
         assertThat(DEFAULTS.reconnectMaxBackoff()).isEqualTo(Duration.ofSeconds(60));
         assertThat(DEFAULTS.localQueueMessages()).isEqualTo(256);
+        assertThat(DEFAULTS.tls()).as("plaintext unless configured").isNull();
+        assertThat(DEFAULTS.rateLimits()).isEqualTo(new RateLimits(0, 0, 100));
+        assertThat(DEFAULTS.rateLimits().limitsPublish()).as("publishing is not limited by default").isFalse();
+    }
+
+    @Test
+    void rateLimitsAreZeroForUnlimitedOrPositiveAndAByteLimitFitsTheLargestMessage() {
+        RelayConfig limited = DEFAULTS.withRateLimits(RateLimits.NONE.withPublish(50, 1_000_000).withControlFrames(10));
+
+        assertThat(limited.rateLimits()).isEqualTo(new RateLimits(50, 1_000_000, 10));
+        assertThat(limited.rateLimits().limitsPublish()).isTrue();
+        assertThat(limited.withMaxConnections(3).rateLimits()).as("kept by the other withers").isEqualTo(limited.rateLimits());
+        assertThatThrownBy(() -> new RateLimits(-1, 0, 0)).hasMessage("publish messages per second must be 0 (unlimited) or more, was -1");
+        assertThatThrownBy(() -> RateLimits.DEFAULTS.withControlFrames(-5)).hasMessageContaining("control frames per second");
+        assertThatThrownBy(() -> DEFAULTS.withRateLimits(RateLimits.NONE.withPublish(0, 100_000)))
+                .hasMessageContaining("publish bytes per second must be 0 (unlimited) or at least the max message size (153600)");
     }
 
     @Test

@@ -86,6 +86,35 @@ public final class NodeOptions {
             description = "consecutive drops after which a slow peer is disconnected")
     int peerMaxDrops;
 
+    @Option(names = "--peer-publish-rate", paramLabel = "N", defaultValue = "0",
+            description = "Publish frames per second one peer connection may send; a faster peer is read more slowly (0 = unlimited)")
+    long peerPublishRate;
+
+    @Option(names = "--peer-publish-byte-rate", paramLabel = "SIZE", defaultValue = "0",
+            description = "bytes of Publish frames per second one peer connection may send; a faster peer is read more slowly "
+                    + "(0 = unlimited, else at least --max-msg-size)")
+    String peerPublishByteRate;
+
+    @Option(names = "--peer-control-rate", paramLabel = "N", defaultValue = "100",
+            description = "Ping, Pong, Subscribe and Unsubscribe frames per second one peer connection may send before it is "
+                    + "disconnected (0 = unlimited)")
+    long peerControlRate;
+
+    @Option(names = "--tls-cert", paramLabel = "FILE",
+            description = "PEM certificate chain of this node; with --tls-key and --tls-trust, turns TLS on for every peer connection")
+    Path tlsCert;
+
+    @Option(names = "--tls-key", paramLabel = "FILE", description = "PEM private key of --tls-cert (unencrypted PKCS#8)")
+    Path tlsKey;
+
+    @Option(names = "--tls-trust", paramLabel = "FILE", description = "PEM CA certificates that peers' certificates must be signed by")
+    Path tlsTrust;
+
+    @Option(names = "--tls-require-client-auth", paramLabel = "BOOL", defaultValue = "true", arity = "1",
+            showDefaultValue = CommandLine.Help.Visibility.ALWAYS,
+            description = "with TLS, peers that dial this node must present a trusted certificate too (false: encrypted, not authenticated)")
+    boolean tlsRequireClientAuth;
+
     @Option(names = "--store", paramLabel = "BOOL", defaultValue = "true", arity = "1", showDefaultValue = CommandLine.Help.Visibility.ALWAYS, description = "archive messages in the embedded store")
     boolean store;
 
