@@ -19,10 +19,12 @@ import static org.assertj.core.api.Assertions.assertThat;
  * backpressure (the archive's credits, then the relay's bounded hand-over queue, then TCP) rather than memory:
  * it stays alive under a small heap, its queues stay within their limits, its direct memory within budget, and
  * every message it accepted is in its store. Prints the sustained rate and the peak memory.
- * {@code -Doverload.messages=N} runs it longer (docs/reliability.md has a 20,000-message run).
+ * {@code -Doverload.messages=N} runs it longer, {@code -Doverload.syncWrites=false} without the WAL sync
+ * (docs/reliability.md has 20,000-message runs of both).
  */
 class ArchiveOverloadTest {
     private static final int MESSAGES = Integer.getInteger("overload.messages", 3000);
+    private static final String SYNC_WRITES = System.getProperty("overload.syncWrites", "true");
     private static final int MIN_BYTES = 100_000;
     private static final int MAX_BYTES = 150_000;
     private static final long MIB = 1 << 20;
@@ -34,7 +36,7 @@ class ArchiveOverloadTest {
     @Test
     void aPublisherFasterThanTheArchiveIsSlowedByBackpressureAndLosesNothing() throws Exception {
         List<String> args = List.of("--data-dir", dir.resolve("data").toString(), "--listen-address", "127.0.0.1", "--tcp-port", "0",
-                "--rest-port", "0", "--metrics-server-port", "0", "--store-sync-writes", "true");
+                "--rest-port", "0", "--metrics-server-port", "0", "--store-sync-writes", SYNC_WRITES);
         try (NodeProcess node = NodeProcess.start(JVM, args, Duration.ofSeconds(60), dir.resolve("node.log"))) {
             Http metrics = new Http(node.metricsAddress());
             Http rest = new Http(node.restAddress());
@@ -43,6 +45,7 @@ class ArchiveOverloadTest {
             long elapsed;
             Publisher publisher;
             NodeMemory.Sample peak;
+            int samples;
             try (NodeMemory.Peaks peaks = new NodeMemory.Peaks(() -> metrics.get("/metrics").body(), 100)) {
                 start = System.nanoTime();
                 publisher = new Publisher(new InetSocketAddress("127.0.0.1", node.peerAddress().getPort()), "fast-publisher",
@@ -53,6 +56,7 @@ class ArchiveOverloadTest {
                         () -> Http.metric(metrics.get("/metrics").body(), "waku_archive_inserts_total") >= MESSAGES);
                 elapsed = System.nanoTime() - start;
                 peak = peaks.peak();
+                samples = peaks.samples();
                 publisher.close();
             }
             assertThat(node.isAlive()).as("no OutOfMemoryError (the node runs with -Xmx192m and exits on OOM)").isTrue();
@@ -69,10 +73,10 @@ class ArchiveOverloadTest {
             assertThat(String.join("\n", node.output())).as("no leak reported by the node's paranoid leak detector").doesNotContain("LEAK");
 
             double seconds = elapsed / 1e9;
-            System.out.printf("ArchiveOverloadTest: %d messages, %.1f MB of payload in %.1f s: %.0f msg/s, %.1f MB/s sustained; "
+            System.out.printf("ArchiveOverloadTest: syncWrites=" + SYNC_WRITES + ": %d messages, %.1f MB of payload in %.1f s: %.0f msg/s, %.1f MB/s sustained; "
                             + "publisher blocked in writes %.0f%% of the time; idle: %s; peak: %s (%d samples)%n",
                     MESSAGES, publisher.payloadBytes() / 1e6, seconds, MESSAGES / seconds, publisher.payloadBytes() / 1e6 / seconds,
-                    100.0 * publisher.blockedNanos() / elapsed, idle, peak, 0);
+                    100.0 * publisher.blockedNanos() / elapsed, idle, peak, samples);
             System.out.println("ArchiveOverloadTest: " + grep(text, "waku_archive_write_seconds_count", "waku_archive_write_seconds_sum",
                     "waku_archive_writes_total", "waku_relay_peer_disconnects_total", "jvm_gc_pause_seconds_count", "jvm_gc_pause_seconds_sum"));
         }
