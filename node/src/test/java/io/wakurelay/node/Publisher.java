@@ -25,6 +25,7 @@ final class Publisher implements AutoCloseable {
 
     private final PeerSocket socket;
     private final List<String> sent = new CopyOnWriteArrayList<>();
+    private final List<String> attempted = new CopyOnWriteArrayList<>();
     private final AtomicLong payloadBytes = new AtomicLong();
     private final AtomicLong blockedNanos = new AtomicLong();
     private final AtomicBoolean running = new AtomicBoolean(true);
@@ -51,6 +52,7 @@ final class Publisher implements AutoCloseable {
                             .setTimestamp(WakuNode.nowNanos())
                             .build();
                     String hash = hasher.hash(PeerSocket.TOPIC, m).toHex();
+                    attempted.add(hash);
                     long t0 = System.nanoTime();
                     socket.send(PeerSocket.publish(m));
                     blockedNanos.addAndGet(System.nanoTime() - t0);
@@ -68,6 +70,11 @@ final class Publisher implements AutoCloseable {
     /** Hashes of the messages written completely, in order. */
     List<String> sent() {
         return sent;
+    }
+
+    /** Hashes of every message the publisher started to write, the one cut short by a failure included. */
+    List<String> attempted() {
+        return attempted;
     }
 
     long payloadBytes() {
