@@ -27,7 +27,8 @@ class MetricNamesTest {
     void everyRelayMeterIsDocumentedAndEveryDocumentedRelayMetricExists() throws IOException {
         try (TestRelay a = TestRelay.start(TestRelay.config("a"));
              TestRelay b = TestRelay.start(TestRelay.config("b").withStaticPeers(List.of(a.address())))) {
-            Eventually.until("connected", () -> a.connectedTo(b));
+            // both ends: b relays only to peers its own side has finished the handshake with
+            Eventually.until("connected", () -> a.connectedTo(b) && b.connectedTo(a));
             PublishResult sent = b.publish(TestMessages.message(1, 10, TestMessages.nowNanos()));
             Eventually.until("relayed", () -> a.timesAccepted(sent.hash()) == 1);
             assertThatThrownBy(() -> a.publish(WakuMessage.getDefaultInstance())).isNotNull();

@@ -37,8 +37,18 @@ final class StoreApi {
     }
 
     Publisher<Void> query(HttpServerRequest request, HttpServerResponse response) {
-        Map<String, List<String>> params = new QueryStringDecoder(request.uri()).parameters();
-        String requestId = single(params, "requestId", "");
+        Map<String, List<String>> params;
+        try {
+            params = new QueryStringDecoder(request.uri()).parameters();
+        } catch (IllegalArgumentException e) { // a broken %-escape in the query string
+            return reply(response, HttpResponseStatus.BAD_REQUEST, "", "the query string is not valid: " + e.getMessage(), null);
+        }
+        String requestId;
+        try {
+            requestId = single(params, "requestId", "");
+        } catch (IllegalArgumentException e) { // requestId given twice: nothing to echo
+            return reply(response, HttpResponseStatus.BAD_REQUEST, "", e.getMessage(), null);
+        }
         if (archive == null) {
             return reply(response, HttpResponseStatus.SERVICE_UNAVAILABLE, requestId,
                     "this node does not archive messages (it was started with --store=false)", null);

@@ -1,0 +1,106 @@
+package io.wakurelay.node;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.net.InetSocketAddress;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * A publisher faster than the archive: a peer writes large messages (100 to 150 KB) to an archiving node process
+ * as fast as TCP allows, while the node syncs its WAL on every batch. The node must hold the line with
+ * backpressure (the archive's credits, then the relay's bounded hand-over queue, then TCP) rather than memory:
+ * it stays alive under a small heap, its queues stay within their limits, its direct memory within budget, and
+ * every message it accepted is in its store. Prints the sustained rate and the peak memory.
+ * {@code -Doverload.messages=N} runs it longer, {@code -Doverload.syncWrites=false} without the WAL sync
+ * (docs/reliability.md has 20,000-message runs of both).
+ */
+class ArchiveOverloadTest {
+    private static final int MESSAGES = Integer.getInteger("overload.messages", 3000);
+    private static final String SYNC_WRITES = System.getProperty("overload.syncWrites", "true");
+    private static final int MIN_BYTES = 100_000;
+    private static final int MAX_BYTES = 150_000;
+    private static final long MIB = 1 << 20;
+    private static final List<String> JVM = List.of("-Xmx192m", "-XX:+ExitOnOutOfMemoryError", "-Dio.netty.leakDetection.level=paranoid");
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void aPublisherFasterThanTheArchiveIsSlowedByBackpressureAndLosesNothing() throws Exception {
+        List<String> args = List.of("--data-dir", dir.resolve("data").toString(), "--listen-address", "127.0.0.1", "--tcp-port", "0",
+                "--rest-port", "0", "--metrics-server-port", "0", "--store-sync-writes", SYNC_WRITES);
+        try (NodeProcess node = NodeProcess.start(JVM, args, Duration.ofSeconds(60), dir.resolve("node.log"))) {
+            Http metrics = new Http(node.metricsAddress());
+            Http rest = new Http(node.restAddress());
+            NodeMemory.Sample idle = NodeMemory.Sample.of(metrics.get("/metrics").body());
+            long start;
+            long elapsed;
+            Publisher publisher;
+            NodeMemory.Sample peak;
+            int samples;
+            try (NodeMemory.Peaks peaks = new NodeMemory.Peaks(() -> metrics.get("/metrics").body(), 100)) {
+                start = System.nanoTime();
+                publisher = new Publisher(new InetSocketAddress("127.0.0.1", node.peerAddress().getPort()), "fast-publisher",
+                        MESSAGES, MIN_BYTES, MAX_BYTES, 7);
+                assertThat(publisher.join(300_000)).as("the publisher wrote everything within 5 minutes").isTrue();
+                assertThat(publisher.failure()).as("the connection held").isNull();
+                Eventually.until(Duration.ofMinutes(3), "every message is archived",
+                        () -> Http.metric(metrics.get("/metrics").body(), "waku_archive_inserts_total") >= MESSAGES);
+                elapsed = System.nanoTime() - start;
+                peak = peaks.peak();
+                samples = peaks.samples();
+                publisher.close();
+            }
+            assertThat(node.isAlive()).as("no OutOfMemoryError (the node runs with -Xmx192m and exits on OOM)").isTrue();
+
+            String text = metrics.get("/metrics").body();
+            assertThat(Http.metric(text, "waku_relay_messages_accepted_total")).as("every message accepted").isEqualTo(MESSAGES);
+            assertThat(Http.metric(text, "waku_archive_inserts_total")).isEqualTo(MESSAGES);
+            assertThat(stored(rest, publisher.sent())).as("every accepted message is in the store").isEqualTo(MESSAGES);
+            assertThat(peak.inboundPending()).as("the relay's hand-over queue stays within localQueueMessages + 1 per source").isLessThanOrEqualTo(256 + 2);
+            assertThat(peak.archivePending()).as("the archive holds at most maxPendingMessages").isLessThanOrEqualTo(256);
+            // budget (docs/relay.md, docs/archive.md): hand-over queue 257 x 150 KiB + archive 256 x 150 KiB + one connection's
+            // decoder (1 MiB + 64 KiB) = 77 MiB of frames, held in pooled chunks
+            assertThat(peak.direct() - idle.direct()).as("direct memory stays within the configured budget").isLessThan(160 * MIB);
+            assertThat(String.join("\n", node.output())).as("no leak reported by the node's paranoid leak detector").doesNotContain("LEAK");
+
+            double seconds = elapsed / 1e9;
+            System.out.printf("ArchiveOverloadTest: syncWrites=" + SYNC_WRITES + ": %d messages, %.1f MB of payload in %.1f s: %.0f msg/s, %.1f MB/s sustained; "
+                            + "publisher blocked in writes %.0f%% of the time; idle: %s; peak: %s (%d samples)%n",
+                    MESSAGES, publisher.payloadBytes() / 1e6, seconds, MESSAGES / seconds, publisher.payloadBytes() / 1e6 / seconds,
+                    100.0 * publisher.blockedNanos() / elapsed, idle, peak, samples);
+            System.out.println("ArchiveOverloadTest: " + grep(text, "waku_archive_write_seconds_count", "waku_archive_write_seconds_sum",
+                    "waku_archive_writes_total", "waku_relay_peer_disconnects_total", "jvm_gc_pause_seconds_count", "jvm_gc_pause_seconds_sum"));
+        }
+    }
+
+    static int stored(Http rest, List<String> hashes) {
+        Set<String> found = new HashSet<>();
+        for (int i = 0; i < hashes.size(); i += 100) {
+            String query = "/store/v3/messages?pageSize=100&hashes=" + String.join(",", hashes.subList(i, Math.min(hashes.size(), i + 100)));
+            rest.get(query).json().get("messages").forEach(m -> found.add(m.get("messageHash").asText()));
+        }
+        found.retainAll(new HashSet<>(hashes));
+        return found.size();
+    }
+
+    static String grep(String exposition, String... prefixes) {
+        List<String> lines = new ArrayList<>();
+        for (String line : exposition.split("\n")) {
+            for (String p : prefixes) {
+                if (line.startsWith(p)) {
+                    lines.add(line);
+                }
+            }
+        }
+        return String.join("; ", lines);
+    }
+}

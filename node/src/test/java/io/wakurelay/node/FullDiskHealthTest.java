@@ -1,0 +1,138 @@
+package io.wakurelay.node;
+
+import com.google.protobuf.ByteString;
+import io.wakurelay.protocol.MessageHasher;
+import io.wakurelay.protocol.PathCounters;
+import io.wakurelay.protocol.proto.WakuMessage;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.concurrent.TimeUnit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+/**
+ * A node whose data directory is on a real 64 MiB tmpfs that fills up while it takes messages over REST: /health
+ * turns 503 and says why, publishing answers 503 once the queues in front of the stuck archive are full
+ * (backpressure, not memory), and when space returns /health is 200 again and every message answered 200 is in the
+ * store; a restart finds the archive intact. Needs permission to mount (root, as CI runs); skipped elsewhere, as
+ * DiskFullRecoveryTest is.
+ */
+class FullDiskHealthTest {
+    private static final String TOPIC = "/waku/2/rs/0/0";
+    private static final String CONTENT = "/app/1/disk/proto";
+
+    @TempDir
+    Path dir;
+    private Path mount;
+    private boolean mounted;
+
+    @BeforeEach
+    void mountSmallDisk() throws Exception {
+        mount = dir.resolve("small-disk");
+        Files.createDirectories(mount);
+        mounted = run("mount", "-t", "tmpfs", "-o", "size=64m", "tmpfs", mount.toString());
+        assumeTrue(mounted, "cannot mount a tmpfs here (needs root)");
+    }
+
+    @AfterEach
+    void unmount() throws Exception {
+        if (mounted) {
+            run("umount", "-l", mount.toString());
+        }
+    }
+
+    private WakuNode start(Path data) {
+        return WakuNode.start(NodeMain.parse(new String[]{"--data-dir", data.toString(), "--tcp-port", "0", "--rest-port", "0",
+                "--metrics-server-port", "0", "--store-write-buffer-size", "4MiB", "--store-cache-size", "8MiB",
+                "--store-message-retention-policy", "none"}, Map.of()));
+    }
+
+    @Test
+    void healthIs503WhileTheDiskIsFullAndEverythingAcceptedIsStoredWhenSpaceReturns() throws Exception {
+        Path data = mount.resolve("node");
+        List<String> accepted = new ArrayList<>();
+        int busy = 0;
+        String unhealthy;
+        try (WakuNode node = start(data)) {
+            Http rest = new Http(node.restAddress());
+            Path filler = fill(mount.resolve("filler"));
+            MessageHasher hasher = new MessageHasher(new PathCounters());
+            byte[] payload = new byte[20_000];
+            new Random(3).nextBytes(payload);
+            String body = Base64.getEncoder().encodeToString(payload);
+            unhealthy = null;
+            // publish until the node says it is unhealthy and pushes back (bounded: at most 3,000 attempts)
+            for (int i = 0; i < 3000 && (unhealthy == null || busy == 0); i++) {
+                WakuMessage m = WakuMessage.newBuilder().setPayload(ByteString.copyFrom(payload)).setContentTopic(CONTENT)
+                        .setMeta(ByteString.copyFromUtf8("n" + i)).setTimestamp(WakuNode.nowNanos()).build();
+                Http.Reply reply = rest.post("/relay/v1/messages/" + Http.topic(TOPIC), "{\"payload\":\"" + body + "\",\"contentTopic\":\"" + CONTENT
+                        + "\",\"meta\":\"" + Base64.getEncoder().encodeToString(m.getMeta().toByteArray()) + "\",\"timestamp\":" + m.getTimestamp() + "}");
+                if (reply.status() == 200) {
+                    accepted.add(hasher.hash(TOPIC, m).toHex());
+                } else {
+                    assertThat(reply.status()).as(reply.body()).isEqualTo(503);
+                    assertThat(reply.json().get("error").asText()).isNotBlank();
+                    busy++;
+                    Thread.sleep(10);
+                }
+                if (i % 10 == 0 && unhealthy == null) {
+                    Http.Reply health = rest.get("/health");
+                    if (health.status() == 503) {
+                        unhealthy = health.body();
+                    }
+                }
+            }
+            assertThat(unhealthy).as("/health turned 503 while the disk was full").isNotNull().contains("No space left on device");
+            assertThat(busy).as("publishing was pushed back (503) once the queues before the archive were full").isPositive();
+            String metrics = node.metrics().scrape();
+            assertThat(Http.metric(metrics, "waku_archive_write_errors_total")).isPositive();
+            assertThat(Http.metric(metrics, "waku_archive_pending")).as("the archive holds at most maxPendingMessages").isLessThanOrEqualTo(256);
+
+            Files.delete(filler);
+            Eventually.until(Duration.ofSeconds(60), "/health is 200 again", () -> rest.get("/health").status() == 200);
+            Eventually.until(Duration.ofSeconds(60), "every message answered 200 is stored",
+                    () -> ArchiveOverloadTest.stored(rest, accepted) == accepted.size());
+            System.out.printf("FullDiskHealthTest: %d messages answered 200 (20 kB each), %d answered 503 while the disk was full; "
+                            + "%.0f failed commits; all %d stored once space returned; /health said: %s%n",
+                    accepted.size(), busy, Http.metric(metrics, "waku_archive_write_errors_total"), accepted.size(), unhealthy);
+        }
+        try (WakuNode reopened = start(data)) {
+            Http rest = new Http(reopened.restAddress());
+            assertThat(ArchiveOverloadTest.stored(rest, accepted)).as("the archive reopens intact").isEqualTo(accepted.size());
+            assertThat(reopened.archive().messageCount()).isEqualTo(accepted.size());
+        }
+    }
+
+    private static Path fill(Path filler) {
+        try (FileChannel channel = FileChannel.open(filler, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
+            ByteBuffer block = ByteBuffer.allocate(1 << 16);
+            while (true) {
+                block.clear();
+                channel.write(block);
+            }
+        } catch (IOException full) {
+            return filler;
+        }
+    }
+
+    private static boolean run(String... command) throws Exception {
+        Process process = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+        return process.waitFor(30, TimeUnit.SECONDS) && process.exitValue() == 0;
+    }
+}
