@@ -1,5 +1,6 @@
 package io.wakurelay.node;
 
+import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
@@ -69,7 +70,8 @@ public final class WakuNode implements NodeStatus, AutoCloseable {
             }
             this.relay = Relay.start(config.relay(), counters, metrics.registry());
             opened.add(relay);
-            ObjectMapper mapper = new ObjectMapper();
+            // a repeated key is ambiguous (which one did the client mean?), so it is refused rather than last-one-wins
+            ObjectMapper mapper = new ObjectMapper().enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION);
             TopicCache cache = new TopicCache(config.rest() == null ? 1 : config.rest().cacheCapacity());
             this.streams = new LiveStreams(config.rest() == null ? 0 : config.rest().maxStreams(),
                     config.rest() == null ? 1 : config.rest().streamBufferMessages());
@@ -143,6 +145,8 @@ public final class WakuNode implements NodeStatus, AutoCloseable {
                 .description("open Server-Sent Event streams").register(registry);
         FunctionCounter.builder("waku.rest.streams.dropped", streams, LiveStreams::dropped)
                 .description("events not sent to a stream reader that was too slow").register(registry);
+        FunctionCounter.builder("waku.rest.streams.disconnected", streams, LiveStreams::disconnected)
+                .description("stream readers disconnected because they took nothing while a whole buffer of events was dropped").register(registry);
     }
 
     public static long nowNanos() {

@@ -104,6 +104,7 @@ class RestApiTest {
             "{\"payload\":\"aGk=\",\"contentTopic\":\"/app/1/chat/proto\",\"ephemeral\":\"yes\"}",
             "{\"payload\":\"aGk=\",\"contentTopic\":\"/app/1/chat/proto\",\"meta\":\"AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA\"}",
             "{\"payload\":\"aGk=\",\"contentTopic\":\"/app/1/chat/proto\",\"surprise\":1}",
+            "{\"payload\":\"aGk=\",\"contentTopic\":\"/app/1/chat/proto\",\"contentTopic\":\"/app/1/other/proto\"}",
     })
     void refusesBadPublishBodiesWithA400JsonError(String body) {
         Http.Reply reply = rest.post("/relay/v1/messages/" + Http.topic(TOPIC), body);

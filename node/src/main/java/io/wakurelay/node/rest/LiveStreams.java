@@ -8,19 +8,23 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArraySet;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Server-Sent Event subscribers by pubsub topic. Each stream has a bounded buffer; a reader too slow to keep
- * up loses messages (counted) and never slows the node or other readers.
+ * up loses messages (counted) and never slows the node or other readers. A reader that has not taken a single
+ * event while a whole buffer's worth was dropped is taken for stuck and disconnected, so that it does not hold
+ * one of the limited stream slots forever.
  */
 public final class LiveStreams {
     private final int maxStreams;
     private final int bufferMessages;
-    private final Map<String, Set<Sinks.Many<String>>> byTopic = new ConcurrentHashMap<>();
+    private final Map<String, Set<Stream>> byTopic = new ConcurrentHashMap<>();
     private final AtomicInteger open = new AtomicInteger();
     private final AtomicLong dropped = new AtomicLong();
+    private final AtomicLong disconnected = new AtomicLong();
 
     public LiveStreams(int maxStreams, int bufferMessages) {
         this.maxStreams = maxStreams;
@@ -29,43 +33,53 @@ public final class LiveStreams {
 
     /** True when someone listens on the topic; lets the node skip rendering otherwise. */
     public boolean hasListeners(String topic) {
-        Set<Sinks.Many<String>> sinks = byTopic.get(topic);
-        return sinks != null && !sinks.isEmpty();
+        Set<Stream> streams = byTopic.get(topic);
+        return streams != null && !streams.isEmpty();
     }
 
-    /** @return the events for one new reader, or null when the stream limit is reached */
-    public Flux<String> open(String topic) {
+    /**
+     * @param disconnect closes the reader's connection; called at most once, when the reader is stuck
+     * @return the events for one new reader, or null when the stream limit is reached
+     */
+    public Flux<String> open(String topic, Runnable disconnect) {
         if (open.incrementAndGet() > maxStreams) {
             open.decrementAndGet();
             return null;
         }
-        Sinks.Many<String> sink = Sinks.many().unicast().onBackpressureBuffer(Queues.<String>get(bufferMessages).get());
-        byTopic.computeIfAbsent(topic, t -> new CopyOnWriteArraySet<>()).add(sink);
-        return sink.asFlux().doFinally(signal -> {
-            Set<Sinks.Many<String>> sinks = byTopic.get(topic);
-            if (sinks != null) {
-                sinks.remove(sink);
+        Stream stream = new Stream(Sinks.many().unicast().onBackpressureBuffer(Queues.<String>get(bufferMessages).get()), disconnect);
+        byTopic.computeIfAbsent(topic, t -> new CopyOnWriteArraySet<>()).add(stream);
+        return stream.sink.asFlux().doFinally(signal -> {
+            Set<Stream> streams = byTopic.get(topic);
+            if (streams != null) {
+                streams.remove(stream);
             }
             open.decrementAndGet();
         });
     }
 
     public void publish(String topic, String event) {
-        Set<Sinks.Many<String>> sinks = byTopic.get(topic);
-        if (sinks == null) {
+        Set<Stream> streams = byTopic.get(topic);
+        if (streams == null) {
             return;
         }
-        for (Sinks.Many<String> sink : sinks) {
-            Sinks.EmitResult result = sink.tryEmitNext(event);
-            if (result == Sinks.EmitResult.FAIL_OVERFLOW || result == Sinks.EmitResult.FAIL_NON_SERIALIZED) {
+        for (Stream stream : streams) {
+            Sinks.EmitResult result = stream.sink.tryEmitNext(event);
+            if (result.isSuccess()) {
+                stream.consecutiveDrops.set(0);
+            } else if (result == Sinks.EmitResult.FAIL_OVERFLOW || result == Sinks.EmitResult.FAIL_NON_SERIALIZED) {
                 dropped.incrementAndGet();
+                if (stream.consecutiveDrops.incrementAndGet() >= bufferMessages && stream.disconnected.compareAndSet(false, true)) {
+                    // completing the sink would not help: the completion queues behind the events the reader never takes
+                    disconnected.incrementAndGet();
+                    stream.disconnect.run();
+                }
             }
         }
     }
 
     /** Ends every stream (shutdown). */
     public void completeAll() {
-        byTopic.values().forEach(sinks -> sinks.forEach(Sinks.Many::tryEmitComplete));
+        byTopic.values().forEach(streams -> streams.forEach(stream -> stream.sink.tryEmitComplete()));
     }
 
     public int openStreams() {
@@ -74,5 +88,15 @@ public final class LiveStreams {
 
     public long dropped() {
         return dropped.get();
+    }
+
+    public long disconnected() {
+        return disconnected.get();
+    }
+
+    private record Stream(Sinks.Many<String> sink, Runnable disconnect, AtomicInteger consecutiveDrops, AtomicBoolean disconnected) {
+        Stream(Sinks.Many<String> sink, Runnable disconnect) {
+            this(sink, disconnect, new AtomicInteger(), new AtomicBoolean());
+        }
     }
 }

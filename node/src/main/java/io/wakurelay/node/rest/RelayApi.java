@@ -13,6 +13,7 @@ import io.wakurelay.relay.RelayBusyException;
 import org.reactivestreams.Publisher;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
+import reactor.netty.Connection;
 import reactor.netty.http.server.HttpServerRequest;
 import reactor.netty.http.server.HttpServerResponse;
 
@@ -95,7 +96,7 @@ final class RelayApi {
         if (!relay.subscriptions().contains(topic)) {
             throw HttpError.notFound("the node does not relay " + topic + "; subscribe to it first");
         }
-        Flux<String> events = streams.open(topic);
+        Flux<String> events = streams.open(topic, () -> response.withConnection(Connection::dispose));
         if (events == null) {
             throw new HttpError(HttpResponseStatus.SERVICE_UNAVAILABLE, "too many open streams (max " + config.maxStreams() + ")");
         }
