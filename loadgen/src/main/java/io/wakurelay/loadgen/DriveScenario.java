@@ -1,5 +1,6 @@
 package io.wakurelay.loadgen;
 
+import io.netty.buffer.ByteBuf;
 import io.wakurelay.node.WakuNode;
 
 import java.io.PrintStream;
@@ -76,8 +77,9 @@ final class DriveScenario {
                 return;
             }
             tracker.sending(i);
+            ByteBuf frame = frames.frame(i);
             tracker.published(i, frames.hash(i));
-            feeder.send(frames.frame(i));
+            feeder.send(frame);
         }
     }
 

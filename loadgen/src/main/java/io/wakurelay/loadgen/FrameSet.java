@@ -2,61 +2,112 @@ package io.wakurelay.loadgen;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.PooledByteBufAllocator;
+import io.wakurelay.node.WakuNode;
 import io.wakurelay.protocol.Envelope;
 import io.wakurelay.protocol.EnvelopeEncoder;
 import io.wakurelay.protocol.MessageHash;
 import io.wakurelay.protocol.MessageValidator;
 import io.wakurelay.protocol.PathCounters;
+import io.wakurelay.protocol.PayloadMix;
 import io.wakurelay.protocol.ProtocolLimits;
-import io.wakurelay.node.WakuNode;
 
 import java.nio.ByteBuffer;
 import java.time.Duration;
-import java.util.HashMap;
 import java.util.Map;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
 
 /**
- * A workload encoded into wire frames before the clock starts, in an allocator of its own, so the node's
- * pooled memory figures show only what the node uses. Knows each frame's hash.
+ * A workload's wire frames, encoded just ahead of use on a thread of its own ({@value #ENCODER_THREAD}), at most
+ * {@value #AHEAD} frames in advance, in an allocator of its own. So the load generator's memory does not grow
+ * with the message count, the node's pooled memory figures show only what the node uses, and the encoding
+ * (payload, protobuf, SHA-256) runs beside the node rather than on its threads ({@link MemorySampler} leaves
+ * this thread's allocations out). Frames are taken in order, each once; a frame's hash is known from then on.
  */
 final class FrameSet implements AutoCloseable {
+    static final String ENCODER_THREAD = "loadgen-encoder";
+    static final int AHEAD = 64;
     private static final PooledByteBufAllocator GENERATOR = new PooledByteBufAllocator(true);
+    private static final Duration TAKE_TIMEOUT = Duration.ofSeconds(60);
 
-    private final ByteBuf[] frames;
-    private final MessageHash[] hashes;
+    private final Workload workload;
     private final int[] sizes;
-    private final Map<MessageHash, Integer> indexByHash = new HashMap<>();
+    private final MessageHash[] hashes;
+    private final Map<MessageHash, Integer> indexByHash = new ConcurrentHashMap<>();
+    private final BlockingQueue<ByteBuf> ready = new ArrayBlockingQueue<>(AHEAD);
+    private final Thread encoder;
+    private volatile RuntimeException encoderFailure;
+    private int next;
 
     /** {@code count} messages of exactly {@code size} payload bytes (at least 4, to carry the index). */
     static FrameSet fixedSize(String pubsubTopic, String contentTopic, int size, int count, int warmup) {
-        return new FrameSet(new Workload(42, io.wakurelay.protocol.PayloadMix.parse(Math.max(4, size) + ":100"), count, warmup,
+        return new FrameSet(new Workload(PayloadMix.DEFAULT_SEED, PayloadMix.parse(Math.max(4, size) + ":100"), count, warmup,
                 pubsubTopic, contentTopic));
     }
 
     FrameSet(Workload workload) {
-        int total = workload.total();
-        frames = new ByteBuf[total];
-        hashes = new MessageHash[total];
-        sizes = workload.sizes();
+        this.workload = workload;
+        this.sizes = workload.sizes();
+        this.hashes = new MessageHash[workload.total()];
+        this.encoder = new Thread(this::encodeAll, ENCODER_THREAD);
+        encoder.setDaemon(true);
+        encoder.start();
+    }
+
+    private void encodeAll() {
         ProtocolLimits limits = ProtocolLimits.DEFAULTS.withMaxClockDrift(Duration.ZERO).withMaxMessageSize(
                 Math.max(ProtocolLimits.DEFAULT_MAX_MESSAGE_SIZE, workload.mix().maxBytes() + 1024));
-        EnvelopeEncoder encoder = new EnvelopeEncoder(new MessageValidator(limits, WakuNode::nowNanos), new PathCounters());
-        for (int i = 0; i < total; i++) {
-            ByteBuffer payload = workload.payload(i, sizes[i]);
-            Envelope e = encoder.encode(workload.pubsubTopic(), workload.message(i, payload, WakuNode.nowNanos()), GENERATOR);
-            frames[i] = e.retainedFrame();
-            hashes[i] = e.hash();
-            indexByHash.put(e.hash(), i);
-            e.release();
+        EnvelopeEncoder envelopes = new EnvelopeEncoder(new MessageValidator(limits, WakuNode::nowNanos), new PathCounters());
+        // one payload buffer for all messages: the encoder copies the payload into the frame
+        ByteBuffer payload = ByteBuffer.allocate(workload.mix().maxBytes());
+        try {
+            for (int i = 0; i < sizes.length; i++) {
+                payload.clear();
+                workload.fill(payload, i, sizes[i]);
+                payload.flip();
+                Envelope e = envelopes.encode(workload.pubsubTopic(), workload.message(i, payload, WakuNode.nowNanos()), GENERATOR);
+                ByteBuf frame = e.retainedFrame();
+                hashes[i] = e.hash();
+                indexByHash.put(e.hash(), i);
+                e.release();
+                try {
+                    ready.put(frame);
+                } catch (InterruptedException closed) {
+                    frame.release();
+                    return;
+                }
+            }
+        } catch (RuntimeException e) {
+            encoderFailure = e;
         }
     }
 
-    /** A new reference to frame {@code i}, for a consumer that takes ownership. */
+    /** The next frame, which must be frame {@code i}; the caller takes ownership. */
     ByteBuf frame(int i) {
-        return frames[i].retainedDuplicate();
+        if (i != next) {
+            throw new IllegalStateException("frames are taken in order: expected frame " + next + ", asked for " + i);
+        }
+        ByteBuf frame;
+        try {
+            frame = ready.poll(TAKE_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while waiting for frame " + i, e);
+        }
+        if (frame == null) {
+            throw new IllegalStateException("frame " + i + " was not encoded within " + TAKE_TIMEOUT, encoderFailure);
+        }
+        next++;
+        return frame;
     }
 
+    /** The hash of frame {@code i}, once {@link #frame(int)} has returned it. */
     MessageHash hash(int i) {
+        if (i >= next) {
+            throw new IllegalStateException("frame " + i + " has not been taken yet");
+        }
         return hashes[i];
     }
 
@@ -64,9 +115,14 @@ final class FrameSet implements AutoCloseable {
         return sizes[i];
     }
 
-    /** -1 when the hash is not one of this set's. */
+    /** -1 when the hash is not one of this set's frames taken so far. */
     int indexOf(MessageHash hash) {
         return indexByHash.getOrDefault(hash, -1);
+    }
+
+    /** Frames encoded so far, taken or not. */
+    int encoded() {
+        return indexByHash.size();
     }
 
     long payloadBytes(int from, int to) {
@@ -79,10 +135,14 @@ final class FrameSet implements AutoCloseable {
 
     @Override
     public void close() {
-        for (ByteBuf f : frames) {
-            if (f != null && f.refCnt() > 0) {
-                f.release();
-            }
+        encoder.interrupt();
+        try {
+            encoder.join(TimeUnit.SECONDS.toMillis(10));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        for (ByteBuf frame; (frame = ready.poll()) != null; ) {
+            frame.release();
         }
     }
 }

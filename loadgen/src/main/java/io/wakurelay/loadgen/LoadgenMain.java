@@ -105,7 +105,8 @@ public final class LoadgenMain implements Runnable {
         @Option(names = "--html", paramLabel = "FILE", description = "also write an HTML report with a latency histogram")
         Path html;
 
-        @Option(names = "--work-dir", paramLabel = "DIR", description = "where in-process nodes keep their data (default: a temporary directory, deleted after)")
+        @Option(names = "--work-dir", paramLabel = "DIR", description = "where in-process nodes keep their data, kept after the run; "
+                + "must be empty or absent (default: a temporary directory, deleted after)")
         Path workDir;
 
         @Option(names = "--no-header", description = "print the row without the CSV header")
@@ -113,7 +114,7 @@ public final class LoadgenMain implements Runnable {
 
         <T> T inWorkDir(java.util.function.Function<Path, T> body) {
             if (workDir != null) {
-                return body.apply(workDir);
+                return body.apply(emptyWorkDir(workDir));
             }
             Path temp;
             try {
@@ -148,6 +149,21 @@ public final class LoadgenMain implements Runnable {
                 }
             }
             return row.missing() > 0 ? EXIT_LOSS : 0;
+        }
+    }
+
+    /** A store left by an earlier run would be reopened and skew the figures, so a given work directory must be empty. */
+    static Path emptyWorkDir(Path dir) {
+        try {
+            Files.createDirectories(dir);
+            try (Stream<Path> entries = Files.list(dir)) {
+                if (entries.findAny().isPresent()) {
+                    throw new IllegalArgumentException("--work-dir " + dir + " is not empty: give an empty or new directory");
+                }
+            }
+            return dir;
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot use --work-dir " + dir, e);
         }
     }
 

@@ -1,5 +1,6 @@
 package io.wakurelay.loadgen;
 
+import io.netty.buffer.ByteBuf;
 import io.wakurelay.archive.CommittedBatch;
 import io.wakurelay.node.NodeProcess;
 import io.wakurelay.node.WakuNode;
@@ -65,7 +66,7 @@ final class MacroScenario {
     private static ResultRow runWithProcess(Workload workload, Path dir, PrintStream err) {
         List<String> args = List.of("--data-dir", dir.resolve("receiver").toString(), "--listen-address", "127.0.0.1",
                 "--tcp-port", "0", "--rest-port", "0", "--metrics-server-port", "0", "--pubsub-topic", workload.pubsubTopic(),
-                "--max-clock-drift", InProcessNodes.CLOCK_DRIFT, "--store-message-retention-policy", "none", "--log-level", "WARN");
+                "--max-clock-drift", InProcessNodes.CLOCK_DRIFT, "--store-message-retention-policy", "none");
         try (FrameSet frames = new FrameSet(workload);
              NodeProcess b = NodeProcess.start(List.of("-Xmx256m"), args, Duration.ofSeconds(60), dir.resolve("receiver.log"));
              WakuNode a = InProcessNodes.start(dir.resolve("publisher"), false, workload.pubsubTopic(),
@@ -80,8 +81,9 @@ final class MacroScenario {
                 send(feeder, frames, tracker, window, 0, workload.warmup());
                 MicroScenario.await(tracker.warm, "warmup", STALL);
                 String before = metrics.scrape();
+                RemoteMetrics.Peaks receiver = new RemoteMetrics.Peaks(metrics, Duration.ofMillis(100));
                 Measurement m = new Measurement("macro", workload.count(), null);
-                try (Progress p = new Progress("macro", workload.count(), () -> workload.count() - tracker.outstanding(), err)) {
+                try (receiver; Progress p = new Progress("macro", workload.count(), () -> workload.count() - tracker.outstanding(), err)) {
                     send(feeder, frames, tracker, window, workload.warmup(), workload.total());
                     MicroScenario.await(tracker.measured, "all measured messages archived", Duration.ofMinutes(30));
                 }
@@ -94,14 +96,14 @@ final class MacroScenario {
                 extras.put("latency_resolution_ms", StorePoller.INTERVAL_MILLIS);
                 extras.put("publisher_peak_heap_mb", local.peakHeapMb());
                 extras.put("publisher_alloc_bytes_per_msg", local.allocBytesPerMsg());
-                // the receiver's memory figures are read from its /metrics at the end of the run
+                extras.put("receiver_memory_sampled_every_ms", 100);
+                // the receiver's figures come from its /metrics; the JVM there does not say what each thread allocated
                 return new ResultRow("macro", workload.count(), local.elapsedMs(), local.msgPerS(), local.p50Ns(), local.p99Ns(),
                         delta(before, after, "waku_decodes_total") / n, delta(before, after, "waku_hashes_total") / n,
                         delta(before, after, "waku_payload_copies_total") / n,
-                        RemoteMetrics.sum(after, "jvm_memory_used_bytes{area=\"heap\"") / (1 << 20),
-                        RemoteMetrics.sum(after, "waku_process_rss_bytes") / (1 << 20), Double.NaN,
+                        receiver.heapMb(), receiver.rssMb(), Double.NaN,
                         (long) delta(before, after, "jvm_gc_pause_seconds_count"), local.mbPerS(), local.avgNs(),
-                        RemoteMetrics.sum(after, "waku_netty_pooled_memory_bytes{type=\"direct\"") / (1 << 20), 0, extras,
+                        receiver.directMb(), 0, extras,
                         tracker.latencies().sorted());
             }
         }
@@ -126,8 +128,9 @@ final class MacroScenario {
         for (int i = from; i < to; i++) {
             window.acquire(frames.payloadSize(i), STALL);
             tracker.sending(i);
+            ByteBuf frame = frames.frame(i);
             tracker.published(i, frames.hash(i));
-            feeder.send(frames.frame(i));
+            feeder.send(frame);
         }
     }
 }

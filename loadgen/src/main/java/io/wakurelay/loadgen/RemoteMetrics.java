@@ -28,15 +28,80 @@ final class RemoteMetrics {
         }
     }
 
-    /** Sum of every sample of {@code name} (all label sets); 0 when absent. */
+    /**
+     * Sum of every sample of {@code name}; 0 when absent. {@code name} may end with the first labels to match,
+     * as in {@code jvm_memory_used_bytes{area="heap"}: then only samples with those labels count.
+     */
     static double sum(String exposition, String name) {
+        boolean withLabels = name.indexOf('{') >= 0;
         double total = 0;
         for (String line : exposition.split("\n")) {
-            if (line.startsWith(name + " ") || line.startsWith(name + "{")) {
-                String value = line.substring(line.lastIndexOf(' ') + 1);
-                total += Double.parseDouble(value);
+            boolean match = withLabels
+                    ? line.startsWith(name) && line.length() > name.length() && (line.charAt(name.length()) == ',' || line.charAt(name.length()) == '}')
+                    : line.startsWith(name + " ") || line.startsWith(name + "{");
+            if (match) {
+                total += Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1));
             }
         }
         return total;
+    }
+
+    /**
+     * The highest heap in use, resident set size and Netty direct memory of the node behind {@code metrics},
+     * read every {@code interval} until closed. A remote node's heap can only be sampled, so its peak is a lower
+     * bound (an in-process node's is exact, see {@link MemorySampler}).
+     */
+    static final class Peaks implements AutoCloseable {
+        private final RemoteMetrics metrics;
+        private final Thread poller;
+        private volatile boolean running = true;
+        private volatile double heapMb;
+        private volatile double rssMb;
+        private volatile double directMb;
+
+        Peaks(RemoteMetrics metrics, Duration interval) {
+            this.metrics = metrics;
+            read();
+            poller = new Thread(() -> {
+                while (running) {
+                    try {
+                        Thread.sleep(interval.toMillis());
+                        read();
+                    } catch (InterruptedException e) {
+                        return;
+                    } catch (IllegalStateException unreachable) {
+                        // one missed sample; the next one counts
+                    }
+                }
+            }, "remote-memory-sampler");
+            poller.setDaemon(true);
+            poller.start();
+        }
+
+        private void read() {
+            String exposition = metrics.scrape();
+            double mb = 1024.0 * 1024.0;
+            heapMb = Math.max(heapMb, sum(exposition, "jvm_memory_used_bytes{area=\"heap\"") / mb);
+            rssMb = Math.max(rssMb, sum(exposition, "waku_process_rss_bytes") / mb);
+            directMb = Math.max(directMb, sum(exposition, "waku_netty_direct_memory_used_bytes") / mb);
+        }
+
+        double heapMb() {
+            return heapMb;
+        }
+
+        double rssMb() {
+            return rssMb;
+        }
+
+        double directMb() {
+            return directMb;
+        }
+
+        @Override
+        public void close() {
+            running = false;
+            poller.interrupt();
+        }
     }
 }

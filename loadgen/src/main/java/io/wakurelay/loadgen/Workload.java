@@ -40,14 +40,15 @@ public record Workload(long seed, PayloadMix mix, int count, int warmup, String 
         return mix.sizes(seed, total());
     }
 
-    /** Payload of message {@code index} into a new direct buffer (off-heap, so pre-generated workloads do not fill the heap). */
+    /** Payload of message {@code index} in a new buffer. */
     public ByteBuffer payload(int index, int size) {
-        ByteBuffer out = ByteBuffer.allocateDirect(size);
+        ByteBuffer out = ByteBuffer.allocate(size);
         fill(out, index, size);
         out.flip();
         return out;
     }
 
+    /** Writes the payload of message {@code index} at {@code out}'s position. */
     void fill(ByteBuffer out, int index, int size) {
         SplittableRandom random = new SplittableRandom(seed ^ (0x9E3779B97F4A7C15L * (index + 1)));
         if (size >= 4) {

@@ -58,6 +58,19 @@ class ScenarioSmokeTest {
     }
 
     @Test
+    void macroWithTheReceiverInItsOwnProcessArchivesEveryMessage() throws Exception {
+        Path json = dir.resolve("macro.json");
+        String[] row = run("macro", "--processes", "--count", "40", "--warmup", "5", "--work-dir", dir.resolve("p").toString(),
+                "--json", json.toString());
+        assertThat(row[0]).isEqualTo("macro");
+        assertThat(row[1]).isEqualTo("40");
+        assertThat(row[6]).isEqualTo("1.000");
+        assertThat(row[7]).isEqualTo("1.000");
+        assertThat(row[8]).isEqualTo("0.000");
+        assertThat(Files.readString(json)).contains("\"mode\" : \"processes\"", "\"missing\" : 0");
+    }
+
+    @Test
     void driveFindsEveryPublishedMessageInTheOtherNodesStore() {
         java.util.Map<String, String> env = java.util.Map.of();
         try (io.wakurelay.node.WakuNode a = io.wakurelay.node.WakuNode.start(io.wakurelay.node.NodeMain.parse(new String[]{

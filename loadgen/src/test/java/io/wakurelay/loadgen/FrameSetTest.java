@@ -1,0 +1,78 @@
+package io.wakurelay.loadgen;
+
+import io.netty.buffer.ByteBuf;
+import io.wakurelay.node.WakuNode;
+import io.wakurelay.protocol.Envelope;
+import io.wakurelay.protocol.EnvelopeDecoder;
+import io.wakurelay.protocol.FrameCodec;
+import io.wakurelay.protocol.InboundFrame;
+import io.wakurelay.protocol.MessageValidator;
+import io.wakurelay.protocol.PathCounters;
+import io.wakurelay.protocol.PayloadMix;
+import io.wakurelay.protocol.ProtocolLimits;
+import org.junit.jupiter.api.Test;
+
+import java.util.HashSet;
+import java.util.Set;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class FrameSetTest {
+    private final Workload workload = new Workload(42, PayloadMix.defaultMix(), 1000, 100, Workload.DEFAULT_PUBSUB_TOPIC,
+            Workload.DEFAULT_CONTENT_TOPIC);
+
+    @Test
+    void theEncoderRunsAheadOfUseByABoundedNumberOfFramesOnly() throws Exception {
+        try (FrameSet frames = new FrameSet(workload)) {
+            long deadline = System.nanoTime() + 10_000_000_000L;
+            while (frames.encoded() < FrameSet.AHEAD && System.nanoTime() < deadline) {
+                Thread.sleep(5);
+            }
+            Thread.sleep(200);
+            // AHEAD frames wait in the queue, one more may be encoded and waiting to be put
+            assertThat(frames.encoded()).isBetween(FrameSet.AHEAD, FrameSet.AHEAD + 1);
+            frames.frame(0).release();
+            Thread.sleep(200);
+            assertThat(frames.encoded()).isBetween(FrameSet.AHEAD + 1, FrameSet.AHEAD + 2);
+        }
+    }
+
+    @Test
+    void eachFrameDecodesToItsMessageWithTheHashTheSetReports() {
+        EnvelopeDecoder decoder = new EnvelopeDecoder(new MessageValidator(ProtocolLimits.DEFAULTS, WakuNode::nowNanos), new PathCounters());
+        int[] sizes = workload.sizes();
+        Set<Object> hashes = new HashSet<>();
+        try (FrameSet frames = new FrameSet(workload)) {
+            for (int i = 0; i < workload.total(); i++) {
+                ByteBuf frame = frames.frame(i);
+                try {
+                    Envelope envelope = decoder.decode(frame, (InboundFrame.Publish) FrameCodec.parse(frame));
+                    try {
+                        assertThat(envelope.hash()).isEqualTo(frames.hash(i));
+                        assertThat(frames.indexOf(envelope.hash())).isEqualTo(i);
+                        assertThat(envelope.message().payloadSize()).isEqualTo(sizes[i]);
+                        ByteBuf payload = envelope.message().payload();
+                        assertThat(payload.getInt(payload.readerIndex())).isEqualTo(i);
+                        hashes.add(envelope.hash());
+                    } finally {
+                        envelope.release();
+                    }
+                } finally {
+                    frame.release();
+                }
+            }
+        }
+        assertThat(hashes).hasSize(workload.total());
+    }
+
+    @Test
+    void framesAreTakenInOrderAndAHashIsKnownOnlyOnceItsFrameIsTaken() {
+        try (FrameSet frames = new FrameSet(workload)) {
+            assertThatThrownBy(() -> frames.frame(1)).hasMessageContaining("in order");
+            assertThatThrownBy(() -> frames.hash(0)).hasMessageContaining("not been taken");
+            frames.frame(0).release();
+            assertThat(frames.hash(0)).isNotNull();
+        }
+    }
+}
