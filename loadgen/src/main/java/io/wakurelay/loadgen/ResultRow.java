@@ -42,7 +42,8 @@ public record ResultRow(String scenario, long count, double elapsedMs, double ms
         m.put("copies_per_msg", round(copiesPerMsg, 3));
         m.put("peak_heap_mb", round(peakHeapMb, 1));
         m.put("peak_rss_mb", round(peakRssMb, 1));
-        m.put("alloc_bytes_per_msg", Math.round(allocBytesPerMsg));
+        // NaN when not measured (a receiver in another process): null in JSON, not a misleading 0
+        m.put("alloc_bytes_per_msg", Double.isNaN(allocBytesPerMsg) ? null : Math.round(allocBytesPerMsg));
         m.put("gc_count", gcCount);
         m.put("mb_per_s", round(mbPerS, 1));
         m.put("avg_ns", avgNs);

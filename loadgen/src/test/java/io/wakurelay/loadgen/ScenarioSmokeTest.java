@@ -67,7 +67,8 @@ class ScenarioSmokeTest {
         assertThat(row[6]).isEqualTo("1.000");
         assertThat(row[7]).isEqualTo("1.000");
         assertThat(row[8]).isEqualTo("0.000");
-        assertThat(Files.readString(json)).contains("\"mode\" : \"processes\"", "\"missing\" : 0");
+        assertThat(row[11]).as("allocation is not measurable in another process").isEqualTo("NaN");
+        assertThat(Files.readString(json)).contains("\"mode\" : \"processes\"", "\"missing\" : 0", "\"alloc_bytes_per_msg\" : null");
     }
 
     @Test
