@@ -2,6 +2,7 @@ package io.wakurelay.relay;
 
 import io.wakurelay.protocol.Envelope;
 
+import java.net.InetAddress;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
@@ -23,15 +24,19 @@ final class PeerRegistry {
     private final String localNodeId;
     private final RelayMetrics metrics;
     private final int maxConnections;
+    private final int maxInboundPerAddress;
     private final AtomicInteger openConnections = new AtomicInteger();
+    private final Map<InetAddress, Integer> inboundByAddress = new ConcurrentHashMap<>();
     private final Set<PeerSession> connections = ConcurrentHashMap.newKeySet();
     private final Map<String, PeerSession> peers = new ConcurrentHashMap<>();
     private final Map<String, RelayMetrics.PeerMeters> peerMeters = new ConcurrentHashMap<>();
 
-    PeerRegistry(String localNodeId, RelayMetrics metrics, int maxConnections) {
+    /** @param maxInboundPerAddress inbound connections one remote address may hold; 0 = no limit but maxConnections */
+    PeerRegistry(String localNodeId, RelayMetrics metrics, int maxConnections, int maxInboundPerAddress) {
         this.localNodeId = localNodeId;
         this.metrics = metrics;
         this.maxConnections = maxConnections;
+        this.maxInboundPerAddress = maxInboundPerAddress;
     }
 
     String localNodeId() {
@@ -54,6 +59,38 @@ final class PeerRegistry {
     /** Frees a slot taken by {@link #tryOpen()} when its connection closed. */
     void closedSlot() {
         openConnections.decrementAndGet();
+    }
+
+    /**
+     * Takes one of the inbound places of {@code address}; false when it holds its limit already. Taken before
+     * a slot of {@link #tryOpen()}, so that one address cannot fill every slot.
+     */
+    boolean tryOpenInbound(InetAddress address) {
+        if (maxInboundPerAddress == RelayConfig.UNLIMITED_CONNECTIONS_PER_ADDRESS) {
+            return true;
+        }
+        boolean[] taken = {false};
+        inboundByAddress.compute(address, (a, open) -> {
+            int now = open == null ? 0 : open;
+            if (now >= maxInboundPerAddress) {
+                return open;
+            }
+            taken[0] = true;
+            return now + 1;
+        });
+        return taken[0];
+    }
+
+    /** Frees a place taken by {@link #tryOpenInbound}. */
+    void closedInbound(InetAddress address) {
+        if (maxInboundPerAddress != RelayConfig.UNLIMITED_CONNECTIONS_PER_ADDRESS) {
+            inboundByAddress.computeIfPresent(address, (a, open) -> open <= 1 ? null : open - 1);
+        }
+    }
+
+    /** Remote addresses holding at least one inbound connection (only counted with a per-address limit). */
+    int inboundAddresses() {
+        return inboundByAddress.size();
     }
 
     int openConnections() {

@@ -29,6 +29,7 @@ import reactor.netty.resources.LoopResources;
 import reactor.netty.tcp.TcpClient;
 import reactor.netty.tcp.TcpServer;
 
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.time.Instant;
@@ -79,7 +80,7 @@ public final class Relay implements AutoCloseable {
         this.config = config;
         this.metrics = new RelayMetrics(meterRegistry);
         this.subscriptions = new LocalSubscriptions(config.pubsubTopics());
-        this.registry = new PeerRegistry(config.nodeId(), metrics, config.maxConnections());
+        this.registry = new PeerRegistry(config.nodeId(), metrics, config.maxConnections(), config.security().maxInboundPerAddress());
         this.seen = new SeenCache(config.seenCacheCapacity(), config.seenTtl(), System::nanoTime);
         this.delivery = new LocalDelivery(config.localQueueMessages());
         this.injectScheduler = Schedulers.newSingle("relay-inject-" + config.nodeId(), true);
@@ -155,9 +156,22 @@ public final class Relay implements AutoCloseable {
             refuse(connection, Goodbye.Reason.SHUTDOWN, "the node is shutting down");
             return null;
         }
+        InetAddress from = direction == Direction.INBOUND && connection.channel().remoteAddress() instanceof InetSocketAddress remote
+                ? remote.getAddress() : null;
+        if (from != null && !registry.tryOpenInbound(from)) {
+            refuse(connection, Goodbye.Reason.TOO_MANY_CONNECTIONS, RelayMetrics.TOO_MANY_FROM_ADDRESS,
+                    "this node has " + config.security().maxInboundPerAddress() + " connections from " + from.getHostAddress());
+            return null;
+        }
         if (!registry.tryOpen()) {
+            if (from != null) {
+                registry.closedInbound(from);
+            }
             refuse(connection, Goodbye.Reason.TOO_MANY_CONNECTIONS, "this node has " + config.maxConnections() + " connections");
             return null;
+        }
+        if (from != null) {
+            connection.onDispose(() -> registry.closedInbound(from));
         }
         // the session frees the slot when its connection closes
         PeerSession session = new PeerSession(context, connection, direction);
@@ -170,7 +184,11 @@ public final class Relay implements AutoCloseable {
      * than a reset, then whatever the peer sent is discarded until it closes or the linger time passes.
      */
     private void refuse(Connection connection, Goodbye.Reason reason, String detail) {
-        metrics.rejected(reason);
+        refuse(connection, reason, RelayMetrics.label(reason), detail);
+    }
+
+    private void refuse(Connection connection, Goodbye.Reason reason, String metricReason, String detail) {
+        metrics.rejected(metricReason);
         log.debug("refusing connection from {}: {}", connection.channel().remoteAddress(), detail);
         ByteBuf goodbye = FrameCodec.encode(ControlFrames.goodbye(reason, detail), connection.channel().alloc());
         int size = goodbye.readableBytes();

@@ -54,6 +54,8 @@ public record RelayConfig(String nodeId, InetSocketAddress listenAddress, List<I
     public static final Duration DEFAULT_RECONNECT_MIN_BACKOFF = Duration.ofSeconds(1);
     public static final Duration DEFAULT_RECONNECT_MAX_BACKOFF = Duration.ofSeconds(60);
     public static final int DEFAULT_LOCAL_QUEUE_MESSAGES = 256;
+    /** No per-address limit: several nodes behind one address (NAT, one host) are common, so it is opt-in. */
+    public static final int UNLIMITED_CONNECTIONS_PER_ADDRESS = 0;
     /** Longest node id accepted, ours or a peer's. */
     public static final int MAX_NODE_ID_LENGTH = 128;
 
@@ -99,17 +101,20 @@ public record RelayConfig(String nodeId, InetSocketAddress listenAddress, List<I
     }
 
     /**
-     * Who may connect (ADR 0030) and how much they may send (ADR 0031).
+     * Who may connect (ADR 0030), how many connections one address may hold, and how much each may send (ADR 0031).
      *
-     * @param tls        TLS on every peer connection, both directions; null = plaintext
-     * @param rateLimits what one connection may send per second
+     * @param tls                  TLS on every peer connection, both directions; null = plaintext
+     * @param rateLimits           what one connection may send per second
+     * @param maxInboundPerAddress inbound connections one remote IP address may hold at once, handshaking included;
+     *                             {@link #UNLIMITED_CONNECTIONS_PER_ADDRESS} = only {@code maxConnections} applies
      */
-    public record Security(TlsConfig tls, RateLimits rateLimits) {
-        /** Plaintext, {@link RateLimits#DEFAULTS}. */
-        public static final Security DEFAULTS = new Security(null, RateLimits.DEFAULTS);
+    public record Security(TlsConfig tls, RateLimits rateLimits, int maxInboundPerAddress) {
+        /** Plaintext, {@link RateLimits#DEFAULTS}, no per-address limit. */
+        public static final Security DEFAULTS = new Security(null, RateLimits.DEFAULTS, UNLIMITED_CONNECTIONS_PER_ADDRESS);
 
         public Security {
             Objects.requireNonNull(rateLimits, "rateLimits");
+            atLeast("max inbound connections per address", maxInboundPerAddress, 0);
         }
     }
 
@@ -214,11 +219,16 @@ public record RelayConfig(String nodeId, InetSocketAddress listenAddress, List<I
 
     /** TLS on peer connections (null: plaintext). */
     public RelayConfig withTls(TlsConfig tls) {
-        return withSecurity(new Security(tls, security.rateLimits()));
+        return withSecurity(new Security(tls, security.rateLimits(), security.maxInboundPerAddress()));
     }
 
     public RelayConfig withRateLimits(RateLimits rateLimits) {
-        return withSecurity(new Security(security.tls(), rateLimits));
+        return withSecurity(new Security(security.tls(), rateLimits, security.maxInboundPerAddress()));
+    }
+
+    /** At most {@code max} inbound connections from one IP address ({@link #UNLIMITED_CONNECTIONS_PER_ADDRESS}: no limit). */
+    public RelayConfig withMaxInboundPerAddress(int max) {
+        return withSecurity(new Security(security.tls(), security.rateLimits(), max));
     }
 
     public RelayConfig withSecurity(Security newSecurity) {

@@ -28,6 +28,8 @@ final class RelayMetrics {
     static final String NOT_SUBSCRIBED = "not_subscribed";
     /** Disconnect reason when the connection ended without a Goodbye. */
     static final String CLOSED = "closed";
+    /** A connection refused because its address holds its limit of inbound connections (Goodbye TOO_MANY_CONNECTIONS). */
+    static final String TOO_MANY_FROM_ADDRESS = "too_many_from_address";
     /** Rejection reason of a connection whose TLS handshake failed (plaintext peer, untrusted certificate, timeout). */
     static final String TLS = "tls";
 

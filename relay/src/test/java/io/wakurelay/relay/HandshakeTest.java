@@ -9,6 +9,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 import java.io.IOException;
+import java.net.InetAddress;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -109,6 +110,34 @@ class HandshakeTest {
         Eventually.until("the slot of the first peer is free", () -> relay.relay.peers().size() == 1);
         RawPeer fourth = raw(relay);
         assertThat(fourth.handshake("fourth", List.of(PUBSUB_TOPIC)).getNodeId()).isEqualTo("r");
+    }
+
+    @Test
+    void oneAddressHoldsAtMostItsLimitOfInboundConnectionsWhileOtherAddressesStillGetIn() throws IOException {
+        TestRelay relay = relay(TestRelay.config("r").withMaxInboundPerAddress(2));
+        RawPeer first = raw(relay);
+        first.handshake("first", List.of(PUBSUB_TOPIC));
+        RawPeer second = raw(relay);
+        second.handshake("second", List.of(PUBSUB_TOPIC));
+
+        RawPeer third = raw(relay); // a third one from 127.0.0.1
+        third.send(RawPeer.hello("third", List.of(PUBSUB_TOPIC)));
+        Frame answer = third.read(WAIT);
+        assertThat(answer.hasGoodbye()).as("a Goodbye instead of a Hello: %s", answer).isTrue();
+        assertThat(answer.getGoodbye().getReason()).isEqualTo(Goodbye.Reason.TOO_MANY_CONNECTIONS);
+        assertThat(answer.getGoodbye().getDetail()).contains("from 127.0.0.1");
+        assertThat(third.closedWithin(WAIT)).isTrue();
+        assertThat(relay.counter("waku.relay.connections.rejected", "reason", "too_many_from_address")).isEqualTo(1);
+
+        RawPeer elsewhere = RawPeer.connectFrom(relay.address(), InetAddress.getByName("127.0.0.2"));
+        resources.add(0, elsewhere);
+        assertThat(elsewhere.handshake("elsewhere", List.of(PUBSUB_TOPIC)).getNodeId()).as("another address gets in").isEqualTo("r");
+
+        first.close();
+        Eventually.until("the first peer's place is free", () -> relay.relay.peers().size() == 2);
+        RawPeer fourth = raw(relay);
+        assertThat(fourth.handshake("fourth", List.of(PUBSUB_TOPIC)).getNodeId()).isEqualTo("r");
+        assertThat(relay.counter("waku.relay.connections.rejected", "reason", "too_many_connections")).isZero();
     }
 
     @Test

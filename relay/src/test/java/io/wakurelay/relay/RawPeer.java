@@ -15,6 +15,7 @@ import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.net.SocketException;
@@ -39,6 +40,15 @@ final class RawPeer implements AutoCloseable {
 
     static RawPeer connect(InetSocketAddress address) throws IOException {
         Socket socket = new Socket();
+        socket.connect(address, 5_000);
+        socket.setTcpNoDelay(true);
+        return new RawPeer(socket);
+    }
+
+    /** A peer whose connection comes from {@code local} (any 127.x.y.z works on Linux loopback). */
+    static RawPeer connectFrom(InetSocketAddress address, InetAddress local) throws IOException {
+        Socket socket = new Socket();
+        socket.bind(new InetSocketAddress(local, 0));
         socket.connect(address, 5_000);
         socket.setTcpNoDelay(true);
         return new RawPeer(socket);

@@ -33,6 +33,7 @@ class RelayConfigTest {
         assertThat(DEFAULTS.tls()).as("plaintext unless configured").isNull();
         assertThat(DEFAULTS.rateLimits()).isEqualTo(new RateLimits(0, 0, 100));
         assertThat(DEFAULTS.rateLimits().limitsPublish()).as("publishing is not limited by default").isFalse();
+        assertThat(DEFAULTS.security().maxInboundPerAddress()).as("no per-address limit unless configured").isZero();
     }
 
     @Test
@@ -71,5 +72,6 @@ class RelayConfigTest {
         assertThatThrownBy(() -> DEFAULTS.withSeenCache(Duration.ofMinutes(1), 0)).hasMessageContaining("seen cache capacity");
         assertThatThrownBy(() -> DEFAULTS.withMaxDropsBeforeDisconnect(-1)).hasMessageContaining("max drops before disconnect");
         assertThatThrownBy(() -> DEFAULTS.withIdleTimeout(Duration.ofNanos(10))).hasMessageContaining("idle timeout");
+        assertThatThrownBy(() -> DEFAULTS.withMaxInboundPerAddress(-1)).hasMessageContaining("max inbound connections per address");
     }
 }

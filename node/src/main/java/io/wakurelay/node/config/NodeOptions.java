@@ -69,6 +69,11 @@ public final class NodeOptions {
     @Option(names = "--max-connections", paramLabel = "N", defaultValue = "50", description = "peer connections, inbound and outbound")
     int maxConnections;
 
+    @Option(names = "--max-connections-per-address", paramLabel = "N", defaultValue = "0",
+            description = "inbound peer connections one IP address may hold, handshaking ones included, so that one address "
+                    + "cannot take every --max-connections slot (0 = no limit)")
+    int maxConnectionsPerAddress;
+
     @Option(names = "--handshake-timeout", paramLabel = "DURATION", defaultValue = "5s", description = "time a new peer has to say Hello")
     String handshakeTimeout;
 

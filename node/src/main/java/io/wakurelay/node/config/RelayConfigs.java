@@ -23,6 +23,7 @@ final class RelayConfigs {
                 .withStaticPeers(peers)
                 .withPubsubTopics(new LinkedHashSet<>(o.pubsubTopics))
                 .withMaxConnections(o.maxConnections)
+                .withMaxInboundPerAddress(o.maxConnectionsPerAddress)
                 .withHandshakeTimeout(NodeOptions.option("--handshake-timeout", () -> DurationText.parse(o.handshakeTimeout)))
                 .withIdleTimeout(NodeOptions.option("--idle-timeout", () -> DurationText.parse(o.idleTimeout)))
                 .withPeerQueue(o.peerQueueMessages, NodeOptions.option("--peer-queue-size", () -> ByteSize.parse(o.peerQueueSize)))
