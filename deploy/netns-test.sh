@@ -28,8 +28,7 @@ ROOT=$(cd "$DEPLOY/.." && pwd)
 # shellcheck source=lib/common.sh
 source "$DEPLOY/lib/common.sh"
 
-# Options of the nodes come from their command line only: drop WAKURELAY_* from the caller's environment.
-while IFS= read -r var; do unset "$var"; done < <(compgen -e | grep '^WAKURELAY_' || true)
+drop_wakurelay_env
 
 NODE_JAR=${NODE_JAR:-$ROOT/node/target/wakurelay-node.jar}
 LOADGEN_JAR=${LOADGEN_JAR:-$ROOT/loadgen/target/wakurelay-loadgen.jar}

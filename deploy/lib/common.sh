@@ -1,5 +1,5 @@
 # shellcheck shell=bash
-# Helpers shared by deploy/validate-compose.sh and deploy/netns-test.sh (sourced, not run).
+# Helpers shared by deploy/validate-compose.sh, deploy/netns-test.sh and deploy/soak.sh (sourced, not run).
 
 log() { printf '[%s] %s\n' "$(date +%H:%M:%S)" "$*" >&2; }
 die() { log "ERROR: $*"; exit 1; }
@@ -24,4 +24,11 @@ ensure_command() {
   if [[ $made_policy -eq 1 ]]; then rm -f "$policy"; fi
   [[ $rc -eq 0 ]] || die "apt-get install $pkg failed"
   command -v "$cmd" >/dev/null 2>&1 || die "'$pkg' installed but '$cmd' is still not on PATH"
+}
+
+# The nodes' options come from their command lines only: drop WAKURELAY_* (which nodes read as options) from the
+# caller's environment.
+drop_wakurelay_env() {
+  local var
+  while IFS= read -r var; do unset "$var"; done < <(compgen -e | grep '^WAKURELAY_' || true)
 }

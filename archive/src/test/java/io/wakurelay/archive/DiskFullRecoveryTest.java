@@ -4,25 +4,20 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.wakurelay.protocol.Envelope;
 import io.wakurelay.protocol.MessageHash;
+import io.wakurelay.testkit.SmallDisk;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import reactor.core.publisher.Flux;
 
-import java.io.IOException;
-import java.nio.ByteBuffer;
-import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * A real full disk: the archive lives on a 64 MiB tmpfs that a filler file fills up. RocksDB's WAL append
@@ -33,32 +28,28 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 class DiskFullRecoveryTest {
     @TempDir
     Path dir;
-    private Path mount;
-    private boolean mounted;
+    private SmallDisk disk;
 
     @BeforeEach
     void mountSmallDisk() throws Exception {
-        mount = dir.resolve("small-disk");
-        Files.createDirectories(mount);
-        mounted = run("mount", "-t", "tmpfs", "-o", "size=64m", "tmpfs", mount.toString());
-        assumeTrue(mounted, "cannot mount a tmpfs here (needs root); the injected-failure test covers the logic");
+        disk = SmallDisk.mountOrSkip(dir, "64m");
     }
 
     @AfterEach
     void unmount() throws Exception {
-        if (mounted) {
-            run("umount", "-l", mount.toString());
+        if (disk != null) {
+            disk.close();
         }
     }
 
     @Test
     void writesPauseWhileTheDiskIsFullAndEverythingIsStoredOnceSpaceReturns() throws Exception {
         MeterRegistry registry = new SimpleMeterRegistry();
-        ArchiveConfig config = ArchiveFixture.config(mount.resolve("archive"));
+        ArchiveConfig config = ArchiveFixture.config(disk.root().resolve("archive"));
         List<Envelope> envelopes = TestEnvelopes.sequence(0, 200, 20_000);
         List<MessageHash> expected = envelopes.stream().map(Envelope::hash).toList();
         try (MessageArchive archive = MessageArchive.open(config, registry)) {
-            Path filler = fill(mount.resolve("filler"));
+            Path filler = disk.fill("filler");
             List<CommittedBatch> acks = new CopyOnWriteArrayList<>();
             archive.write(Flux.fromIterable(envelopes)).subscribe(acks::add);
 
@@ -82,22 +73,5 @@ class DiskFullRecoveryTest {
                     .containsExactlyElementsOf(expected);
             assertThat(reopened.messageCount()).isEqualTo(200);
         }
-    }
-
-    private static Path fill(Path filler) {
-        try (FileChannel channel = FileChannel.open(filler, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
-            ByteBuffer block = ByteBuffer.allocate(1 << 16);
-            while (true) {
-                block.clear();
-                channel.write(block);
-            }
-        } catch (IOException full) {
-            return filler;
-        }
-    }
-
-    private static boolean run(String... command) throws Exception {
-        Process process = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
-        return process.waitFor(30, TimeUnit.SECONDS) && process.exitValue() == 0;
     }
 }

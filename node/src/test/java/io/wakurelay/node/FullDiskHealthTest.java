@@ -4,27 +4,22 @@ import com.google.protobuf.ByteString;
 import io.wakurelay.protocol.MessageHasher;
 import io.wakurelay.protocol.PathCounters;
 import io.wakurelay.protocol.proto.WakuMessage;
+import io.wakurelay.testkit.SmallDisk;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.io.IOException;
-import java.nio.ByteBuffer;
-import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
-import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * A node whose data directory is on a real 64 MiB tmpfs that fills up while it takes messages over REST: /health
@@ -39,21 +34,17 @@ class FullDiskHealthTest {
 
     @TempDir
     Path dir;
-    private Path mount;
-    private boolean mounted;
+    private SmallDisk disk;
 
     @BeforeEach
     void mountSmallDisk() throws Exception {
-        mount = dir.resolve("small-disk");
-        Files.createDirectories(mount);
-        mounted = run("mount", "-t", "tmpfs", "-o", "size=64m", "tmpfs", mount.toString());
-        assumeTrue(mounted, "cannot mount a tmpfs here (needs root)");
+        disk = SmallDisk.mountOrSkip(dir, "64m");
     }
 
     @AfterEach
     void unmount() throws Exception {
-        if (mounted) {
-            run("umount", "-l", mount.toString());
+        if (disk != null) {
+            disk.close();
         }
     }
 
@@ -65,13 +56,13 @@ class FullDiskHealthTest {
 
     @Test
     void healthIs503WhileTheDiskIsFullAndEverythingAcceptedIsStoredWhenSpaceReturns() throws Exception {
-        Path data = mount.resolve("node");
+        Path data = disk.root().resolve("node");
         List<String> accepted = new ArrayList<>();
         int busy = 0;
         String unhealthy;
         try (WakuNode node = start(data)) {
             Http rest = new Http(node.restAddress());
-            Path filler = fill(mount.resolve("filler"));
+            Path filler = disk.fill("filler");
             MessageHasher hasher = new MessageHasher(new PathCounters());
             byte[] payload = new byte[20_000];
             new Random(3).nextBytes(payload);
@@ -117,22 +108,5 @@ class FullDiskHealthTest {
             assertThat(ArchiveOverloadTest.stored(rest, accepted)).as("the archive reopens intact").isEqualTo(accepted.size());
             assertThat(reopened.archive().messageCount()).isEqualTo(accepted.size());
         }
-    }
-
-    private static Path fill(Path filler) {
-        try (FileChannel channel = FileChannel.open(filler, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
-            ByteBuffer block = ByteBuffer.allocate(1 << 16);
-            while (true) {
-                block.clear();
-                channel.write(block);
-            }
-        } catch (IOException full) {
-            return filler;
-        }
-    }
-
-    private static boolean run(String... command) throws Exception {
-        Process process = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
-        return process.waitFor(30, TimeUnit.SECONDS) && process.exitValue() == 0;
     }
 }
