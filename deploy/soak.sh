@@ -21,12 +21,13 @@
 #   RETENTION [capacity:20000] (keeps the disk bounded; the node runs a retention pass every 5 min)
 #   BASE_PORT [61000] node-a peer port; REST and metrics ports are derived (node-b = +1)
 #   NODE_JAR, LOADGEN_JAR, JAVA, PYTHON (for the chart; default: a python3 with matplotlib if there is one)
+#   MALLOC_ARENA_MAX and any other environment reach the nodes unchanged (docs/reliability.md compares 2 with glibc's default)
 set -euo pipefail
 DEPLOY=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 ROOT=$(cd "$DEPLOY/.." && pwd)
 # shellcheck source=lib/common.sh
 source "$DEPLOY/lib/common.sh"
-while IFS= read -r var; do unset "$var"; done < <(compgen -e | grep '^WAKURELAY_' || true)
+drop_wakurelay_env
 
 NODE_JAR=${NODE_JAR:-$ROOT/node/target/wakurelay-node.jar}
 LOADGEN_JAR=${LOADGEN_JAR:-$ROOT/loadgen/target/wakurelay-loadgen.jar}

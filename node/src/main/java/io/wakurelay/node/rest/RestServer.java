@@ -13,6 +13,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import reactor.core.publisher.Mono;
 import reactor.netty.DisposableServer;
+import reactor.netty.channel.AbortedException;
 import reactor.netty.http.server.HttpServer;
 import reactor.netty.http.server.HttpServerRequest;
 import reactor.netty.http.server.HttpServerResponse;
@@ -129,6 +130,11 @@ public final class RestServer implements AutoCloseable {
         }
         if (e instanceof HttpError error) {
             return Responses.error(response, mapper, error);
+        }
+        if (e instanceof AbortedException) {
+            // the client hung up before its answer was ready (a poller giving up): nothing failed here
+            log.debug("{} {}: the client closed the connection before the response: {}", request.method(), request.uri(), e.toString());
+            return Mono.empty();
         }
         log.error("{} {} failed", request.method(), request.uri(), e);
         return Responses.error(response, mapper, new HttpError(HttpResponseStatus.INTERNAL_SERVER_ERROR, "internal error"));
