@@ -69,7 +69,7 @@ final class RemoteMetrics {
                         read();
                     } catch (InterruptedException e) {
                         return;
-                    } catch (IllegalStateException unreachable) {
+                    } catch (IllegalStateException missed) {
                         // one missed sample; the next one counts
                     }
                 }

@@ -88,11 +88,6 @@ final class PeerRegistry {
         }
     }
 
-    /** Remote addresses holding at least one inbound connection (only counted with a per-address limit). */
-    int inboundAddresses() {
-        return inboundByAddress.size();
-    }
-
     int openConnections() {
         return openConnections.get();
     }
