@@ -39,7 +39,7 @@ final class FrameSet implements AutoCloseable {
     private final BlockingQueue<ByteBuf> ready = new ArrayBlockingQueue<>(AHEAD);
     private final Thread encoder;
     private volatile RuntimeException encoderFailure;
-    private int next;
+    private volatile int next; // written by the one thread that takes frames at a time, read by others
 
     /** {@code count} messages of exactly {@code size} payload bytes (at least 4, to carry the index). */
     static FrameSet fixedSize(String pubsubTopic, String contentTopic, int size, int count, int warmup) {
@@ -118,6 +118,11 @@ final class FrameSet implements AutoCloseable {
     /** -1 when the hash is not one of this set's frames taken so far. */
     int indexOf(MessageHash hash) {
         return indexByHash.getOrDefault(hash, -1);
+    }
+
+    /** Frames taken so far: frames 0 to taken() - 1 have a hash. */
+    int taken() {
+        return next;
     }
 
     /** Frames encoded so far, taken or not. */

@@ -73,6 +73,7 @@ class FrameSetTest {
             assertThatThrownBy(() -> frames.hash(0)).hasMessageContaining("not been taken");
             frames.frame(0).release();
             assertThat(frames.hash(0)).isNotNull();
+            assertThat(frames.taken()).isEqualTo(1);
         }
     }
 }
