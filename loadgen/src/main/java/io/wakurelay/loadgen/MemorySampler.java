@@ -19,6 +19,7 @@ import java.lang.management.MemoryUsage;
 import java.lang.management.ThreadInfo;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Set;
@@ -45,8 +46,7 @@ public final class MemorySampler implements AutoCloseable {
     private volatile long peakDirect;
     private final AtomicLong peakHeap = new AtomicLong();
     private final NotificationListener beforeCollection = this::onCollection;
-    private volatile boolean running = true;
-    private final Thread sampler;
+    private final Periodic sampler;
 
     public MemorySampler() {
         for (GarbageCollectorMXBean gc : ManagementFactory.getGarbageCollectorMXBeans()) {
@@ -61,21 +61,12 @@ public final class MemorySampler implements AutoCloseable {
         }
         gcAtStart = gcCount();
         peakDirect = PooledByteBufAllocator.DEFAULT.metric().usedDirectMemory();
-        sampler = new Thread(this::sample, "memory-sampler");
-        sampler.setDaemon(true);
-        sampler.start();
+        sampler = new Periodic("memory-sampler", Duration.ofMillis(10), this::sample);
     }
 
     private void sample() {
-        while (running) {
-            peakDirect = Math.max(peakDirect, PooledByteBufAllocator.DEFAULT.metric().usedDirectMemory());
-            peakHeap.accumulateAndGet(heapUsed(), Math::max);
-            try {
-                Thread.sleep(10);
-            } catch (InterruptedException e) {
-                return;
-            }
-        }
+        peakDirect = Math.max(peakDirect, PooledByteBufAllocator.DEFAULT.metric().usedDirectMemory());
+        peakHeap.accumulateAndGet(heapUsed(), Math::max);
     }
 
     private static long heapUsed() {
@@ -132,8 +123,7 @@ public final class MemorySampler implements AutoCloseable {
 
     @Override
     public void close() {
-        running = false;
-        sampler.interrupt();
+        sampler.close();
         for (GarbageCollectorMXBean gc : ManagementFactory.getGarbageCollectorMXBeans()) {
             if (gc instanceof NotificationEmitter emitter) {
                 try {

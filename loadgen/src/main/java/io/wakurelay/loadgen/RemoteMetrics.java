@@ -48,34 +48,19 @@ final class RemoteMetrics {
 
     /**
      * The highest heap in use, resident set size and Netty direct memory of the node behind {@code metrics},
-     * read every {@code interval} until closed. A remote node's heap can only be sampled, so its peak is a lower
-     * bound (an in-process node's is exact, see {@link MemorySampler}).
+     * read every {@code interval} until closed (a missed read is skipped). A remote node's heap can only be sampled,
+     * so its peak is a lower bound (an in-process node's is exact, see {@link MemorySampler}).
      */
     static final class Peaks implements AutoCloseable {
         private final RemoteMetrics metrics;
-        private final Thread poller;
-        private volatile boolean running = true;
+        private final Periodic sampling;
         private volatile double heapMb;
         private volatile double rssMb;
         private volatile double directMb;
 
         Peaks(RemoteMetrics metrics, Duration interval) {
             this.metrics = metrics;
-            read();
-            poller = new Thread(() -> {
-                while (running) {
-                    try {
-                        Thread.sleep(interval.toMillis());
-                        read();
-                    } catch (InterruptedException e) {
-                        return;
-                    } catch (IllegalStateException missed) {
-                        // one missed sample; the next one counts
-                    }
-                }
-            }, "remote-memory-sampler");
-            poller.setDaemon(true);
-            poller.start();
+            this.sampling = new Periodic("remote-memory-sampler", interval, this::read);
         }
 
         private void read() {
@@ -100,8 +85,7 @@ final class RemoteMetrics {
 
         @Override
         public void close() {
-            running = false;
-            poller.interrupt();
+            sampling.close();
         }
     }
 }
