@@ -1,4 +1,23 @@
 /**
- * A libp2p host on Reactor Netty. Knows nothing of Waku. docs/p2p.md describes the layers.
+ * A libp2p host on Reactor Netty; knows nothing of Waku (docs/p2p.md). In flow order:
+ * <ul>
+ * <li>{@link io.wakurelay.p2p.HostConfig}: listen and announce addresses, limits, static peers; {@code DEFAULTS}.</li>
+ * <li>{@link io.wakurelay.p2p.Host}: start, accept and dial, protocols, peers, shutdown.</li>
+ * <li>{@code ConnectionManager}: connection slots, the per-address limit, one connection per peer id.</li>
+ * <li>{@code ConnectionUpgrader}: a socket's pipeline, from multistream-select through Noise to the muxer.</li>
+ * <li>{@code ByteCounter}: the socket's bytes, counted.</li>
+ * <li>{@code UpgradeLifecycle}: the handshake deadline and each failure's counted outcome.</li>
+ * <li>{@link io.wakurelay.p2p.HandshakeException}: an upgrade that failed, with its outcome.</li>
+ * <li>{@code HostConnection} ({@link io.wakurelay.p2p.Connection}): an upgraded connection to a proven peer.</li>
+ * <li>{@link io.wakurelay.p2p.Stream}, {@link io.wakurelay.p2p.StreamHandler},
+ *     {@link io.wakurelay.p2p.ProtocolHandler}: one negotiated protocol on a connection, and what serves it.</li>
+ * <li>{@code IdentifyService}, {@code PingService}: identify and ping, served and asked.</li>
+ * <li>{@code StaticPeers}: peers kept connected, redialled with backoff and jitter.</li>
+ * <li>{@link io.wakurelay.p2p.ConnectionListener}, {@link io.wakurelay.p2p.PeerRecord}: what upper layers hear.</li>
+ * <li>{@code HostMetrics}: the {@code libp2p_*} meters.</li>
+ * <li>{@link io.wakurelay.p2p.P2pException}: a connection or stream that ended or could not be made.</li>
+ * </ul>
+ * Subpackages: {@code crypto} (keys, peer ids), {@code multiaddr}, {@code mss} (multistream-select), {@code noise},
+ * {@code mux} (yamux, mplex), {@code wire} (varints, length-prefixed messages), {@code echo} (a diagnostic protocol).
  */
 package io.wakurelay.p2p;

@@ -1,0 +1,131 @@
+package io.wakurelay.p2p;
+
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelPipeline;
+import io.netty.util.concurrent.Promise;
+import io.wakurelay.p2p.crypto.PeerId;
+import io.wakurelay.p2p.mss.MultistreamHandler;
+import io.wakurelay.p2p.mss.MultistreamSelect;
+import io.wakurelay.p2p.multiaddr.Multiaddr;
+import io.wakurelay.p2p.mux.MplexSession;
+import io.wakurelay.p2p.mux.MuxerEvents;
+import io.wakurelay.p2p.mux.MuxerException;
+import io.wakurelay.p2p.mux.MuxerSession;
+import io.wakurelay.p2p.mux.ProtocolRegistry;
+import io.wakurelay.p2p.mux.YamuxSession;
+import io.wakurelay.p2p.noise.NoiseHandshakeHandler;
+import io.wakurelay.p2p.noise.NoiseIdentity;
+import io.wakurelay.p2p.noise.SecureSession;
+
+import java.net.InetSocketAddress;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicReference;
+
+/**
+ * Turns a new socket into a libp2p connection: multistream-select chooses {@code /noise}, the Noise handshake proves
+ * the peer's identity, multistream-select (encrypted now) chooses the muxer, and the muxer session takes over.
+ * Each step replaces the one before it in the pipeline:
+ * <pre>
+ * bytes → security-select → noise-handshake → noise-encoder, noise-decoder → muxer-select → muxer → lifecycle
+ * </pre>
+ */
+final class ConnectionUpgrader {
+    private static final String LIFECYCLE = "lifecycle";
+
+    private final HostConfig config;
+    private final NoiseIdentity noise;
+    private final HostMetrics metrics;
+    private final ByteCounter byteCounter;
+    private final ProtocolRegistry protocols;
+
+    ConnectionUpgrader(HostConfig config, NoiseIdentity noise, HostMetrics metrics, ProtocolRegistry protocols) {
+        this.config = config;
+        this.noise = noise;
+        this.metrics = metrics;
+        this.byteCounter = new ByteCounter(metrics);
+        this.protocols = protocols;
+    }
+
+    /**
+     * Sets up the pipeline of a socket that was just opened.
+     *
+     * @param expected the peer a dial expects (null: any)
+     * @param result   completes with the upgraded (not yet registered) connection, or a {@link HandshakeException}
+     */
+    void init(Channel channel, boolean outbound, PeerId expected, Promise<HostConnection> result) {
+        UpgradeLifecycle lifecycle = new UpgradeLifecycle(result, config.handshakeTimeout());
+        MultistreamSelect security = outbound
+                ? MultistreamSelect.dialer(List.of(NoiseHandshakeHandler.PROTOCOL_ID))
+                : MultistreamSelect.listener(NoiseHandshakeHandler.PROTOCOL_ID::equals);
+        ChannelPipeline pipeline = channel.pipeline();
+        pipeline.addLast("bytes", byteCounter);
+        pipeline.addLast("security-select", new MultistreamHandler(security, (ctx, protocol) ->
+                ctx.pipeline().addAfter(ctx.name(), "noise-handshake", new NoiseHandshakeHandler(outbound, noise, expected,
+                        metrics, (noiseCtx, peer) -> secured(noiseCtx, peer, outbound, lifecycle)))));
+        pipeline.addLast(LIFECYCLE, lifecycle);
+    }
+
+    private void secured(ChannelHandlerContext ctx, SecureSession peer, boolean outbound, UpgradeLifecycle lifecycle) {
+        MultistreamSelect muxerSelect = outbound
+                ? MultistreamSelect.dialer(config.muxers())
+                : MultistreamSelect.listener(config.muxers()::contains);
+        ctx.pipeline().addBefore(LIFECYCLE, "muxer-select", new MultistreamHandler(muxerSelect,
+                (selectCtx, muxer) -> muxed(selectCtx, muxer, peer, outbound, lifecycle)));
+    }
+
+    private void muxed(ChannelHandlerContext ctx, String muxer, SecureSession peer, boolean outbound, UpgradeLifecycle lifecycle) {
+        AtomicReference<HostConnection> connection = new AtomicReference<>();
+        MuxerEvents events = eventsOf(connection);
+        MuxerSession session = YamuxSession.PROTOCOL_ID.equals(muxer)
+                ? new YamuxSession(outbound, protocols, config.muxerLimits(), events)
+                : new MplexSession(outbound, protocols, config.muxerLimits(), events);
+        Channel channel = ctx.channel();
+        HostConnection upgraded = new HostConnection(channel, session, peer, outbound,
+                address(channel.remoteAddress()), address(channel.localAddress()));
+        connection.set(upgraded);
+        session.bind(upgraded);
+        ctx.pipeline().addAfter(ctx.name(), "muxer", session);
+        lifecycle.upgraded(upgraded);
+    }
+
+    /** The host's counting events, and a muxer violation noted as the reason the connection ends. */
+    private MuxerEvents eventsOf(AtomicReference<HostConnection> connection) {
+        MuxerEvents counted = metrics.muxerEvents();
+        return new MuxerEvents() {
+            @Override
+            public void streamOpened(Stream stream) {
+                counted.streamOpened(stream);
+            }
+
+            @Override
+            public void streamClosed(Stream stream) {
+                counted.streamClosed(stream);
+            }
+
+            @Override
+            public void streamRefused(String reason) {
+                counted.streamRefused(reason);
+            }
+
+            @Override
+            public void negotiationFailed(String reason) {
+                counted.negotiationFailed(reason);
+            }
+
+            @Override
+            public void streamOverflow(Stream stream) {
+                counted.streamOverflow(stream);
+            }
+
+            @Override
+            public void violation(MuxerException e) {
+                connection.get().noteCloseReason(e.reason());
+            }
+        };
+    }
+
+    private static Multiaddr address(java.net.SocketAddress address) {
+        return address instanceof InetSocketAddress inet ? Multiaddr.of(inet) : null;
+    }
+}

@@ -1,0 +1,15 @@
+package io.wakurelay.p2p;
+
+/** A connection's upgrade failed; {@link #outcome()} is the metric label of why. */
+public final class HandshakeException extends P2pException {
+    private final String outcome;
+
+    HandshakeException(String outcome, String message, Throwable cause) {
+        super(message, cause);
+        this.outcome = outcome;
+    }
+
+    public String outcome() {
+        return outcome;
+    }
+}

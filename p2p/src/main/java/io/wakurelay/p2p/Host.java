@@ -1,0 +1,528 @@
+package io.wakurelay.p2p;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import io.netty.bootstrap.Bootstrap;
+import io.netty.bootstrap.ServerBootstrap;
+import io.netty.buffer.PooledByteBufAllocator;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelFuture;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.WriteBufferWaterMark;
+import io.netty.channel.socket.ServerSocketChannel;
+import io.netty.channel.socket.SocketChannel;
+import io.netty.util.concurrent.Promise;
+import io.wakurelay.p2p.crypto.PeerId;
+import io.wakurelay.p2p.crypto.PrivateKey;
+import io.wakurelay.p2p.multiaddr.Multiaddr;
+import io.wakurelay.p2p.noise.NoiseIdentity;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
+import reactor.core.publisher.Sinks;
+import reactor.core.scheduler.Schedulers;
+import reactor.netty.resources.LoopResources;
+
+import java.net.Inet6Address;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.NetworkInterface;
+import java.net.SocketException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeoutException;
+
+/**
+ * A libp2p host: accepts and dials TCP connections, upgrades each with Noise and a muxer (yamux or mplex), serves the
+ * protocols registered with {@link #handle} on the peers' streams, answers and asks identify, pings every connection,
+ * and keeps one connection per peer within the limits of {@link HostConfig}. It knows nothing of Waku.
+ *
+ * <p>Runs on Reactor Netty's event loop resources (the native epoll transport when the platform has it); a
+ * connection and its streams live on one event loop. docs/p2p.md describes the layers and limits.
+ */
+public final class Host implements AutoCloseable {
+    private static final Logger log = LoggerFactory.getLogger(Host.class);
+    /** The grace period of {@link #close()}. */
+    public static final Duration DEFAULT_SHUTDOWN_GRACE = Duration.ofSeconds(5);
+
+    private final HostConfig config;
+    private final PrivateKey identity;
+    private final PeerId peerId;
+    private final HostMetrics metrics;
+    private final LoopResources loops;
+    private final EventLoopGroup group;
+    private final boolean nativeTransport;
+    private final ConnectionManager manager;
+    private final ConnectionUpgrader upgrader;
+    private final Map<String, ProtocolHandler> protocols = new ConcurrentHashMap<>();
+    private final List<ConnectionListener> listeners = new CopyOnWriteArrayList<>();
+    private final IdentifyService identify;
+    private final PingService ping;
+    private final StaticPeers staticPeers;
+    private final Map<Object, Mono<HostConnection>> dialsInProgress = new ConcurrentHashMap<>();
+    private final Sinks.Empty<Void> terminated = Sinks.empty();
+    private volatile Channel server;
+    private volatile boolean closing;
+
+    private Host(HostConfig config, PrivateKey identity, MeterRegistry registry) {
+        this.config = config;
+        this.identity = identity;
+        this.peerId = PeerId.fromPublicKey(identity.publicKey());
+        this.manager = new ConnectionManager(config);
+        this.metrics = new HostMetrics(registry, manager::peers);
+        this.nativeTransport = LoopResources.hasNativeSupport();
+        this.loops = LoopResources.create("wakurelay-p2p", 1, Runtime.getRuntime().availableProcessors(), true);
+        this.group = loops.onServer(nativeTransport);
+        this.upgrader = new ConnectionUpgrader(config, NoiseIdentity.create(identity), metrics, protocols::get);
+        this.identify = new IdentifyService(identity, config.agentVersion(), this::announcedAddresses,
+                () -> List.copyOf(protocols.keySet()), this::identified);
+        this.ping = new PingService(config.pingInterval(), config.pingTimeout(), metrics);
+        this.staticPeers = new StaticPeers(this::dialInternal, config.redialMinBackoff(), config.redialMaxBackoff());
+        protocols.put(IdentifyService.PROTOCOL, identify.server());
+        protocols.put(IdentifyService.PUSH_PROTOCOL, identify.pushServer());
+        protocols.put(PingService.PROTOCOL, ping.server());
+    }
+
+    /**
+     * Starts a host: binds its listen address (before returning) and starts dialling its static peers.
+     *
+     * @param identity the node's key; its peer id is this host's
+     * @param registry where the host registers its meters (docs/metrics.md); one host per registry
+     */
+    public static Host start(HostConfig config, PrivateKey identity, MeterRegistry registry) {
+        Host host = new Host(Objects.requireNonNull(config, "config"), Objects.requireNonNull(identity, "identity"),
+                Objects.requireNonNull(registry, "registry"));
+        try {
+            host.listen();
+        } catch (RuntimeException e) {
+            host.shutdown(Duration.ZERO).block(Duration.ofSeconds(10));
+            throw e;
+        }
+        config.staticPeers().forEach(host::addStaticPeer);
+        log.info("p2p host {} started: listening on {}, transport {}, muxers {}, static peers {}", host.peerId,
+                host.listenAddresses(), host.nativeTransport ? "native" : "nio", config.muxers(), config.staticPeers());
+        return host;
+    }
+
+    private void listen() {
+        if (config.listenAddress() == null) {
+            return;
+        }
+        ServerBootstrap bootstrap = new ServerBootstrap()
+                .group(loops.onServerSelect(nativeTransport), group)
+                .channel(loops.onChannelClass(ServerSocketChannel.class, group))
+                .option(ChannelOption.ALLOCATOR, PooledByteBufAllocator.DEFAULT)
+                .option(ChannelOption.SO_REUSEADDR, true)
+                .childOption(ChannelOption.ALLOCATOR, PooledByteBufAllocator.DEFAULT)
+                .childOption(ChannelOption.TCP_NODELAY, true)
+                .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK, waterMark())
+                .childHandler(new ChannelInitializer<>() {
+                    @Override
+                    protected void initChannel(Channel channel) {
+                        accept(channel);
+                    }
+                });
+        server = bootstrap.bind(config.listenAddress()).syncUninterruptibly().channel();
+    }
+
+    private WriteBufferWaterMark waterMark() {
+        return new WriteBufferWaterMark(config.writeBufferHighWater() / 2, config.writeBufferHighWater());
+    }
+
+    /** A socket a peer opened, before anything was read from it. */
+    private void accept(Channel channel) {
+        if (closing) {
+            metrics.rejected("shutting_down");
+            channel.close();
+            return;
+        }
+        InetAddress from = ((InetSocketAddress) channel.remoteAddress()).getAddress();
+        ConnectionManager.Refusal refusal = manager.openInbound(from);
+        if (refusal != null) {
+            metrics.rejected(refusal.label());
+            log.debug("refusing a connection from {}: {}", from.getHostAddress(), refusal.label());
+            channel.close();
+            return;
+        }
+        channel.closeFuture().addListener(f -> manager.closedInbound(from));
+        Promise<HostConnection> upgraded = channel.eventLoop().newPromise();
+        upgrader.init(channel, false, null, upgraded);
+        upgraded.addListener(f -> {
+            if (!f.isSuccess()) {
+                handshakeFailed(f.cause());
+                return;
+            }
+            try {
+                onUpgraded(upgraded.getNow());
+            } catch (P2pException e) {
+                log.debug("inbound connection refused: {}", e.getMessage());
+            }
+        });
+    }
+
+    private void handshakeFailed(Throwable cause) {
+        metrics.handshake(cause instanceof HandshakeException h ? h.outcome() : "error");
+        log.debug("handshake failed: {}", cause.toString());
+    }
+
+    /** An upgraded connection: registered, or closed as a duplicate (the connection kept is returned). */
+    private HostConnection onUpgraded(HostConnection connection) {
+        metrics.handshake("success");
+        if (connection.remotePeer().equals(peerId)) {
+            connection.close("self_dial");
+            throw new P2pException("connected to itself at " + connection.remoteAddress());
+        }
+        if (closing) {
+            connection.close("shutting_down");
+            throw new P2pException.ConnectionClosed("the host is shutting down");
+        }
+        ConnectionManager.Registration registration = manager.register(connection, peerId);
+        if (registration instanceof ConnectionManager.Registration.Duplicate duplicate) {
+            log.debug("already connected to {}; closing the newer {}", connection.remotePeer(), connection);
+            metrics.rejected("duplicate");
+            connection.close("duplicate");
+            return duplicate.kept();
+        }
+        if (registration instanceof ConnectionManager.Registration.Replaces replaces) {
+            log.debug("{} and {} opened at once; both sides keep {}", replaces.replaced(), connection, connection);
+            replaces.replaced().close("duplicate");
+        }
+        activate(connection);
+        return connection;
+    }
+
+    private void activate(HostConnection connection) {
+        metrics.connectionOpened(connection.isOutbound(), connection.muxer());
+        connection.channel().closeFuture().addListener(f -> deactivate(connection));
+        log.debug("connected: {}", connection);
+        for (ConnectionListener listener : listeners) {
+            try {
+                listener.onConnected(connection);
+            } catch (RuntimeException e) {
+                log.warn("connection listener failed", e);
+            }
+        }
+        identify.identify(connection);
+        ping.start(connection);
+    }
+
+    private void deactivate(HostConnection connection) {
+        manager.unregister(connection);
+        metrics.connectionClosed(connection.isOutbound(), connection.muxer());
+        metrics.disconnected(connection.closeReason());
+        log.debug("disconnected ({}): {}", connection.closeReason(), connection);
+        for (ConnectionListener listener : listeners) {
+            try {
+                listener.onDisconnected(connection);
+            } catch (RuntimeException e) {
+                log.warn("connection listener failed", e);
+            }
+        }
+    }
+
+    private void identified(HostConnection connection, PeerRecord record) {
+        for (ConnectionListener listener : listeners) {
+            try {
+                listener.onIdentified(connection, record);
+            } catch (RuntimeException e) {
+                log.warn("connection listener failed", e);
+            }
+        }
+    }
+
+    // ---- dialling
+
+    /**
+     * Connects to the peer at {@code address} (TCP; with {@code /p2p/<peer id>} the peer must prove that id). An
+     * existing connection to that peer is returned instead of a new one; concurrent dials to one peer share one
+     * attempt.
+     */
+    public Mono<Connection> dial(Multiaddr address) {
+        return dialInternal(address).cast(Connection.class);
+    }
+
+    private Mono<HostConnection> dialInternal(Multiaddr address) {
+        return Mono.defer(() -> {
+            if (closing) {
+                return Mono.error(new P2pException.ConnectionClosed("the host is shutting down"));
+            }
+            if (!address.isTcp()) {
+                return Mono.error(new P2pException("only TCP addresses can be dialled: " + address));
+            }
+            Optional<PeerId> expected = address.peerId();
+            if (expected.isPresent()) {
+                if (expected.get().equals(peerId)) {
+                    return Mono.error(new P2pException("refusing to dial this host's own peer id " + peerId));
+                }
+                HostConnection existing = manager.connection(expected.get());
+                if (existing != null && existing.isOpen()) {
+                    return Mono.just(existing);
+                }
+            }
+            Object key = expected.isPresent() ? expected.get() : address;
+            Mono<HostConnection> attempt = dialsInProgress.computeIfAbsent(key, k -> resolve(address)
+                    .flatMap(target -> connect(target, expected.orElse(null)))
+                    .doFinally(s -> dialsInProgress.remove(k))
+                    .cache());
+            return attempt;
+        });
+    }
+
+    private static Mono<InetSocketAddress> resolve(Multiaddr address) {
+        InetSocketAddress target = address.toSocketAddress();
+        if (!target.isUnresolved()) {
+            return Mono.just(target);
+        }
+        return Mono.fromCallable(() -> {
+            InetSocketAddress resolved = new InetSocketAddress(target.getHostString(), target.getPort());
+            if (resolved.isUnresolved()) {
+                throw new P2pException("cannot resolve " + target.getHostString());
+            }
+            return resolved;
+        }).subscribeOn(Schedulers.boundedElastic());
+    }
+
+    private Mono<HostConnection> connect(InetSocketAddress target, PeerId expected) {
+        return Mono.create(sink -> {
+            if (!manager.openOutbound()) {
+                metrics.dial("no_slot");
+                sink.error(new P2pException("no connection slot free to dial " + target + " (max " + config.maxConnections() + ")"));
+                return;
+            }
+            Promise<HostConnection> upgraded = group.next().newPromise();
+            Bootstrap bootstrap = new Bootstrap()
+                    .group(group)
+                    .channel(loops.onChannelClass(SocketChannel.class, group))
+                    .option(ChannelOption.ALLOCATOR, PooledByteBufAllocator.DEFAULT)
+                    .option(ChannelOption.TCP_NODELAY, true)
+                    .option(ChannelOption.WRITE_BUFFER_WATER_MARK, waterMark())
+                    .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) Math.min(Integer.MAX_VALUE, config.handshakeTimeout().toMillis()))
+                    .handler(new ChannelInitializer<>() {
+                        @Override
+                        protected void initChannel(Channel channel) {
+                            upgrader.init(channel, true, expected, upgraded);
+                        }
+                    });
+            InetSocketAddress source = sourceAddressFor(target);
+            ChannelFuture connected = source == null ? bootstrap.connect(target) : bootstrap.connect(target, source);
+            Channel channel = connected.channel();
+            channel.closeFuture().addListener(f -> manager.closedOutbound());
+            connected.addListener(f -> {
+                if (!f.isSuccess()) {
+                    upgraded.tryFailure(new P2pException("could not connect to " + target + ": " + f.cause(), f.cause()));
+                }
+            });
+            upgraded.addListener(f -> {
+                if (!f.isSuccess()) {
+                    metrics.dial(f.cause() instanceof HandshakeException ? "handshake_failed" : "connect_failed");
+                    if (f.cause() instanceof HandshakeException) {
+                        handshakeFailed(f.cause());
+                    }
+                    sink.error(f.cause());
+                    return;
+                }
+                try {
+                    HostConnection connection = onUpgraded(upgraded.getNow());
+                    metrics.dial("success");
+                    sink.success(connection);
+                } catch (RuntimeException e) {
+                    metrics.dial("refused");
+                    sink.error(e);
+                }
+            });
+            sink.onCancel(() -> {
+                if (!upgraded.isDone()) {
+                    channel.close();
+                }
+            });
+        });
+    }
+
+    /**
+     * A host bound to one address dials from it too, so that peers see its connections come from its own address
+     * (several nodes on one machine on 127.0.0.x are then told apart, as gossipsub's IP colocation score expects);
+     * only when the target is reachable from it (loopback to loopback, or a routable bind address).
+     */
+    private InetSocketAddress sourceAddressFor(InetSocketAddress target) {
+        InetSocketAddress listen = config.listenAddress();
+        if (listen == null || listen.getAddress().isAnyLocalAddress()
+                || listen.getAddress().isLoopbackAddress() != target.getAddress().isLoopbackAddress()
+                || (listen.getAddress() instanceof Inet6Address) != (target.getAddress() instanceof Inet6Address)) {
+            return null;
+        }
+        return new InetSocketAddress(listen.getAddress(), 0);
+    }
+
+    // ---- protocols, peers, addresses
+
+    /** Serves {@code protocol} on the streams peers open; replaces an earlier handler of the same id. */
+    public void handle(String protocol, ProtocolHandler handler) {
+        protocols.put(Objects.requireNonNull(protocol, "protocol"), Objects.requireNonNull(handler, "handler"));
+    }
+
+    public void unhandle(String protocol) {
+        protocols.remove(protocol);
+    }
+
+    /** The protocol ids this host serves (what identify tells peers). */
+    public Set<String> protocols() {
+        return Collections.unmodifiableSet(protocols.keySet());
+    }
+
+    public void addListener(ConnectionListener listener) {
+        listeners.add(Objects.requireNonNull(listener, "listener"));
+    }
+
+    public void removeListener(ConnectionListener listener) {
+        listeners.remove(listener);
+    }
+
+    public PeerId peerId() {
+        return peerId;
+    }
+
+    public PrivateKey identity() {
+        return identity;
+    }
+
+    public Optional<Connection> connection(PeerId peer) {
+        HostConnection c = manager.connection(peer);
+        return c != null && c.isOpen() ? Optional.of(c) : Optional.empty();
+    }
+
+    /** One connection per connected peer. */
+    public List<Connection> connections() {
+        return new ArrayList<>(manager.connections());
+    }
+
+    /** What identify said of a connected peer (an empty record before identify finished), or empty. */
+    public Optional<PeerRecord> peer(PeerId peer) {
+        HostConnection c = manager.connection(peer);
+        return c == null ? Optional.empty() : Optional.of(c.record());
+    }
+
+    /** True when the connection to {@code peer} was dialled to it as a static peer. */
+    public boolean isStaticConnection(Connection connection) {
+        return connection instanceof HostConnection c && c.isStaticPeer();
+    }
+
+    /** Dials {@code address} now and keeps the peer connected (its address must name its peer id). */
+    public void addStaticPeer(Multiaddr address) {
+        if (closing) {
+            throw new P2pException.ConnectionClosed("the host is shutting down");
+        }
+        staticPeers.add(address);
+    }
+
+    /** Stops keeping {@code peer} connected and closes its connection. */
+    public boolean removeStaticPeer(PeerId peer) {
+        boolean removed = staticPeers.remove(peer);
+        HostConnection c = manager.connection(peer);
+        if (removed && c != null) {
+            c.close("peer_removed");
+        }
+        return removed;
+    }
+
+    public List<Multiaddr> staticPeers() {
+        return staticPeers.addresses();
+    }
+
+    /** Where this host accepts connections (the port actually bound), or null when it does not listen. */
+    public InetSocketAddress boundAddress() {
+        Channel s = server;
+        return s == null ? null : (InetSocketAddress) s.localAddress();
+    }
+
+    /** The addresses peers should dial, each ending in {@code /p2p/<peer id>}. */
+    public List<Multiaddr> listenAddresses() {
+        return announcedAddresses().stream().map(a -> a.withPeerId(peerId)).toList();
+    }
+
+    /**
+     * {@link HostConfig#announceAddresses()} when set; else the bound address, or for a wildcard bind the addresses
+     * of this machine's interfaces that are up (never 0.0.0.0, which no peer can dial).
+     */
+    private List<Multiaddr> announcedAddresses() {
+        if (!config.announceAddresses().isEmpty()) {
+            return config.announceAddresses();
+        }
+        InetSocketAddress bound = boundAddress();
+        if (bound == null) {
+            return List.of();
+        }
+        if (!bound.getAddress().isAnyLocalAddress()) {
+            return List.of(Multiaddr.of(bound));
+        }
+        List<Multiaddr> addresses = new ArrayList<>();
+        boolean ipv6 = bound.getAddress() instanceof Inet6Address;
+        try {
+            for (NetworkInterface nic : Collections.list(NetworkInterface.getNetworkInterfaces())) {
+                if (!nic.isUp()) {
+                    continue;
+                }
+                for (InetAddress a : Collections.list(nic.getInetAddresses())) {
+                    if (!a.isLinkLocalAddress() && (ipv6 || !(a instanceof Inet6Address))) {
+                        addresses.add(Multiaddr.of(new InetSocketAddress(a, bound.getPort())));
+                    }
+                }
+            }
+        } catch (SocketException e) {
+            log.warn("cannot list network interfaces: {}", e.toString());
+        }
+        return addresses;
+    }
+
+    // ---- shutdown
+
+    /**
+     * Shuts down: stops accepting and dialling, closes every connection (yamux says go-away first) and waits up to
+     * {@code grace} for them to close, then stops the event loops. Idempotent; completes when done.
+     */
+    public Mono<Void> shutdown(Duration grace) {
+        Objects.requireNonNull(grace, "grace");
+        return Mono.defer(() -> {
+            if (!closing) {
+                closing = true;
+                beginShutdown(grace);
+            }
+            return terminated.asMono();
+        });
+    }
+
+    private void beginShutdown(Duration grace) {
+        log.info("p2p host {} shutting down", peerId);
+        staticPeers.close();
+        Channel s = server;
+        if (s != null) {
+            s.close();
+        }
+        List<HostConnection> open = manager.connections();
+        open.forEach(c -> c.close("shutting_down"));
+        Flux.fromIterable(open).flatMap(Connection::onClose).then()
+                .timeout(grace.isZero() ? Duration.ofMillis(1) : grace)
+                .onErrorResume(TimeoutException.class, e -> Mono.empty())
+                .then(loops.disposeLater(Duration.ZERO, Duration.ofSeconds(5)))
+                .doFinally(signal -> {
+                    log.info("p2p host {} shut down", peerId);
+                    terminated.tryEmitEmpty();
+                })
+                .subscribe(null, e -> log.warn("p2p host shutdown: {}", e.toString()));
+    }
+
+    /** {@code shutdown(DEFAULT_SHUTDOWN_GRACE)}, blocking. */
+    @Override
+    public void close() {
+        shutdown(DEFAULT_SHUTDOWN_GRACE).block(DEFAULT_SHUTDOWN_GRACE.plusSeconds(10));
+    }
+}

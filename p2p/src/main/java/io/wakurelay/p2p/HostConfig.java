@@ -1,0 +1,233 @@
+package io.wakurelay.p2p;
+
+import io.wakurelay.p2p.multiaddr.Multiaddr;
+import io.wakurelay.p2p.mux.MplexSession;
+import io.wakurelay.p2p.mux.MuxerLimits;
+import io.wakurelay.p2p.mux.YamuxSession;
+
+import java.net.InetSocketAddress;
+import java.time.Duration;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * How a {@link Host} listens, dials and limits its peers. Validated when built; {@link #DEFAULTS} is the one source
+ * of every default (flags, docs and tests read it).
+ *
+ * @param listenAddress         TCP address to accept connections on; null: this host only dials
+ * @param announceAddresses     addresses identify announces for this host (nwaku's {@code --ext-multiaddr}); when
+ *                              empty, the bound address unless it is a wildcard
+ * @param agentVersion          identify's agent version, e.g. {@code wakurelay/0.1.0}
+ * @param muxers                muxer protocol ids in order of preference, from {@link #SUPPORTED_MUXERS}
+ * @param maxConnections        connections in and out together, handshaking ones included
+ * @param reservedOutboundSlots of {@code maxConnections}, the slots inbound connections may not take (at least the
+ *                              number of static peers is kept), so that an inbound flood cannot stop this host from
+ *                              dialling its own peers
+ * @param maxConnectionsPerAddress inbound connections from one IP address (0: no limit)
+ * @param handshakeTimeout      time a new connection has for TCP, security and muxer negotiation together
+ * @param pingInterval          how often each connection is pinged ({@code /ipfs/ping/1.0.0})
+ * @param pingTimeout           a ping not answered in this time closes the connection
+ * @param redialMinBackoff      first wait before a static peer is dialled again
+ * @param redialMaxBackoff      longest wait between dials of a static peer (the wait doubles, with jitter)
+ * @param duplicateWindow       two connections to one peer completed within this time are a simultaneous open, which
+ *                              both sides settle the same way; later, the live connection is kept and the newcomer closed
+ * @param writeBufferHighWater  bytes queued on a connection's socket before it turns unwritable (low mark: half)
+ * @param muxerLimits           what each connection's streams may hold
+ * @param staticPeers           peers dialled at start and kept connected; each must name its {@code /p2p} peer id
+ */
+public record HostConfig(InetSocketAddress listenAddress, List<Multiaddr> announceAddresses, String agentVersion,
+                         List<String> muxers, int maxConnections, int reservedOutboundSlots,
+                         int maxConnectionsPerAddress, Duration handshakeTimeout, Duration pingInterval,
+                         Duration pingTimeout, Duration redialMinBackoff, Duration redialMaxBackoff,
+                         Duration duplicateWindow, int writeBufferHighWater, MuxerLimits muxerLimits,
+                         List<Multiaddr> staticPeers) {
+    public static final List<String> SUPPORTED_MUXERS = List.of(YamuxSession.PROTOCOL_ID, MplexSession.PROTOCOL_ID);
+    public static final String IDENTIFY_PROTOCOL_VERSION = "ipfs/0.1.0";
+
+    public static final HostConfig DEFAULTS = new HostConfig(new InetSocketAddress("0.0.0.0", 60000), List.of(),
+            "wakurelay", SUPPORTED_MUXERS, 50, 10, 0, Duration.ofSeconds(10), Duration.ofSeconds(15),
+            Duration.ofSeconds(10), Duration.ofSeconds(1), Duration.ofSeconds(30), Duration.ofSeconds(2),
+            4 * 1024 * 1024, MuxerLimits.DEFAULTS, List.of());
+
+    public HostConfig {
+        announceAddresses = List.copyOf(announceAddresses);
+        muxers = List.copyOf(muxers);
+        staticPeers = List.copyOf(staticPeers);
+        Objects.requireNonNull(agentVersion, "agentVersion");
+        Objects.requireNonNull(muxerLimits, "muxerLimits");
+        if (muxers.isEmpty() || !SUPPORTED_MUXERS.containsAll(muxers)) {
+            throw new IllegalArgumentException("muxers must be some of " + SUPPORTED_MUXERS + ", were " + muxers);
+        }
+        if (maxConnections < 1) {
+            throw new IllegalArgumentException("maxConnections must be positive, was " + maxConnections);
+        }
+        if (reservedOutboundSlots < 0 || reservedOutboundSlots >= maxConnections) {
+            throw new IllegalArgumentException("reservedOutboundSlots must be in 0.." + (maxConnections - 1) + ", was "
+                    + reservedOutboundSlots);
+        }
+        if (maxConnectionsPerAddress < 0) {
+            throw new IllegalArgumentException("maxConnectionsPerAddress must not be negative, was " + maxConnectionsPerAddress);
+        }
+        positive("handshakeTimeout", handshakeTimeout);
+        positive("pingInterval", pingInterval);
+        positive("pingTimeout", pingTimeout);
+        positive("redialMinBackoff", redialMinBackoff);
+        positive("duplicateWindow", duplicateWindow);
+        if (redialMaxBackoff.compareTo(redialMinBackoff) < 0) {
+            throw new IllegalArgumentException("redialMaxBackoff (" + redialMaxBackoff + ") is below redialMinBackoff ("
+                    + redialMinBackoff + ")");
+        }
+        if (writeBufferHighWater < 64 * 1024) {
+            throw new IllegalArgumentException("writeBufferHighWater must be at least 64 KiB, was " + writeBufferHighWater);
+        }
+        for (Multiaddr peer : staticPeers) {
+            if (peer.peerId().isEmpty() || !peer.isTcp()) {
+                throw new IllegalArgumentException("a static peer needs a TCP address ending in /p2p/<peer id>, got " + peer);
+            }
+        }
+    }
+
+    private static void positive(String name, Duration d) {
+        if (d == null || d.isNegative() || d.isZero()) {
+            throw new IllegalArgumentException(name + " must be positive, was " + d);
+        }
+    }
+
+    /** Inbound connections may take at most this many slots. */
+    public int maxInbound() {
+        return maxConnections - Math.max(reservedOutboundSlots, Math.min(staticPeers.size(), maxConnections - 1));
+    }
+
+    public Builder toBuilder() {
+        return new Builder(this);
+    }
+
+    public static Builder builder() {
+        return new Builder(DEFAULTS);
+    }
+
+    /** Changes some fields of a config; {@link #build()} validates the result. */
+    public static final class Builder {
+        private InetSocketAddress listenAddress;
+        private List<Multiaddr> announceAddresses;
+        private String agentVersion;
+        private List<String> muxers;
+        private int maxConnections;
+        private int reservedOutboundSlots;
+        private int maxConnectionsPerAddress;
+        private Duration handshakeTimeout;
+        private Duration pingInterval;
+        private Duration pingTimeout;
+        private Duration redialMinBackoff;
+        private Duration redialMaxBackoff;
+        private Duration duplicateWindow;
+        private int writeBufferHighWater;
+        private MuxerLimits muxerLimits;
+        private List<Multiaddr> staticPeers;
+
+        private Builder(HostConfig c) {
+            listenAddress = c.listenAddress;
+            announceAddresses = c.announceAddresses;
+            agentVersion = c.agentVersion;
+            muxers = c.muxers;
+            maxConnections = c.maxConnections;
+            reservedOutboundSlots = c.reservedOutboundSlots;
+            maxConnectionsPerAddress = c.maxConnectionsPerAddress;
+            handshakeTimeout = c.handshakeTimeout;
+            pingInterval = c.pingInterval;
+            pingTimeout = c.pingTimeout;
+            redialMinBackoff = c.redialMinBackoff;
+            redialMaxBackoff = c.redialMaxBackoff;
+            duplicateWindow = c.duplicateWindow;
+            writeBufferHighWater = c.writeBufferHighWater;
+            muxerLimits = c.muxerLimits;
+            staticPeers = c.staticPeers;
+        }
+
+        public Builder listenAddress(InetSocketAddress v) {
+            listenAddress = v;
+            return this;
+        }
+
+        public Builder announceAddresses(List<Multiaddr> v) {
+            announceAddresses = v;
+            return this;
+        }
+
+        public Builder agentVersion(String v) {
+            agentVersion = v;
+            return this;
+        }
+
+        public Builder muxers(List<String> v) {
+            muxers = v;
+            return this;
+        }
+
+        public Builder maxConnections(int v) {
+            maxConnections = v;
+            return this;
+        }
+
+        public Builder reservedOutboundSlots(int v) {
+            reservedOutboundSlots = v;
+            return this;
+        }
+
+        public Builder maxConnectionsPerAddress(int v) {
+            maxConnectionsPerAddress = v;
+            return this;
+        }
+
+        public Builder handshakeTimeout(Duration v) {
+            handshakeTimeout = v;
+            return this;
+        }
+
+        public Builder pingInterval(Duration v) {
+            pingInterval = v;
+            return this;
+        }
+
+        public Builder pingTimeout(Duration v) {
+            pingTimeout = v;
+            return this;
+        }
+
+        public Builder redialMinBackoff(Duration v) {
+            redialMinBackoff = v;
+            return this;
+        }
+
+        public Builder redialMaxBackoff(Duration v) {
+            redialMaxBackoff = v;
+            return this;
+        }
+
+        public Builder duplicateWindow(Duration v) {
+            duplicateWindow = v;
+            return this;
+        }
+
+        public Builder writeBufferHighWater(int v) {
+            writeBufferHighWater = v;
+            return this;
+        }
+
+        public Builder muxerLimits(MuxerLimits v) {
+            muxerLimits = v;
+            return this;
+        }
+
+        public Builder staticPeers(List<Multiaddr> v) {
+            staticPeers = v;
+            return this;
+        }
+
+        public HostConfig build() {
+            return new HostConfig(listenAddress, announceAddresses, agentVersion, muxers, maxConnections,
+                    reservedOutboundSlots, maxConnectionsPerAddress, handshakeTimeout, pingInterval, pingTimeout,
+                    redialMinBackoff, redialMaxBackoff, duplicateWindow, writeBufferHighWater, muxerLimits, staticPeers);
+        }
+    }
+}

@@ -1,0 +1,193 @@
+package io.wakurelay.p2p;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import io.wakurelay.p2p.mux.MuxerEvents;
+import io.wakurelay.p2p.mux.MuxerException;
+import io.wakurelay.p2p.noise.NoiseCounters;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Supplier;
+
+/**
+ * The host's meters (docs/metrics.md, "p2p"). Labelled counters are made on first use; their label values come from
+ * small fixed sets (reasons, outcomes, directions) or from the protocols this host speaks, never from peers.
+ */
+final class HostMetrics implements NoiseCounters {
+    private final MeterRegistry registry;
+    private final Counter bytesIn;
+    private final Counter bytesOut;
+    private final Counter encrypted;
+    private final Counter decrypted;
+    private final Timer pingRtt;
+    private final Map<String, AtomicInteger> connections = new ConcurrentHashMap<>();
+    private final Map<String, AtomicInteger> streams = new ConcurrentHashMap<>();
+    private final Map<String, Counter> counters = new ConcurrentHashMap<>();
+
+    HostMetrics(MeterRegistry registry, Supplier<Number> peers) {
+        this.registry = registry;
+        Gauge.builder("libp2p.peers", peers).description("peers with an open connection").register(registry);
+        bytesIn = Counter.builder("libp2p.network.bytes").tag("direction", "in")
+                .description("bytes read from and written to peer sockets (encrypted)").baseUnit("bytes").register(registry);
+        bytesOut = Counter.builder("libp2p.network.bytes").tag("direction", "out")
+                .description("bytes read from and written to peer sockets (encrypted)").baseUnit("bytes").register(registry);
+        encrypted = Counter.builder("libp2p.noise.bytes").tag("operation", "encrypt")
+                .description("plaintext bytes through the Noise ciphers").baseUnit("bytes").register(registry);
+        decrypted = Counter.builder("libp2p.noise.bytes").tag("operation", "decrypt")
+                .description("plaintext bytes through the Noise ciphers").baseUnit("bytes").register(registry);
+        pingRtt = Timer.builder("libp2p.ping.rtt").description("round trip of /ipfs/ping/1.0.0 to connected peers")
+                .register(registry);
+        for (String direction : new String[]{"inbound", "outbound"}) {
+            for (String muxer : HostConfig.SUPPORTED_MUXERS) {
+                connectionGauge(direction, muxer);
+            }
+        }
+        // the common label values exist from the start, so dashboards show 0 rather than no data
+        HANDSHAKE_OUTCOMES.forEach(o -> counter(HANDSHAKES, "outcome", o));
+        REJECTION_REASONS.forEach(r -> counter(REJECTED, "reason", r));
+        DISCONNECT_REASONS.forEach(r -> counter(DISCONNECTS, "reason", r));
+        DIAL_OUTCOMES.forEach(o -> counter(DIALS, "outcome", o));
+        counter(STREAMS_REFUSED, "reason", "too_many_streams");
+        NEGOTIATION_FAILURES.forEach(r -> counter(NEGOTIATIONS_FAILED, "reason", r));
+        overflowed = Counter.builder("libp2p.streams.overflowed")
+                .description("mplex streams reset because their paused reader buffered too much").register(registry);
+    }
+
+    private static final String HANDSHAKES = "libp2p.handshakes";
+    private static final String REJECTED = "libp2p.connections.rejected";
+    private static final String DISCONNECTS = "libp2p.disconnects";
+    private static final String DIALS = "libp2p.dials";
+    private static final String STREAMS_REFUSED = "libp2p.streams.refused";
+    private static final String NEGOTIATIONS_FAILED = "libp2p.stream.negotiations.failed";
+    private static final List<String> HANDSHAKE_OUTCOMES = List.of("success", "timeout",
+            "negotiation_failed", "noise_failed", "wrong_peer_id", "closed", "io_error", "error");
+    private static final List<String> REJECTION_REASONS = List.of("too_many_connections",
+            "too_many_from_address", "shutting_down", "duplicate");
+    private static final List<String> DISCONNECT_REASONS = List.of("closed_by_peer", "closed_locally",
+            "ping_timeout", "duplicate", "shutting_down", "peer_removed", "io_error", "protocol_error");
+    private static final List<String> DIAL_OUTCOMES = List.of("success", "connect_failed",
+            "handshake_failed", "no_slot", "refused");
+    private static final List<String> NEGOTIATION_FAILURES = List.of("timeout", "not_supported", "malformed");
+    private final Counter overflowed;
+    private static final Map<String, String> DESCRIPTIONS = Map.of(
+            HANDSHAKES, "connection upgrades (security and muxer negotiation) by outcome",
+            REJECTED, "connections refused before their handshake, by reason",
+            DISCONNECTS, "established connections that ended, by reason",
+            DIALS, "dials by outcome",
+            STREAMS_REFUSED, "streams the peer opened that were reset at once, by reason",
+            NEGOTIATIONS_FAILED, "stream protocol negotiations that failed, by reason");
+
+    void bytesIn(int n) {
+        bytesIn.increment(n);
+    }
+
+    void bytesOut(int n) {
+        bytesOut.increment(n);
+    }
+
+    @Override
+    public void encrypted(int plaintextBytes) {
+        encrypted.increment(plaintextBytes);
+    }
+
+    @Override
+    public void decrypted(int plaintextBytes) {
+        decrypted.increment(plaintextBytes);
+    }
+
+    void pingRtt(Duration rtt) {
+        pingRtt.record(rtt);
+    }
+
+    /** A handshake ended: {@code success}, or why it failed. */
+    void handshake(String outcome) {
+        counter(HANDSHAKES, "outcome", outcome).increment();
+    }
+
+    /** A connection was refused before its handshake. */
+    void rejected(String reason) {
+        counter(REJECTED, "reason", reason).increment();
+    }
+
+    /** An established connection ended. */
+    void disconnected(String reason) {
+        counter(DISCONNECTS, "reason", reason).increment();
+    }
+
+    void dial(String outcome) {
+        counter(DIALS, "outcome", outcome).increment();
+    }
+
+    void connectionOpened(boolean outbound, String muxer) {
+        connectionGauge(outbound ? "outbound" : "inbound", muxer).incrementAndGet();
+    }
+
+    void connectionClosed(boolean outbound, String muxer) {
+        connectionGauge(outbound ? "outbound" : "inbound", muxer).decrementAndGet();
+    }
+
+    private AtomicInteger connectionGauge(String direction, String muxer) {
+        return connections.computeIfAbsent(direction + " " + muxer, k -> {
+            AtomicInteger value = new AtomicInteger();
+            Gauge.builder("libp2p.connections", value, AtomicInteger::get).tag("direction", direction).tag("muxer", muxer)
+                    .description("open connections by direction and muxer").register(registry);
+            return value;
+        });
+    }
+
+    private AtomicInteger streamGauge(Stream stream) {
+        String direction = stream.isOutbound() ? "outbound" : "inbound";
+        return streams.computeIfAbsent(direction + " " + stream.protocol(), k -> {
+            AtomicInteger value = new AtomicInteger();
+            Gauge.builder("libp2p.open.streams", value, AtomicInteger::get).tag("direction", direction)
+                    .tag("protocol", stream.protocol()).description("open streams by protocol and direction").register(registry);
+            return value;
+        });
+    }
+
+    private Counter counter(String name, String tag, String value) {
+        return counters.computeIfAbsent(name + " " + value,
+                k -> Counter.builder(name).tag(tag, value).description(DESCRIPTIONS.get(name)).register(registry));
+    }
+
+    /** The muxer sessions' events, counted. */
+    MuxerEvents muxerEvents() {
+        return new MuxerEvents() {
+            @Override
+            public void streamOpened(Stream stream) {
+                streamGauge(stream).incrementAndGet();
+            }
+
+            @Override
+            public void streamClosed(Stream stream) {
+                streamGauge(stream).decrementAndGet();
+            }
+
+            @Override
+            public void streamRefused(String reason) {
+                counter(STREAMS_REFUSED, "reason", reason).increment();
+            }
+
+            @Override
+            public void negotiationFailed(String reason) {
+                counter(NEGOTIATIONS_FAILED, "reason", reason).increment();
+            }
+
+            @Override
+            public void streamOverflow(Stream stream) {
+                overflowed.increment();
+            }
+
+            @Override
+            public void violation(MuxerException e) {
+                // counted as the reason the connection ends, in libp2p_disconnects_total
+            }
+        };
+    }
+}

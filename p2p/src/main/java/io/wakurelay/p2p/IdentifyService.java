@@ -1,0 +1,199 @@
+package io.wakurelay.p2p;
+
+import com.google.protobuf.ByteString;
+import com.google.protobuf.InvalidProtocolBufferException;
+import io.netty.buffer.ByteBuf;
+import io.wakurelay.p2p.crypto.KeyFormatException;
+import io.wakurelay.p2p.crypto.PrivateKey;
+import io.wakurelay.p2p.crypto.PublicKey;
+import io.wakurelay.p2p.multiaddr.Multiaddr;
+import io.wakurelay.p2p.multiaddr.MultiaddrFormatException;
+import io.wakurelay.p2p.proto.Identify;
+import io.wakurelay.p2p.wire.LengthPrefixedReader;
+import io.wakurelay.p2p.wire.Uvarint;
+import io.wakurelay.p2p.wire.WireFormatException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.TreeSet;
+import java.util.function.BiConsumer;
+import java.util.function.Supplier;
+
+/**
+ * identify (libp2p/specs identify/README.md): the side that opens {@code /ipfs/id/1.0.0} reads one length-prefixed
+ * {@code Identify} and the other writes it and closes; {@code /ipfs/id/push/1.0.0} carries an update the other way.
+ * Both sides ask as soon as a connection is up (js-libp2p tells its gossipsub about a peer only after identify).
+ */
+final class IdentifyService {
+    private static final Logger log = LoggerFactory.getLogger(IdentifyService.class);
+    static final String PROTOCOL = "/ipfs/id/1.0.0";
+    static final String PUSH_PROTOCOL = "/ipfs/id/push/1.0.0";
+    /** Larger than any honest identify (js-libp2p allows 8 KiB). */
+    static final int MAX_MESSAGE_BYTES = 64 * 1024;
+
+    private final PrivateKey identity;
+    private final String agentVersion;
+    private final Supplier<List<Multiaddr>> listenAddresses;
+    private final Supplier<List<String>> protocols;
+    private final BiConsumer<HostConnection, PeerRecord> onIdentified;
+
+    IdentifyService(PrivateKey identity, String agentVersion, Supplier<List<Multiaddr>> listenAddresses,
+                    Supplier<List<String>> protocols, BiConsumer<HostConnection, PeerRecord> onIdentified) {
+        this.identity = identity;
+        this.agentVersion = agentVersion;
+        this.listenAddresses = listenAddresses;
+        this.protocols = protocols;
+        this.onIdentified = onIdentified;
+    }
+
+    /** Answers {@code /ipfs/id/1.0.0}: writes this host's Identify and closes. */
+    ProtocolHandler server() {
+        return stream -> new StreamHandler() {
+            @Override
+            public void onOpen(Stream s) {
+                s.write(encode(s.alloc(), identifyFor((HostConnection) s.connection())));
+                s.closeWrite();
+            }
+
+            @Override
+            public void onData(Stream s, ByteBuf data) {
+                data.release();
+            }
+        };
+    }
+
+    /** Takes a pushed update on {@code /ipfs/id/push/1.0.0}. */
+    ProtocolHandler pushServer() {
+        return stream -> new Reader((HostConnection) stream.connection());
+    }
+
+    /** Asks the peer of {@code connection} who it is. */
+    void identify(HostConnection connection) {
+        connection.openStream(PROTOCOL, new Reader(connection)).subscribe(null,
+                e -> log.debug("identify of {} failed: {}", connection.remotePeer(), e.toString()));
+    }
+
+    Identify identifyFor(HostConnection connection) {
+        Identify.Builder b = Identify.newBuilder()
+                .setProtocolVersion(HostConfig.IDENTIFY_PROTOCOL_VERSION)
+                .setAgentVersion(agentVersion)
+                .setPublicKey(ByteString.copyFrom(identity.publicKey().marshal()))
+                .addAllProtocols(new TreeSet<>(protocols.get()));
+        for (Multiaddr a : listenAddresses.get()) {
+            b.addListenAddrs(ByteString.copyFrom(a.withoutPeerId().bytes()));
+        }
+        if (connection != null && connection.remoteAddress() != null) {
+            b.setObservedAddr(ByteString.copyFrom(connection.remoteAddress().bytes()));
+        }
+        return b.build();
+    }
+
+    private static ByteBuf encode(io.netty.buffer.ByteBufAllocator alloc, Identify message) {
+        byte[] bytes = message.toByteArray();
+        ByteBuf out = alloc.buffer(Uvarint.MAX_BYTES + bytes.length);
+        Uvarint.write(out, bytes.length);
+        out.writeBytes(bytes);
+        return out;
+    }
+
+    /** Reads one Identify, then applies it when the peer closes (or at once when it is complete). */
+    private final class Reader implements StreamHandler {
+        private final HostConnection connection;
+        private LengthPrefixedReader reader;
+        private boolean done;
+
+        Reader(HostConnection connection) {
+            this.connection = connection;
+        }
+
+        @Override
+        public void onOpen(Stream stream) {
+            reader = new LengthPrefixedReader(stream.alloc(), MAX_MESSAGE_BYTES);
+        }
+
+        @Override
+        public void onData(Stream stream, ByteBuf data) {
+            if (done) {
+                data.release();
+                return;
+            }
+            reader.add(data);
+            ByteBuf message;
+            try {
+                message = reader.next();
+            } catch (WireFormatException e) {
+                log.debug("identify from {} refused: {}", connection.remotePeer(), e.getMessage());
+                stream.reset();
+                return;
+            }
+            if (message != null) {
+                done = true;
+                reader.close();
+                try {
+                    apply(Identify.parseFrom(message.nioBuffer()));
+                } catch (InvalidProtocolBufferException e) {
+                    log.debug("malformed identify from {}: {}", connection.remotePeer(), e.getMessage());
+                } finally {
+                    message.release();
+                }
+                stream.closeWrite();
+            }
+        }
+
+        @Override
+        public void onRemoteClosed(Stream stream) {
+            stream.closeWrite();
+        }
+
+        @Override
+        public void onClosed(Stream stream, Throwable cause) {
+            if (reader != null) {
+                reader.close();
+            }
+        }
+
+        private void apply(Identify message) {
+            if (message.hasPublicKey()) {
+                try {
+                    PublicKey key = PublicKey.unmarshal(message.getPublicKey().toByteArray());
+                    if (!connection.remotePeer().matches(key)) {
+                        log.debug("identify from {} carries another peer's key; closing", connection.remotePeer());
+                        connection.close("identify_mismatch");
+                        return;
+                    }
+                } catch (KeyFormatException e) {
+                    connection.close("identify_mismatch");
+                    return;
+                }
+            }
+            PeerRecord previous = connection.record();
+            List<Multiaddr> addresses = new ArrayList<>();
+            for (ByteString raw : message.getListenAddrsList()) {
+                try {
+                    addresses.add(Multiaddr.fromBytes(raw.toByteArray()));
+                } catch (MultiaddrFormatException e) {
+                    // an address of a kind we cannot read: skip it, keep the rest
+                }
+            }
+            Multiaddr observed = null;
+            if (message.hasObservedAddr()) {
+                try {
+                    observed = Multiaddr.fromBytes(message.getObservedAddr().toByteArray());
+                } catch (MultiaddrFormatException e) {
+                    // not needed for anything this host does
+                }
+            }
+            // a push may carry only what changed: keep what it leaves out
+            PeerRecord record = new PeerRecord(connection.remotePeer(),
+                    message.getListenAddrsCount() > 0 ? addresses : previous.listenAddresses(),
+                    message.getProtocolsCount() > 0 ? new TreeSet<>(message.getProtocolsList()) : previous.protocols(),
+                    message.hasAgentVersion() ? message.getAgentVersion() : previous.agentVersion(),
+                    message.hasProtocolVersion() ? message.getProtocolVersion() : previous.protocolVersion(),
+                    observed != null ? observed : previous.observedAddress());
+            connection.record(record);
+            onIdentified.accept(connection, record);
+        }
+    }
+}

@@ -1,0 +1,164 @@
+package io.wakurelay.p2p;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.util.concurrent.ScheduledFuture;
+import io.wakurelay.p2p.mss.NegotiationException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.security.SecureRandom;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * ping (libp2p/specs ping/ping.md): 32 bytes echoed on {@code /ipfs/ping/1.0.0}. This host answers every peer's
+ * pings and pings each connection on a long-lived stream every {@link HostConfig#pingInterval()}; an answer that
+ * does not come within {@link HostConfig#pingTimeout()} closes the connection ({@code ping_timeout}). A peer that
+ * does not speak ping is not pinged.
+ */
+final class PingService {
+    private static final Logger log = LoggerFactory.getLogger(PingService.class);
+    static final String PROTOCOL = "/ipfs/ping/1.0.0";
+    static final int SIZE = 32;
+    private static final SecureRandom RANDOM = new SecureRandom();
+
+    private final Duration interval;
+    private final Duration timeout;
+    private final HostMetrics metrics;
+
+    PingService(Duration interval, Duration timeout, HostMetrics metrics) {
+        this.interval = interval;
+        this.timeout = timeout;
+        this.metrics = metrics;
+    }
+
+    /** Echoes what the peer sends; reading pauses while the echo cannot be written. */
+    ProtocolHandler server() {
+        return stream -> new StreamHandler() {
+            @Override
+            public void onData(Stream s, ByteBuf data) {
+                s.write(data);
+                if (!s.isWritable()) {
+                    s.pauseReading();
+                }
+            }
+
+            @Override
+            public void onWritabilityChanged(Stream s) {
+                if (s.isWritable()) {
+                    s.resumeReading();
+                }
+            }
+
+            @Override
+            public void onRemoteClosed(Stream s) {
+                s.closeWrite();
+            }
+        };
+    }
+
+    /** Pings {@code connection} until it closes. */
+    void start(HostConnection connection) {
+        new Pinger(connection).schedule();
+    }
+
+    private final class Pinger implements StreamHandler {
+        private final HostConnection connection;
+        private Stream stream;
+        private boolean opening;
+        private boolean unsupported;
+        private final byte[] sent = new byte[SIZE];
+        private final byte[] received = new byte[SIZE];
+        private int receivedBytes;
+        private long sentAt;
+        private ScheduledFuture<?> deadline;
+
+        Pinger(HostConnection connection) {
+            this.connection = connection;
+        }
+
+        void schedule() {
+            connection.executor().schedule(this::tick, interval.toNanos(), TimeUnit.NANOSECONDS);
+        }
+
+        private void tick() {
+            if (!connection.isOpen() || unsupported) {
+                return;
+            }
+            schedule();
+            if (deadline != null || opening) {
+                return;
+            }
+            if (stream == null || !stream.isOpen()) {
+                opening = true;
+                connection.openStream(PROTOCOL, this).subscribe(s -> {
+                    opening = false;
+                    ping();
+                }, this::openFailed);
+            } else {
+                ping();
+            }
+        }
+
+        private void openFailed(Throwable e) {
+            opening = false;
+            if (e instanceof NegotiationException.NotSupported) {
+                unsupported = true;
+                log.debug("{} does not speak ping; not pinging it", connection.remotePeer());
+            }
+        }
+
+        @Override
+        public void onOpen(Stream s) {
+            stream = s;
+        }
+
+        private void ping() {
+            if (stream == null || !stream.isOpen()) {
+                return;
+            }
+            RANDOM.nextBytes(sent);
+            receivedBytes = 0;
+            sentAt = System.nanoTime();
+            deadline = connection.executor().schedule(() -> {
+                log.debug("{} did not answer a ping within {}; closing", connection.remotePeer(), timeout);
+                connection.close("ping_timeout");
+            }, timeout.toNanos(), TimeUnit.NANOSECONDS);
+            stream.write(stream.alloc().buffer(SIZE).writeBytes(sent));
+        }
+
+        @Override
+        public void onData(Stream s, ByteBuf data) {
+            try {
+                int n = Math.min(data.readableBytes(), SIZE - receivedBytes);
+                data.readBytes(received, receivedBytes, n);
+                receivedBytes += n;
+                if (data.isReadable() || deadline == null) {
+                    s.reset();
+                    return;
+                }
+            } finally {
+                data.release();
+            }
+            if (receivedBytes == SIZE) {
+                deadline.cancel(false);
+                deadline = null;
+                if (Arrays.equals(sent, received)) {
+                    metrics.pingRtt(Duration.ofNanos(System.nanoTime() - sentAt));
+                } else {
+                    connection.close("ping_mismatch");
+                }
+            }
+        }
+
+        @Override
+        public void onClosed(Stream s, Throwable cause) {
+            stream = null;
+            if (deadline != null) {
+                deadline.cancel(false);
+                deadline = null;
+            }
+        }
+    }
+}

@@ -1,0 +1,99 @@
+package io.wakurelay.p2p;
+
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.handler.codec.DecoderException;
+import io.netty.util.ReferenceCountUtil;
+import io.netty.util.concurrent.Promise;
+import io.netty.util.concurrent.ScheduledFuture;
+import io.wakurelay.p2p.crypto.KeyFormatException;
+import io.wakurelay.p2p.mss.NegotiationException;
+import io.wakurelay.p2p.noise.NoiseException;
+import io.wakurelay.p2p.noise.PeerIdMismatchException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.io.IOException;
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The last handler of every connection's pipeline. Until the upgrade is done it holds the deadline of the whole
+ * handshake and turns any failure into a {@link HandshakeException} with a counted outcome; afterwards it closes
+ * the connection on an error that reaches it, noting why.
+ */
+final class UpgradeLifecycle extends ChannelInboundHandlerAdapter {
+    private static final Logger log = LoggerFactory.getLogger(UpgradeLifecycle.class);
+
+    private final Promise<HostConnection> result;
+    private final Duration deadline;
+    private ScheduledFuture<?> timeout;
+    private HostConnection connection;
+
+    UpgradeLifecycle(Promise<HostConnection> result, Duration deadline) {
+        this.result = result;
+        this.deadline = deadline;
+    }
+
+    @Override
+    public void handlerAdded(ChannelHandlerContext ctx) {
+        timeout = ctx.executor().schedule(() -> fail(ctx, "timeout", "the handshake did not finish within " + deadline, null),
+                deadline.toNanos(), TimeUnit.NANOSECONDS);
+    }
+
+    void upgraded(HostConnection connection) {
+        this.connection = connection;
+        timeout.cancel(false);
+        result.trySuccess(connection);
+    }
+
+    @Override
+    public void channelRead(ChannelHandlerContext ctx, Object msg) {
+        ReferenceCountUtil.release(msg);
+    }
+
+    @Override
+    public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+        Throwable root = cause instanceof DecoderException && cause.getCause() != null ? cause.getCause() : cause;
+        if (connection == null) {
+            fail(ctx, outcome(root), root.getMessage(), root);
+            return;
+        }
+        String reason = root instanceof IOException ? "io_error" : "protocol_error";
+        connection.noteCloseReason(reason);
+        log.debug("closing {}: {}", connection, root.toString());
+        ctx.close();
+    }
+
+    @Override
+    public void channelInactive(ChannelHandlerContext ctx) {
+        if (connection == null) {
+            fail(ctx, "closed", "the peer closed the connection during the handshake", null);
+        }
+        ctx.fireChannelInactive();
+    }
+
+    private void fail(ChannelHandlerContext ctx, String outcome, String message, Throwable cause) {
+        timeout.cancel(false);
+        if (result.tryFailure(new HandshakeException(outcome, "handshake with " + ctx.channel().remoteAddress()
+                + " failed (" + outcome + "): " + message, cause))) {
+            ctx.close();
+        }
+    }
+
+    private static String outcome(Throwable cause) {
+        if (cause instanceof PeerIdMismatchException) {
+            return "wrong_peer_id";
+        }
+        if (cause instanceof NegotiationException) {
+            return "negotiation_failed";
+        }
+        if (cause instanceof NoiseException || cause instanceof KeyFormatException) {
+            return "noise_failed";
+        }
+        if (cause instanceof IOException) {
+            return "io_error";
+        }
+        return "error";
+    }
+}

@@ -1,0 +1,42 @@
+package io.wakurelay.p2p.echo;
+
+import io.netty.buffer.ByteBuf;
+import io.wakurelay.p2p.ProtocolHandler;
+import io.wakurelay.p2p.Stream;
+import io.wakurelay.p2p.StreamHandler;
+
+/**
+ * {@code /wakurelay/echo/1.0.0}, a diagnostic protocol for interop tests and transport benchmarks (a node does not
+ * serve it): every byte is written back; reading pauses while the echo cannot be written, and the write side closes
+ * when the peer's does.
+ */
+public final class EchoProtocol {
+    public static final String ID = "/wakurelay/echo/1.0.0";
+
+    private EchoProtocol() {
+    }
+
+    public static ProtocolHandler server() {
+        return stream -> new StreamHandler() {
+            @Override
+            public void onData(Stream s, ByteBuf data) {
+                s.write(data);
+                if (!s.isWritable()) {
+                    s.pauseReading();
+                }
+            }
+
+            @Override
+            public void onWritabilityChanged(Stream s) {
+                if (s.isWritable()) {
+                    s.resumeReading();
+                }
+            }
+
+            @Override
+            public void onRemoteClosed(Stream s) {
+                s.closeWrite();
+            }
+        };
+    }
+}

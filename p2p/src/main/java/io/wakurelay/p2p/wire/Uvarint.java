@@ -1,0 +1,82 @@
+package io.wakurelay.p2p.wire;
+
+import io.netty.buffer.ByteBuf;
+
+/**
+ * Unsigned LEB128 varints as multiformats/unsigned-varint defines them: at most 9 bytes (63 bits), minimal
+ * encoding required. Used by multistream-select, mplex and every length-prefixed protocol message.
+ */
+public final class Uvarint {
+    /** The spec's limit: 9 bytes carry 63 bits. */
+    public static final int MAX_BYTES = 9;
+    /** Returned by {@link #read} when the buffer ends before the varint does. */
+    public static final long INCOMPLETE = -1;
+
+    private Uvarint() {
+    }
+
+    /**
+     * Reads a varint at the reader index and advances past it.
+     *
+     * @return the value, or {@link #INCOMPLETE} (reader index unchanged) when more bytes are needed
+     * @throws WireFormatException when it is longer than {@link #MAX_BYTES} or not minimally encoded
+     */
+    public static long read(ByteBuf in) {
+        int index = in.readerIndex();
+        int end = in.writerIndex();
+        long value = 0;
+        for (int i = 0; i < MAX_BYTES; i++) {
+            if (index + i >= end) {
+                return INCOMPLETE;
+            }
+            byte b = in.getByte(index + i);
+            value |= (long) (b & 0x7F) << (7 * i);
+            if ((b & 0x80) == 0) {
+                if (b == 0 && i > 0) {
+                    throw new WireFormatException("varint is not minimally encoded");
+                }
+                in.readerIndex(index + i + 1);
+                return value;
+            }
+        }
+        throw new WireFormatException("varint longer than " + MAX_BYTES + " bytes");
+    }
+
+    /**
+     * Reads a varint that must fit in an int and be at most {@code max} (lengths, flags and ids).
+     *
+     * @return the value, or -1 when more bytes are needed
+     */
+    public static int readInt(ByteBuf in, int max, String what) {
+        int start = in.readerIndex();
+        long value = read(in);
+        if (value == INCOMPLETE) {
+            return -1;
+        }
+        if (value > max) {
+            in.readerIndex(start);
+            throw new WireFormatException(what + " of " + value + " exceeds the limit of " + max);
+        }
+        return (int) value;
+    }
+
+    public static void write(ByteBuf out, long value) {
+        if (value < 0) {
+            throw new IllegalArgumentException("varints are unsigned, got " + value);
+        }
+        while ((value & ~0x7FL) != 0) {
+            out.writeByte((int) ((value & 0x7F) | 0x80));
+            value >>>= 7;
+        }
+        out.writeByte((int) value);
+    }
+
+    public static int size(long value) {
+        int size = 1;
+        while ((value & ~0x7FL) != 0) {
+            size++;
+            value >>>= 7;
+        }
+        return size;
+    }
+}

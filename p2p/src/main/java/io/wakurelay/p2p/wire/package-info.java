@@ -1,0 +1,6 @@
+/**
+ * Framing shared by the protocols: {@link io.wakurelay.p2p.wire.Uvarint} (unsigned varints, multiformats),
+ * {@link io.wakurelay.p2p.wire.LengthPrefixedReader} (length-prefixed messages handed out as slices, never copied)
+ * and {@link io.wakurelay.p2p.wire.WireFormatException} (bytes that break the framing).
+ */
+package io.wakurelay.p2p.wire;

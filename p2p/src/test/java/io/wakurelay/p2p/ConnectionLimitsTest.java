@@ -1,0 +1,131 @@
+package io.wakurelay.p2p;
+
+import io.wakurelay.p2p.crypto.PrivateKey;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class ConnectionLimitsTest {
+    private static final Duration WAIT = Duration.ofSeconds(10);
+    private final TestHosts hosts = new TestHosts();
+    private final List<Socket> sockets = new ArrayList<>();
+
+    @AfterEach
+    void close() throws IOException {
+        for (Socket s : sockets) {
+            s.close();
+        }
+        hosts.close();
+    }
+
+    private Socket rawConnect(Host host) throws IOException {
+        Socket s = new Socket();
+        s.connect(host.boundAddress(), 2000);
+        s.setSoTimeout(5000);
+        sockets.add(s);
+        return s;
+    }
+
+    @Test
+    void anInboundFloodLeavesTheReservedSlotsToTheHostsOwnDials() throws IOException {
+        Host target = hosts.start(x -> x.maxConnections(4).reservedOutboundSlots(2));
+        Host dialled = hosts.start();
+        for (int i = 0; i < 4; i++) {
+            rawConnect(target);
+        }
+        Eventually.until(() -> TestHosts.count(hosts.registry(target), "libp2p.connections.rejected", "reason",
+                "too_many_connections") >= 2);
+
+        Connection out = target.dial(TestHosts.address(dialled)).block(WAIT);
+
+        assertThat(out.isOpen()).isTrue();
+    }
+
+    @Test
+    void oneAddressMayHoldOnlyItsShareOfInboundConnections() throws IOException {
+        Host target = hosts.start(x -> x.maxConnectionsPerAddress(2));
+        rawConnect(target);
+        rawConnect(target);
+        Socket third = rawConnect(target);
+
+        assertThat(readUntilClosed(third)).isTrue();
+        assertThat(TestHosts.count(hosts.registry(target), "libp2p.connections.rejected", "reason",
+                "too_many_from_address")).isEqualTo(1);
+    }
+
+    @Test
+    void aPeerThatStallsItsHandshakeIsCutOffAtTheDeadline() throws IOException {
+        Host target = hosts.start(x -> x.handshakeTimeout(Duration.ofMillis(500)));
+        Socket silent = rawConnect(target);
+
+        assertThat(readUntilClosed(silent)).isTrue();
+        Eventually.until(() -> TestHosts.count(hosts.registry(target), "libp2p.handshakes", "outcome", "timeout") == 1);
+    }
+
+    @Test
+    void aPeerThatSpeaksAnotherSecurityProtocolIsRefused() throws IOException {
+        Host target = hosts.start();
+        Socket s = rawConnect(target);
+        byte[] header = "\u0013/multistream/1.0.0\n".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+        byte[] tls = "\u000b/tls/1.0.0\n".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+        s.getOutputStream().write(header);
+        s.getOutputStream().write(tls);
+        s.getOutputStream().flush();
+        // the host answers na and waits for another proposal: a peer that hangs up is a closed handshake
+        s.shutdownOutput();
+
+        assertThat(readUntilClosed(s)).isTrue();
+        Eventually.until(() -> TestHosts.count(hosts.registry(target), "libp2p.handshakes", "outcome", "closed") == 1);
+    }
+
+    @Test
+    void aPeerThatDoesNotAnswerPingsIsDisconnected() {
+        Host a = hosts.start(x -> x.pingInterval(Duration.ofMillis(200)).pingTimeout(Duration.ofMillis(300)));
+        Host mute = hosts.start();
+        mute.handle(PingService.PROTOCOL, stream -> new StreamHandler() {
+            @Override
+            public void onData(Stream s, io.netty.buffer.ByteBuf data) {
+                data.release();
+            }
+        });
+        a.dial(TestHosts.address(mute)).block(WAIT);
+
+        Eventually.until(() -> TestHosts.count(hosts.registry(a), "libp2p.disconnects", "reason", "ping_timeout") == 1);
+        Eventually.until(() -> a.connections().isEmpty());
+    }
+
+    @Test
+    void pingsThatAreAnsweredKeepTheConnectionAndMeasureItsRoundTrip() throws InterruptedException {
+        Host a = hosts.start(x -> x.pingInterval(Duration.ofMillis(100)).pingTimeout(Duration.ofMillis(2000)));
+        Host b = hosts.start(x -> x, PrivateKey.generateSecp256k1());
+        a.dial(TestHosts.address(b)).block(WAIT);
+
+        Eventually.until(() -> hosts.registry(a).find("libp2p.ping.rtt").timer().count() >= 3);
+        assertThat(a.connections()).hasSize(1);
+    }
+
+    /** @return true when the host closed the socket (EOF or reset) before the read timeout */
+    private static boolean readUntilClosed(Socket s) {
+        try {
+            InputStream in = s.getInputStream();
+            byte[] buffer = new byte[4096];
+            while (in.read(buffer) >= 0) {
+                // discard what the host says before it closes
+            }
+            return true;
+        } catch (java.net.SocketTimeoutException e) {
+            return false;
+        } catch (IOException e) {
+            return true;
+        }
+    }
+}

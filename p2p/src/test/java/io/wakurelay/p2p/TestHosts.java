@@ -1,0 +1,61 @@
+package io.wakurelay.p2p;
+
+import io.wakurelay.p2p.echo.EchoClient;
+import io.wakurelay.p2p.echo.EchoProtocol;
+
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.wakurelay.p2p.crypto.PrivateKey;
+import io.wakurelay.p2p.multiaddr.Multiaddr;
+
+import java.net.InetSocketAddress;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.UnaryOperator;
+
+/** Hosts on loopback for one test, closed together. */
+final class TestHosts implements AutoCloseable {
+    private final List<Host> hosts = new ArrayList<>();
+    final List<SimpleMeterRegistry> registries = new ArrayList<>();
+
+    static HostConfig.Builder loopback() {
+        return HostConfig.builder().listenAddress(new InetSocketAddress("127.0.0.1", 0))
+                .handshakeTimeout(Duration.ofSeconds(5)).redialMinBackoff(Duration.ofMillis(100))
+                .redialMaxBackoff(Duration.ofSeconds(1));
+    }
+
+    Host start() {
+        return start(b -> b);
+    }
+
+    Host start(UnaryOperator<HostConfig.Builder> config) {
+        return start(config, PrivateKey.generateEd25519());
+    }
+
+    Host start(UnaryOperator<HostConfig.Builder> config, PrivateKey key) {
+        SimpleMeterRegistry registry = new SimpleMeterRegistry();
+        Host host = Host.start(config.apply(loopback()).build(), key, registry);
+        host.handle(EchoProtocol.ID, EchoProtocol.server());
+        hosts.add(host);
+        registries.add(registry);
+        return host;
+    }
+
+    SimpleMeterRegistry registry(Host host) {
+        return registries.get(hosts.indexOf(host));
+    }
+
+    static Multiaddr address(Host host) {
+        return host.listenAddresses().get(0);
+    }
+
+    static double count(SimpleMeterRegistry registry, String name, String tag, String value) {
+        var c = registry.find(name).tag(tag, value).counter();
+        return c == null ? 0 : c.count();
+    }
+
+    @Override
+    public void close() {
+        hosts.forEach(Host::close);
+    }
+}

@@ -1,0 +1,16 @@
+/**
+ * Test support shared by the modules.
+ *
+ * <p>The JavaScript interop harness, in the order a test meets it:
+ * <ul>
+ *   <li>{@link io.wakurelay.testkit.JsPeer} starts a script of the repository's {@code interop/} directory (a bare
+ *       js-libp2p peer, a js-waku relay node, a js-waku light node), sends it commands and waits for its events;</li>
+ *   <li>{@code InteropDirectory} finds {@code interop/} (the build passes {@code -Dwakurelay.interop.dir});</li>
+ *   <li>{@code NpmInstall} runs {@code interop/install.sh} (npm ci where needed) once per JVM;</li>
+ *   <li>{@code LogTail} quotes a script's log in failure messages;</li>
+ *   <li>{@link io.wakurelay.testkit.JsCommandException} is a command the script answered with an error;</li>
+ *   <li>{@link io.wakurelay.testkit.EchoData} is the deterministic data of the {@code echo} command.</li>
+ * </ul>
+ * The scripts' arguments, commands and events are in {@code interop/README.md}.
+ */
+package io.wakurelay.testkit;
