@@ -3,16 +3,14 @@ package io.wakurelay.protocol;
 import io.netty.buffer.ByteBuf;
 import io.netty.util.ReferenceCounted;
 
-import java.nio.ByteBuffer;
-
 /**
  * One accepted message, decoded once and hashed once: the immutable view that relay fan-out, local
  * subscribers and the archive all share.
  *
- * <p>The envelope owns one reference to the wire frame it was decoded from (length prefix included). The
- * message view and the message bytes alias that frame's memory, so they are valid only while the envelope
- * is referenced: a consumer that keeps it beyond the call it got it in {@link #retain()}s it and
- * {@link #release()}s it exactly once when done.
+ * <p>The envelope owns one reference to the buffer its message bytes live in (for a received message, the
+ * decrypted RPC it arrived in, often a composite of several Noise frames). The message view and the message
+ * bytes alias that memory, so they are valid only while the envelope is referenced: a consumer that keeps it
+ * beyond the call it got it in {@link #retain()}s it and {@link #release()}s it exactly once when done.
  */
 public final class Envelope implements ReferenceCounted {
     private final String pubsubTopic;
@@ -20,23 +18,23 @@ public final class Envelope implements ReferenceCounted {
     private final ByteBuf messageBytes;
     private final MessageHash hash;
     private final long receivedAtNanos;
-    private final ByteBuf frame;
+    private final ByteBuf owner;
 
     Envelope(String pubsubTopic, WakuMessageView message, ByteBuf messageBytes, MessageHash hash,
-             long receivedAtNanos, ByteBuf frame) {
+             long receivedAtNanos, ByteBuf owner) {
         this.pubsubTopic = pubsubTopic;
         this.message = message;
         this.messageBytes = messageBytes;
         this.hash = hash;
         this.receivedAtNanos = receivedAtNanos;
-        this.frame = frame;
+        this.owner = owner;
     }
 
     public String pubsubTopic() {
         return pubsubTopic;
     }
 
-    /** The decoded message; its bytes fields alias the frame. */
+    /** The decoded message; its bytes fields alias the owner. */
     public WakuMessageView message() {
         return message;
     }
@@ -60,69 +58,55 @@ public final class Envelope implements ReferenceCounted {
         return message.ephemeral();
     }
 
-    /** The WakuMessage's bytes exactly as received, aliasing the frame (a duplicate: indexes are yours). */
+    /**
+     * The WakuMessage's bytes exactly as received, aliasing the owning buffer (a duplicate: indexes are yours). It
+     * may span several components of a composite buffer: read it with {@code nioBuffers()} or {@code getBytes}.
+     */
     public ByteBuf messageBytes() {
         return messageBytes.duplicate();
-    }
-
-    /** A view of {@link #messageBytes()} as a ByteBuffer (direct when the frame is). */
-    public ByteBuffer messageBuffer() {
-        return messageBytes.nioBuffer();
     }
 
     public int messageSize() {
         return messageBytes.readableBytes();
     }
 
-    /**
-     * The whole wire frame, length prefix included, for forwarding without re-encoding. The caller gets
-     * its own reference (a retained duplicate) and hands it to a channel write, which releases it.
-     */
-    public ByteBuf retainedFrame() {
-        return frame.retainedDuplicate();
-    }
-
-    public int frameSize() {
-        return frame.readableBytes();
-    }
-
     @Override
     public int refCnt() {
-        return frame.refCnt();
+        return owner.refCnt();
     }
 
     @Override
     public Envelope retain() {
-        frame.retain();
+        owner.retain();
         return this;
     }
 
     @Override
     public Envelope retain(int increment) {
-        frame.retain(increment);
+        owner.retain(increment);
         return this;
     }
 
     @Override
     public Envelope touch() {
-        frame.touch();
+        owner.touch();
         return this;
     }
 
     @Override
     public Envelope touch(Object hint) {
-        frame.touch(hint);
+        owner.touch(hint);
         return this;
     }
 
     @Override
     public boolean release() {
-        return frame.release();
+        return owner.release();
     }
 
     @Override
     public boolean release(int decrement) {
-        return frame.release(decrement);
+        return owner.release(decrement);
     }
 
     @Override

@@ -6,16 +6,15 @@ import com.google.protobuf.WireFormat;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.Unpooled;
-import io.wakurelay.protocol.proto.Frame;
-import io.wakurelay.protocol.proto.Publish;
 import io.wakurelay.protocol.proto.WakuMessage;
 
 import java.io.IOException;
 
 /**
- * The publish path's one encode: validates a message, writes it as a length-prefixed Publish frame straight
- * into a pooled buffer, hashes it once, and returns the same {@link Envelope} view the receive path makes,
- * with no decode: the view's slices are taken at the offsets the encoder wrote the fields to.
+ * The publish path's one encode: validates a message, writes its WakuMessage bytes straight into a pooled buffer,
+ * hashes it once, and returns the same {@link Envelope} view the receive path makes, with no decode: the view's
+ * slices are taken at the offsets the encoder wrote the fields to. The relay wraps those bytes in its RPC without
+ * copying them.
  *
  * <p>The fields are written in field-number order with proto3 presence rules, which is byte for byte what
  * the generated {@code WakuMessage.writeTo} produces (a test holds it to that).
@@ -38,42 +37,28 @@ public final class EnvelopeEncoder {
     }
 
     /**
-     * @return an envelope owning the one reference to a new pooled frame buffer
+     * @return an envelope owning the one reference to a new pooled buffer that holds exactly the message bytes
      * @throws ProtocolViolation when the message breaks a rule
      */
     public Envelope encode(String pubsubTopic, WakuMessage message, ByteBufAllocator allocator) {
         validator.checkPubsubTopic(pubsubTopic);
-        int messageSize = message.getSerializedSize();
-        validator.checkMessageSize(messageSize);
+        int size = message.getSerializedSize();
+        validator.checkMessageSize(size);
         long now = validator.nowNanos();
         validator.checkMessage(message, now);
 
-        int publishSize = CodedOutputStream.computeStringSize(Publish.PUBSUB_TOPIC_FIELD_NUMBER, pubsubTopic)
-                + CodedOutputStream.computeTagSize(Publish.MESSAGE_FIELD_NUMBER)
-                + CodedOutputStream.computeUInt32SizeNoTag(messageSize) + messageSize;
-        int frameSize = CodedOutputStream.computeTagSize(Frame.PUBLISH_FIELD_NUMBER)
-                + CodedOutputStream.computeUInt32SizeNoTag(publishSize) + publishSize;
-        int total = CodedOutputStream.computeUInt32SizeNoTag(frameSize) + frameSize;
-
-        ByteBuf frame = allocator.directBuffer(total, total);
+        ByteBuf buffer = allocator.directBuffer(size, size);
         try {
-            int start = frame.writerIndex();
-            CodedOutputStream out = CodedOutputStream.newInstance(frame.nioBuffer(start, total));
-            out.writeUInt32NoTag(frameSize);
-            out.writeTag(Frame.PUBLISH_FIELD_NUMBER, LD);
-            out.writeUInt32NoTag(publishSize);
-            out.writeString(Publish.PUBSUB_TOPIC_FIELD_NUMBER, pubsubTopic);
-            out.writeTag(Publish.MESSAGE_FIELD_NUMBER, LD);
-            out.writeUInt32NoTag(messageSize);
-            int messageIndex = start + out.getTotalBytesWritten();
-            WakuMessageView view = writeMessage(message, out, frame, start);
+            int start = buffer.writerIndex();
+            CodedOutputStream out = CodedOutputStream.newInstance(buffer.nioBuffer(start, size));
+            WakuMessageView view = writeMessage(message, out, buffer, start);
             out.flush();
-            frame.writerIndex(start + total);
+            buffer.writerIndex(start + size);
             counters.encoded();
             MessageHash hash = hasher.hash(pubsubTopic, view);
-            return new Envelope(pubsubTopic, view, frame.slice(messageIndex, messageSize), hash, now, frame);
+            return new Envelope(pubsubTopic, view, buffer.slice(start, size), hash, now, buffer);
         } catch (IOException | RuntimeException e) {
-            frame.release();
+            buffer.release();
             throw new IllegalStateException("encoding into a buffer of the computed size failed", e);
         }
     }

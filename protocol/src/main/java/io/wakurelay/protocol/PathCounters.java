@@ -11,6 +11,7 @@ public final class PathCounters {
     private final LongAdder hashes = new LongAdder();
     private final LongAdder payloadCopies = new LongAdder();
     private final LongAdder encodes = new LongAdder();
+    private final LongAdder messageIds = new LongAdder();
 
     void decoded() {
         decodes.increment();
@@ -27,6 +28,16 @@ public final class PathCounters {
 
     void encoded() {
         encodes.increment();
+    }
+
+    /** Called where the relay computes a gossipsub message id (SHA-256 of the WakuMessage bytes). */
+    public void messageIdComputed() {
+        messageIds.increment();
+    }
+
+    /** Gossipsub message id computations. */
+    public long messageIds() {
+        return messageIds.sum();
     }
 
     /** WakuMessage protobuf parses. */

@@ -4,26 +4,26 @@ import java.time.Duration;
 import java.util.Objects;
 
 /**
- * Size and time limits applied to every frame and message.
+ * Size and time limits applied to every RPC and message.
  *
- * @param maxFrameSize   largest Frame accepted, without its length prefix (default 1 MiB)
+ * @param maxRpcSize     largest relay RPC accepted from a peer, without its length prefix (default 1 MiB)
  * @param maxMessageSize largest encoded WakuMessage accepted (default 153600 bytes, as the Waku network)
  * @param maxTopicBytes  longest pubsub or content topic in UTF-8 bytes
  * @param maxClockDrift  how far a message timestamp may be from the receiver's clock, either way;
  *                       {@link Duration#ZERO} turns the check off. Messages without a timestamp pass.
  */
-public record ProtocolLimits(int maxFrameSize, int maxMessageSize, int maxTopicBytes, Duration maxClockDrift) {
+public record ProtocolLimits(int maxRpcSize, int maxMessageSize, int maxTopicBytes, Duration maxClockDrift) {
 
-    public static final int DEFAULT_MAX_FRAME_SIZE = 1 << 20;
+    public static final int DEFAULT_MAX_RPC_SIZE = 1 << 20;
     public static final int DEFAULT_MAX_MESSAGE_SIZE = 153_600;
     public static final int DEFAULT_MAX_TOPIC_BYTES = 256;
     /** nwaku's MaxMessageTimestampVariance. */
     public static final Duration DEFAULT_MAX_CLOCK_DRIFT = Duration.ofSeconds(20);
-    /** Room in a frame for the Publish envelope around the largest message and topic. */
-    static final int PUBLISH_OVERHEAD = 32;
+    /** Room in an RPC for the framing around the largest message and its topic. */
+    static final int RPC_OVERHEAD = 32;
 
     public static final ProtocolLimits DEFAULTS = new ProtocolLimits(
-            DEFAULT_MAX_FRAME_SIZE, DEFAULT_MAX_MESSAGE_SIZE, DEFAULT_MAX_TOPIC_BYTES, DEFAULT_MAX_CLOCK_DRIFT);
+            DEFAULT_MAX_RPC_SIZE, DEFAULT_MAX_MESSAGE_SIZE, DEFAULT_MAX_TOPIC_BYTES, DEFAULT_MAX_CLOCK_DRIFT);
 
     public ProtocolLimits {
         Objects.requireNonNull(maxClockDrift, "maxClockDrift");
@@ -33,9 +33,9 @@ public record ProtocolLimits(int maxFrameSize, int maxMessageSize, int maxTopicB
         if (maxTopicBytes < 8) {
             throw new IllegalArgumentException("max topic length must be at least 8 bytes, was " + maxTopicBytes);
         }
-        long needed = (long) maxMessageSize + maxTopicBytes + PUBLISH_OVERHEAD;
-        if (maxFrameSize < needed) {
-            throw new IllegalArgumentException("max frame size " + maxFrameSize
+        long needed = (long) maxMessageSize + maxTopicBytes + RPC_OVERHEAD;
+        if (maxRpcSize < needed) {
+            throw new IllegalArgumentException("max RPC size " + maxRpcSize
                     + " cannot carry a message of the max message size " + maxMessageSize + " (needs at least " + needed + ")");
         }
         if (maxClockDrift.isNegative()) {
@@ -44,15 +44,15 @@ public record ProtocolLimits(int maxFrameSize, int maxMessageSize, int maxTopicB
     }
 
     public ProtocolLimits withMaxMessageSize(int size) {
-        int frame = Math.max(maxFrameSize, size + maxTopicBytes + PUBLISH_OVERHEAD);
-        return new ProtocolLimits(frame, size, maxTopicBytes, maxClockDrift);
+        int rpc = Math.max(maxRpcSize, size + maxTopicBytes + RPC_OVERHEAD);
+        return new ProtocolLimits(rpc, size, maxTopicBytes, maxClockDrift);
     }
 
     public ProtocolLimits withMaxClockDrift(Duration drift) {
-        return new ProtocolLimits(maxFrameSize, maxMessageSize, maxTopicBytes, drift);
+        return new ProtocolLimits(maxRpcSize, maxMessageSize, maxTopicBytes, drift);
     }
 
-    public ProtocolLimits withMaxFrameSize(int size) {
+    public ProtocolLimits withMaxRpcSize(int size) {
         return new ProtocolLimits(size, maxMessageSize, maxTopicBytes, maxClockDrift);
     }
 }

@@ -40,6 +40,16 @@ public final class Topics {
     }
 
     /** @throws ProtocolViolation with {@link Violation#MISSING_CONTENT_TOPIC} or {@link Violation#INVALID_CONTENT_TOPIC} */
+    /** {@link #checkPubsubTopic} as a test, for topics a peer names (no exception on the hot path). */
+    public static boolean isValidPubsubTopic(String topic, int maxBytes) {
+        try {
+            checkPubsubTopic(topic, maxBytes);
+            return true;
+        } catch (ProtocolViolation e) {
+            return false;
+        }
+    }
+
     public static void checkContentTopic(String topic, int maxBytes) {
         if (topic.isEmpty()) {
             throw new ProtocolViolation(Violation.MISSING_CONTENT_TOPIC, "a message needs a content topic");

@@ -1,41 +1,45 @@
 package io.wakurelay.protocol;
 
 /**
- * Why an input was rejected. The {@link #label()} is the value of the {@code reason} tag on the
- * invalid-input metrics, so it is part of the metrics contract (docs/metrics.md).
+ * Why a message was not accepted. The {@link #label()} is the value of the {@code reason} tag on the
+ * invalid-message metrics, so it is part of the metrics contract (docs/metrics.md).
+ *
+ * <p>{@link #penalised()} is gossipsub's REJECT or IGNORE: a rejected message is one no honest node would have
+ * relayed, and counts against the peer that sent it; an ignored one fails only this node's own view (its clock,
+ * its subscriptions) and costs the sender nothing, so that an honest forwarder is never penalised.
  */
 public enum Violation {
-    /** The length prefix announces more than the maximum frame size. */
-    FRAME_TOO_LARGE("frame_too_large", true),
-    /** The length prefix is not a valid unsigned varint of at most 5 bytes. */
-    MALFORMED_LENGTH_PREFIX("malformed_length_prefix", true),
-    /** The connection ended in the middle of a frame. */
-    TRUNCATED_FRAME("truncated_frame", true),
-    /** The frame is not a valid protobuf Frame, or carries no known kind. */
-    MALFORMED_FRAME("malformed_frame", true),
+    /** The RPC is not valid protobuf, or its length prefix is malformed. */
+    MALFORMED_RPC("malformed_rpc", true),
+    /** The RPC is longer than the maximum RPC size. */
+    RPC_TOO_LARGE("rpc_too_large", true),
+    /** The gossipsub message carries from, seqno, signature or key: Waku relay is StrictNoSign. */
+    SIGNED_MESSAGE("signed_message", true),
+    /** The gossipsub message is for a topic this node does not relay (it may have just left it). */
+    NOT_SUBSCRIBED("not_subscribed", false),
     /** The WakuMessage is larger than the maximum message size. */
-    MESSAGE_TOO_LARGE("message_too_large", false),
-    /** The WakuMessage bytes are not a valid protobuf WakuMessage. */
-    MALFORMED_MESSAGE("malformed_message", false),
+    MESSAGE_TOO_LARGE("message_too_large", true),
+    /** The WakuMessage bytes are absent or not a valid protobuf WakuMessage. */
+    MALFORMED_MESSAGE("malformed_message", true),
     /** A string field is not valid UTF-8. */
-    INVALID_UTF8("invalid_utf8", false),
+    INVALID_UTF8("invalid_utf8", true),
     /** The pubsub topic is empty, too long or not of a known form. */
-    INVALID_PUBSUB_TOPIC("invalid_pubsub_topic", false),
+    INVALID_PUBSUB_TOPIC("invalid_pubsub_topic", true),
     /** The content topic is absent. */
-    MISSING_CONTENT_TOPIC("missing_content_topic", false),
+    MISSING_CONTENT_TOPIC("missing_content_topic", true),
     /** The content topic is not /{application}/{version}/{topic}/{encoding} (optionally with a generation prefix). */
-    INVALID_CONTENT_TOPIC("invalid_content_topic", false),
+    INVALID_CONTENT_TOPIC("invalid_content_topic", true),
     /** meta is longer than 64 bytes. */
-    META_TOO_LARGE("meta_too_large", false),
-    /** The timestamp is further from the receiver's clock than the configured window allows. */
+    META_TOO_LARGE("meta_too_large", true),
+    /** The timestamp is further from this node's clock than the configured window allows. */
     TIMESTAMP_OUT_OF_WINDOW("timestamp_out_of_window", false);
 
     private final String label;
-    private final boolean breaksFraming;
+    private final boolean penalised;
 
-    Violation(String label, boolean breaksFraming) {
+    Violation(String label, boolean penalised) {
         this.label = label;
-        this.breaksFraming = breaksFraming;
+        this.penalised = penalised;
     }
 
     /** Metric tag value and the short name used in error messages. */
@@ -43,11 +47,8 @@ public enum Violation {
         return label;
     }
 
-    /**
-     * True when the byte stream can no longer be trusted to be in step (the connection must be
-     * closed); false when only the one message is bad and the stream goes on.
-     */
-    public boolean breaksFraming() {
-        return breaksFraming;
+    /** True for gossipsub's REJECT (the sender is penalised), false for IGNORE. */
+    public boolean penalised() {
+        return penalised;
     }
 }

@@ -12,16 +12,16 @@ import java.nio.charset.StandardCharsets;
  * field wins, strings must be valid UTF-8, and malformed input is refused.
  *
  * <p>It exists because protobuf-java 4.x parses from direct memory only by copying it into a heap array
- * first; see docs/adr/0002-aliasing-wire-reader.md. Only the two hot messages, Publish and WakuMessage,
- * are read this way; everything else uses the generated parsers.
+ * first; see docs/adr/0002-aliasing-wire-reader.md. Only the hot messages (the relay's RPC and Message, and
+ * WakuMessage) are read this way; everything else uses the generated parsers.
  */
-final class WireReader {
-    static final int WIRETYPE_VARINT = WireFormat.WIRETYPE_VARINT;
-    static final int WIRETYPE_FIXED64 = WireFormat.WIRETYPE_FIXED64;
-    static final int WIRETYPE_LENGTH_DELIMITED = WireFormat.WIRETYPE_LENGTH_DELIMITED;
-    static final int WIRETYPE_START_GROUP = WireFormat.WIRETYPE_START_GROUP;
-    static final int WIRETYPE_END_GROUP = WireFormat.WIRETYPE_END_GROUP;
-    static final int WIRETYPE_FIXED32 = WireFormat.WIRETYPE_FIXED32;
+public final class WireReader {
+    public static final int WIRETYPE_VARINT = WireFormat.WIRETYPE_VARINT;
+    public static final int WIRETYPE_FIXED64 = WireFormat.WIRETYPE_FIXED64;
+    public static final int WIRETYPE_LENGTH_DELIMITED = WireFormat.WIRETYPE_LENGTH_DELIMITED;
+    public static final int WIRETYPE_START_GROUP = WireFormat.WIRETYPE_START_GROUP;
+    public static final int WIRETYPE_END_GROUP = WireFormat.WIRETYPE_END_GROUP;
+    public static final int WIRETYPE_FIXED32 = WireFormat.WIRETYPE_FIXED32;
     /** protobuf-java's default recursion limit, applied to nested groups. */
     private static final int MAX_GROUP_DEPTH = 100;
 
@@ -31,34 +31,34 @@ final class WireReader {
     private final int end;
 
     /** @param violation the reason reported when the bytes are malformed */
-    WireReader(ByteBuf buf, int index, int length, Violation violation) {
+    public WireReader(ByteBuf buf, int index, int length, Violation violation) {
         this.buf = buf;
         this.position = index;
         this.end = index + length;
         this.violation = violation;
     }
 
-    boolean hasMore() {
+    public boolean hasMore() {
         return position < end;
     }
 
-    int position() {
+    public int position() {
         return position;
     }
 
-    static int fieldNumber(int tag) {
+    public static int fieldNumber(int tag) {
         return tag >>> 3;
     }
 
-    static int wireType(int tag) {
+    public static int wireType(int tag) {
         return tag & 7;
     }
 
-    static int tag(int fieldNumber, int wireType) {
+    public static int tag(int fieldNumber, int wireType) {
         return (fieldNumber << 3) | wireType;
     }
 
-    int readTag() {
+    public int readTag() {
         int tag = readVarint32();
         if (fieldNumber(tag) == 0) {
             throw malformed("contains an invalid tag (zero)");
@@ -74,7 +74,7 @@ final class WireReader {
      * A varint read as protobuf-java's readRawVarint32 does (tags, lengths, uint32): up to 10 bytes, the
      * low 32 bits kept, a tenth byte that still has its continuation bit refused.
      */
-    int readVarint32() {
+    public int readVarint32() {
         long result = 0;
         for (int shift = 0; shift < 64; shift += 7) {
             byte b = nextByte();
@@ -91,7 +91,7 @@ final class WireReader {
      * decoder also accepts a tenth byte that keeps its continuation bit when the byte's lowest bit is set
      * (only that bit is used); that quirk is matched so both parsers accept exactly the same inputs.
      */
-    long readVarint64() {
+    public long readVarint64() {
         long result = 0;
         for (int shift = 0; shift < 63; shift += 7) {
             byte b = nextByte();
@@ -115,7 +115,7 @@ final class WireReader {
     }
 
     /** Reads a length prefix and returns the start index of the region; the reader moves past it. */
-    int readLengthDelimited() {
+    public int readLengthDelimited() {
         int length = readVarint32();
         if (length < 0) {
             throw malformed("contains a field with a negative size");
@@ -129,17 +129,17 @@ final class WireReader {
     }
 
     /** The length of the region returned by the last {@link #readLengthDelimited()}. */
-    int lastLength(int start) {
+    public int lastLength(int start) {
         return position - start;
     }
 
-    String readString(Violation utf8Violation, String field) {
+    public String readString(Violation utf8Violation, String field) {
         int start = readLengthDelimited();
         return utf8(buf.slice(start, position - start), utf8Violation, field);
     }
 
     /** Decodes strictly: invalid UTF-8 is refused, as protobuf refuses it in proto3 string fields. */
-    static String utf8(ByteBuf bytes, Violation utf8Violation, String field) {
+    public static String utf8(ByteBuf bytes, Violation utf8Violation, String field) {
         byte[] copy = new byte[bytes.readableBytes()];
         bytes.getBytes(bytes.readerIndex(), copy);
         if (!UnsafeByteOperations.unsafeWrap(copy).isValidUtf8()) {
@@ -148,7 +148,7 @@ final class WireReader {
         return new String(copy, StandardCharsets.UTF_8);
     }
 
-    void skipField(int tag) {
+    public void skipField(int tag) {
         skipField(tag, 0);
     }
 
@@ -189,7 +189,7 @@ final class WireReader {
         position += n;
     }
 
-    ProtocolViolation malformed(String what) {
+    public ProtocolViolation malformed(String what) {
         return new ProtocolViolation(violation, "protobuf " + what);
     }
 }

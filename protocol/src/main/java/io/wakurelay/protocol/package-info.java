@@ -1,8 +1,18 @@
 /**
- * The wire contracts every other module builds on: the WakuMessage and node-to-node Frame protobufs
- * (generated into {@code io.wakurelay.protocol.proto}), the length-prefixed frame codec for Netty, the
- * deterministic message hash, validation with typed errors, and the {@link io.wakurelay.protocol.Envelope}
- * view that is decoded once, hashed once and shared without copies. {@link io.wakurelay.protocol.PathCounters}
- * counts decodes, hashes and payload copies so that benchmarks can prove it.
+ * The message contracts every other module builds on, in flow order:
+ * <ul>
+ *   <li>{@code proto.WakuMessage}: the 14/WAKU2-MESSAGE protobuf (generated);</li>
+ *   <li>{@link io.wakurelay.protocol.WireReader}: reads protobuf from a ByteBuf region without copying it;</li>
+ *   <li>{@link io.wakurelay.protocol.WakuMessageView}: a decoded WakuMessage whose bytes fields alias the buffer;</li>
+ *   <li>{@link io.wakurelay.protocol.MessageValidator}, {@link io.wakurelay.protocol.Topics},
+ *       {@link io.wakurelay.protocol.ProtocolLimits}: the rules, failing with a
+ *       {@link io.wakurelay.protocol.ProtocolViolation} of one {@link io.wakurelay.protocol.Violation};</li>
+ *   <li>{@link io.wakurelay.protocol.MessageHasher} and {@link io.wakurelay.protocol.MessageHash}: the RFC 14 hash;</li>
+ *   <li>{@link io.wakurelay.protocol.EnvelopeDecoder} (receive) and {@link io.wakurelay.protocol.EnvelopeEncoder}
+ *       (publish): one decode or encode, one hash, giving an {@link io.wakurelay.protocol.Envelope};</li>
+ *   <li>{@link io.wakurelay.protocol.PathCounters}: decodes, message ids, hashes, encodes and payload copies, so
+ *       that benchmarks prove "decode once, hash once, copy never";</li>
+ *   <li>{@link io.wakurelay.protocol.PayloadMix}: the seeded payload sizes of the load generator.</li>
+ * </ul>
  */
 package io.wakurelay.protocol;

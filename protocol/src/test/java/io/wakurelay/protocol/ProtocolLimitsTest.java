@@ -10,13 +10,13 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 class ProtocolLimitsTest {
     @Test
     void defaultsAreThoseOfTheWakuNetwork() {
-        assertThat(ProtocolLimits.DEFAULTS.maxFrameSize()).isEqualTo(1 << 20);
+        assertThat(ProtocolLimits.DEFAULTS.maxRpcSize()).isEqualTo(1 << 20);
         assertThat(ProtocolLimits.DEFAULTS.maxMessageSize()).isEqualTo(153_600);
         assertThat(ProtocolLimits.DEFAULTS.maxClockDrift()).isEqualTo(Duration.ofSeconds(20));
     }
 
     @Test
-    void refusesAFrameLimitThatCannotCarryTheLargestMessage() {
+    void refusesAnRpcLimitThatCannotCarryTheLargestMessage() {
         assertThatThrownBy(() -> new ProtocolLimits(1000, 1000, 256, Duration.ZERO)).hasMessageContaining("cannot carry");
     }
 
@@ -27,8 +27,8 @@ class ProtocolLimitsTest {
     }
 
     @Test
-    void raisingTheMessageSizeRaisesTheFrameSizeWithIt() {
+    void raisingTheMessageSizeRaisesTheRpcSizeWithIt() {
         ProtocolLimits big = ProtocolLimits.DEFAULTS.withMaxMessageSize(2 << 20);
-        assertThat(big.maxFrameSize()).isGreaterThan(2 << 20);
+        assertThat(big.maxRpcSize()).isGreaterThan(2 << 20);
     }
 }

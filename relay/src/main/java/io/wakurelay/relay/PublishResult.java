@@ -2,17 +2,12 @@ package io.wakurelay.relay;
 
 import io.wakurelay.protocol.MessageHash;
 
-import java.util.Objects;
-
 /**
- * The outcome of a local publish.
+ * What a local publish did.
  *
- * @param hash      the message hash (computed once, while encoding)
- * @param duplicate true when the relay had already seen this message within the seen-cache TTL; nothing was
- *                  relayed or delivered again
+ * @param hash      the message's RFC 14 hash
+ * @param duplicate true when the message was seen before (nothing was sent)
+ * @param relayedTo the peers it was written to (0: no peer to relay to)
  */
-public record PublishResult(MessageHash hash, boolean duplicate) {
-    public PublishResult {
-        Objects.requireNonNull(hash, "hash");
-    }
+public record PublishResult(MessageHash hash, boolean duplicate, int relayedTo) {
 }

@@ -2,255 +2,212 @@ package io.wakurelay.relay;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.PooledByteBufAllocator;
-import io.netty.channel.ChannelOption;
-import io.netty.channel.WriteBufferWaterMark;
-import io.netty.channel.socket.DuplexChannel;
-import io.netty.util.ReferenceCounted;
+import io.wakurelay.p2p.Connection;
+import io.wakurelay.p2p.ConnectionListener;
+import io.wakurelay.p2p.Host;
+import io.wakurelay.p2p.Stream;
+import io.wakurelay.p2p.StreamHandler;
+import io.wakurelay.p2p.crypto.PeerId;
+import io.wakurelay.p2p.mss.NegotiationException;
+import io.wakurelay.p2p.wire.LengthPrefixedReader;
+import io.wakurelay.p2p.wire.WireFormatException;
 import io.wakurelay.protocol.Envelope;
 import io.wakurelay.protocol.EnvelopeDecoder;
 import io.wakurelay.protocol.EnvelopeEncoder;
-import io.wakurelay.protocol.FrameCodec;
 import io.wakurelay.protocol.MessageValidator;
 import io.wakurelay.protocol.PathCounters;
 import io.wakurelay.protocol.ProtocolViolation;
-import io.wakurelay.protocol.proto.Goodbye;
+import io.wakurelay.protocol.Violation;
 import io.wakurelay.protocol.proto.WakuMessage;
+import org.reactivestreams.Subscription;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import reactor.core.Disposable;
+import reactor.core.publisher.BaseSubscriber;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
+import reactor.core.publisher.Sinks;
 import reactor.core.scheduler.Scheduler;
 import reactor.core.scheduler.Schedulers;
-import reactor.core.publisher.Sinks;
-import reactor.netty.Connection;
-import reactor.netty.DisposableServer;
-import reactor.netty.resources.LoopResources;
-import reactor.netty.tcp.TcpClient;
-import reactor.netty.tcp.TcpServer;
 
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
-import java.util.concurrent.CancellationException;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
- * A relay node's peer side: accepts and dials peer connections, relays messages on the pubsub topics it
- * subscribes to (each decoded once, hashed once, deduplicated, and forwarded as the bytes received), and hands
- * every accepted message to one local consumer with backpressure. docs/relay.md describes the design.
+ * Waku relay on a libp2p {@link Host}: gossipsub v1.1 on {@value #PROTOCOL_ID} (StrictNoSign, message id =
+ * SHA-256 of the WakuMessage bytes) and Waku metadata. Every accepted message (new, valid, on a subscribed topic)
+ * is decoded once and hashed once, forwarded to the mesh as the bytes received, and handed to one local consumer
+ * ({@link #accepted()}) with backpressure to the peers. docs/relay.md describes the design.
  */
 public final class Relay implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(Relay.class);
+    public static final String PROTOCOL_ID = "/vac/waku/relay/2.0.0";
     /** The grace period of {@link #close()}. */
     public static final Duration DEFAULT_SHUTDOWN_GRACE = Duration.ofSeconds(5);
-    /** Frames an inject stream reads ahead of its processing. */
-    private static final int INJECT_PREFETCH = 16;
+    /** Subscription changes made within this time go to peers in one RPC. */
+    static final Duration SUBSCRIPTION_BATCH = Duration.ofMillis(20);
+    private static final Duration REOPEN_DELAY = Duration.ofSeconds(1);
+    private static final int INJECT_CHUNKS_AHEAD = 16;
 
     private final RelayConfig config;
+    private final Host host;
     private final RelayMetrics metrics;
-    private final LocalSubscriptions subscriptions;
-    private final PeerRegistry registry;
-    private final SeenCache seen;
-    private final LocalDelivery delivery;
+    private final HandOver handOver;
+    private final GossipRouter router;
     private final EnvelopeEncoder encoder;
-    private final ReceivePath receivePath;
-    private final SessionContext context;
-    private final TcpClient client;
-    private final PeerTls tls;
-    private final Map<InetSocketAddress, StaticPeerDialer> dialers = new ConcurrentHashMap<>();
+    private final MetadataProtocol metadata;
+    private final ByteBufAllocator alloc = PooledByteBufAllocator.DEFAULT;
+    private final Scheduler timers;
+    private final Disposable heartbeat;
+    private final AtomicBoolean flushScheduled = new AtomicBoolean();
     private final AtomicBoolean closing = new AtomicBoolean();
-    /** Where injected frames take the receive path; a daemon thread made on first use. */
-    private final Scheduler injectScheduler;
     private final Sinks.Empty<Void> terminated = Sinks.empty();
-    private volatile DisposableServer server;
-    private volatile String announcedAddress = "";
+    private final ConnectionListener listener = new ConnectionListener() {
+        @Override
+        public void onConnected(Connection connection) {
+            connected(connection);
+        }
 
-    private Relay(RelayConfig config, PathCounters counters, MeterRegistry meterRegistry) {
+        @Override
+        public void onDisconnected(Connection connection) {
+            router.removePeer(connection.remotePeer());
+        }
+    };
+
+    private Relay(RelayConfig config, Host host, PathCounters counters, MeterRegistry registry) {
         this.config = config;
-        this.metrics = new RelayMetrics(meterRegistry);
-        this.subscriptions = new LocalSubscriptions(config.pubsubTopics());
-        this.registry = new PeerRegistry(config.nodeId(), metrics, config.maxConnections(), config.security().maxInboundPerAddress());
-        this.seen = new SeenCache(config.seenCacheCapacity(), config.seenTtl(), System::nanoTime);
-        this.delivery = new LocalDelivery(config.localQueueMessages());
-        this.injectScheduler = Schedulers.newSingle("relay-inject-" + config.nodeId(), true);
+        this.host = host;
+        this.metrics = new RelayMetrics(registry);
+        this.handOver = new HandOver(config.localQueueMessages());
         MessageValidator validator = new MessageValidator(config.limits(), Relay::wallClockNanos);
         this.encoder = new EnvelopeEncoder(validator, counters);
-        this.receivePath = new ReceivePath(new EnvelopeDecoder(validator, counters), seen, subscriptions, registry, metrics);
-        this.context = new SessionContext(config, metrics, registry, subscriptions, receivePath, delivery,
-                new InboundByteCounter(metrics.bytesReceived), () -> announcedAddress);
-        metrics.bindGauges(registry, seen, delivery.pendingGauge());
-        this.tls = config.tls() == null ? null
-                : PeerTls.create(config.tls(), config.handshakeTimeout(), config.maxConnections(), metrics);
-        TcpClient plain = TcpClient.newConnection()
-                .option(ChannelOption.ALLOCATOR, PooledByteBufAllocator.DEFAULT)
-                .option(ChannelOption.WRITE_BUFFER_WATER_MARK, waterMark())
-                .option(ChannelOption.TCP_NODELAY, true)
-                .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) Math.min(Integer.MAX_VALUE, config.handshakeTimeout().toMillis()));
-        this.client = tls == null ? plain : tls.secure(plain);
+        this.router = new GossipRouter(config, new EnvelopeDecoder(validator, counters), counters, metrics, handOver,
+                alloc, System::nanoTime, Relay::wallClockNanos);
+        this.metadata = new MetadataProtocol(config::clusterId, router::subscriptions, metrics);
+        this.timers = Schedulers.newSingle("relay-heartbeat", true);
+        router.join(config.pubsubTopics());
+        long period = config.gossip().heartbeat().toNanos();
+        this.heartbeat = timers.schedulePeriodically(this::heartbeat, period, period, TimeUnit.NANOSECONDS);
     }
 
     /**
-     * Starts a relay: binds its listen address (before returning) and starts dialling its static peers.
+     * Starts the relay on {@code host}: serves relay and metadata, joins {@code config.pubsubTopics()}, and takes
+     * every connection the host has or makes.
      *
-     * @param counters the node's path counters (decodes, hashes, encodes), which the relay increments
+     * @param counters the node's path counters (message ids, decodes, hashes, encodes), which the relay increments
      * @param registry where the relay registers its meters (docs/metrics.md); one relay per registry
      */
-    public static Relay start(RelayConfig config, PathCounters counters, MeterRegistry registry) {
-        Objects.requireNonNull(config, "config");
-        Relay relay = new Relay(config, Objects.requireNonNull(counters, "counters"), Objects.requireNonNull(registry, "registry"));
-        try {
-            relay.listen();
-            config.staticPeers().forEach(relay::addPeer);
-        } catch (RuntimeException e) {
-            relay.shutdown(Duration.ZERO).block(Duration.ofSeconds(10));
-            throw e;
+    public static Relay start(RelayConfig config, Host host, PathCounters counters, MeterRegistry registry) {
+        Relay relay = new Relay(Objects.requireNonNull(config, "config"), Objects.requireNonNull(host, "host"),
+                Objects.requireNonNull(counters, "counters"), Objects.requireNonNull(registry, "registry"));
+        host.handle(PROTOCOL_ID, relay::inboundStream);
+        host.handle(MetadataProtocol.PROTOCOL_ID, relay.metadata.server());
+        host.addListener(relay.listener);
+        for (Connection existing : host.connections()) {
+            existing.executor().execute(() -> relay.connected(existing));
         }
-        log.info("relay {} started: listening on {}, transport {}, tls {}, rate limits {}, topics {}, static peers {}",
-                config.nodeId(), config.listenAddress() == null ? "nothing" : relay.announcedAddress,
-                LoopResources.hasNativeSupport() ? "native" : "nio", config.tls() == null ? "off" : "on", config.rateLimits(),
-                relay.subscriptions(), config.staticPeers());
+        log.info("relay started: topics {}, cluster {}, D={} (Dlo={}, Dhi={}), heartbeat {}", config.pubsubTopics(),
+                config.clusterId(), config.gossip().d(), config.gossip().dLo(), config.gossip().dHi(),
+                config.gossip().heartbeat());
         return relay;
     }
 
-    private void listen() {
-        if (config.listenAddress() == null) {
+    private void heartbeat() {
+        try {
+            router.heartbeat();
+        } catch (RuntimeException e) {
+            log.error("relay heartbeat failed", e);
+        }
+    }
+
+    private void connected(Connection connection) {
+        if (closing.get() || !connection.isOpen()) {
             return;
         }
-        TcpServer plain = TcpServer.create()
-                .bindAddress(config::listenAddress)
-                .option(ChannelOption.ALLOCATOR, PooledByteBufAllocator.DEFAULT)
-                .childOption(ChannelOption.ALLOCATOR, PooledByteBufAllocator.DEFAULT)
-                .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK, waterMark())
-                .childOption(ChannelOption.TCP_NODELAY, true);
-        // with TLS, Reactor Netty signals the connection only after its handshake succeeded
-        server = (tls == null ? plain : tls.secure(plain))
-                .doOnConnection(connection -> onConnection(connection, Direction.INBOUND))
-                .handle((in, out) -> out.neverComplete())
-                .bindNow(Duration.ofSeconds(10));
-        announcedAddress = PeerSession.format(server.address());
+        PeerState peer = router.addPeer(connection, new PeerSender(config, metrics, () -> stuck(connection)));
+        openRelayStream(peer);
+        metadata.query(connection);
     }
 
-    /** A channel turns unwritable when its peer queue is full, so writability and the queue tell one story. */
-    private WriteBufferWaterMark waterMark() {
-        return new WriteBufferWaterMark((int) (config.peerQueueBytes() / 2), (int) config.peerQueueBytes());
+    private void stuck(Connection connection) {
+        log.info("disconnecting relay peer {}: {} messages in a row did not fit its queue", connection.remotePeer(),
+                config.maxDropsBeforeDisconnect());
+        metrics.disconnected("slow_consumer");
+        connection.close();
     }
 
-    /**
-     * A new connection, either way, on its event loop and before anything was read from it.
-     *
-     * @return its session, or null when the connection was refused
-     */
-    private PeerSession onConnection(Connection connection, Direction direction) {
-        if (closing.get()) {
-            refuse(connection, Goodbye.Reason.SHUTDOWN, "the node is shutting down");
-            return null;
-        }
-        InetAddress from = direction == Direction.INBOUND && connection.channel().remoteAddress() instanceof InetSocketAddress remote
-                ? remote.getAddress() : null;
-        if (from != null && !registry.tryOpenInbound(from)) {
-            refuse(connection, Goodbye.Reason.TOO_MANY_CONNECTIONS, RelayMetrics.TOO_MANY_FROM_ADDRESS,
-                    "this node has " + config.security().maxInboundPerAddress() + " connections from " + from.getHostAddress());
-            return null;
-        }
-        if (!registry.tryOpen()) {
-            if (from != null) {
-                registry.closedInbound(from);
+    /** This node's stream to the peer, for the RPCs it sends; opened again if it ends while the connection lives. */
+    private void openRelayStream(PeerState peer) {
+        peer.connection.openStream(PROTOCOL_ID, new StreamHandler() {
+            @Override
+            public void onOpen(Stream stream) {
+                peer.sender.opened(stream);
+                router.relayStreamOpened(peer);
             }
-            refuse(connection, Goodbye.Reason.TOO_MANY_CONNECTIONS, "this node has " + config.maxConnections() + " connections");
-            return null;
-        }
-        if (from != null) {
-            connection.onDispose(() -> registry.closedInbound(from));
-        }
-        // the session frees the slot when its connection closes
-        PeerSession session = new PeerSession(context, connection, direction);
-        session.start();
-        return session;
-    }
 
-    /**
-     * Refuses a connection before reading from it: Goodbye, output shut down so the peer reads the Goodbye rather
-     * than a reset, then whatever the peer sent is discarded until it closes or the linger time passes.
-     */
-    private void refuse(Connection connection, Goodbye.Reason reason, String detail) {
-        refuse(connection, reason, RelayMetrics.label(reason), detail);
-    }
-
-    private void refuse(Connection connection, Goodbye.Reason reason, String metricReason, String detail) {
-        metrics.rejected(metricReason);
-        log.debug("refusing connection from {}: {}", connection.channel().remoteAddress(), detail);
-        ByteBuf goodbye = FrameCodec.encode(ControlFrames.goodbye(reason, detail), connection.channel().alloc());
-        int size = goodbye.readableBytes();
-        connection.channel().writeAndFlush(goodbye).addListener(future -> {
-            if (future.isSuccess()) {
-                metrics.frameSent(FrameKind.GOODBYE, size);
+            @Override
+            public void onData(Stream stream, ByteBuf data) {
+                // each side writes only on the stream it opened
+                data.release();
             }
-            if (future.isSuccess() && connection.channel() instanceof DuplexChannel duplex) {
-                duplex.shutdownOutput();
-            } else {
-                connection.dispose();
+
+            @Override
+            public void onClosed(Stream stream, Throwable cause) {
+                peer.sender.closed();
+                if (!closing.get() && peer.connection.isOpen() && router.peer(peer.id) == peer) {
+                    timers.schedule(() -> openRelayStream(peer), REOPEN_DELAY.toMillis(), TimeUnit.MILLISECONDS);
+                }
+            }
+        }).subscribe(null, e -> {
+            if (e instanceof NegotiationException.NotSupported) {
+                log.debug("{} does not speak {}; not a relay peer", peer.id, PROTOCOL_ID);
+                router.removePeer(peer.id);
+            } else if (!closing.get() && peer.connection.isOpen() && router.peer(peer.id) == peer) {
+                // a stream that failed to open (reset, negotiation timeout) is tried again while the connection lives
+                log.debug("opening the relay stream to {} failed ({}); trying again", peer.id, e.toString());
+                timers.schedule(() -> openRelayStream(peer), REOPEN_DELAY.toMillis(), TimeUnit.MILLISECONDS);
             }
         });
-        connection.inbound().receive().subscribe();
-        connection.channel().eventLoop().schedule(() -> {
-            connection.dispose();
-        }, PeerSession.GOODBYE_LINGER.toNanos(), TimeUnit.NANOSECONDS);
     }
 
-    /** Dials a peer; emits its session once the handshake completed. */
-    private Mono<PeerSession> dial(InetSocketAddress address) {
-        return Mono.defer(() -> {
-            // the connect Mono may emit before the connection's configuration callback ran: wait for the session
-            Sinks.One<PeerSession> opened = Sinks.one();
-            PeerSession.PeerClosedException refused = new PeerSession.PeerClosedException(
-                    "connection to " + PeerSession.format(address) + " closed before its session started", null);
-            return client.remoteAddress(() -> address)
-                    .doOnConnected(connection -> {
-                        PeerSession session = onConnection(connection, Direction.OUTBOUND);
-                        if (session != null) {
-                            opened.tryEmitValue(session);
-                        } else {
-                            opened.tryEmitError(refused);
-                        }
-                    })
-                    .connect()
-                    .flatMap(connection -> {
-                        connection.onDispose(() -> opened.tryEmitError(refused));
-                        return opened.asMono();
-                    })
-                    .flatMap(PeerSession::established);
-        });
+    private StreamHandler inboundStream(Stream stream) {
+        PeerState peer = router.peer(stream.remotePeer());
+        if (peer == null) {
+            peer = router.addPeer(stream.connection(), new PeerSender(config, metrics, () -> stuck(stream.connection())));
+            openRelayStream(peer);
+        }
+        return new RelayStreamReader(router, peer, metrics, config.limits().maxRpcSize());
     }
 
     /**
-     * The accepted envelopes: new (deduplicated), valid, on a locally subscribed topic, from peers, {@link #inject}
-     * and local publishes. Exactly one subscriber; each envelope comes with one reference the subscriber must
-     * release. Signals arrive on the relay's event loops: do not block in them. When the subscriber stops
-     * requesting, reading from peers pauses once {@code localQueueMessages} envelopes wait (TCP backpressure),
-     * nothing is dropped. Completes after {@link #shutdown}.
+     * The accepted envelopes: new, valid, on a subscribed topic, from peers, {@link #inject} and local publishes.
+     * Exactly one subscriber; each envelope comes with one reference the subscriber must release. Signals arrive on
+     * the relay's threads: do not block in them. When the subscriber falls {@code localQueueMessages} behind,
+     * reading from the peers that deliver more pauses (their streams stop granting credit); nothing accepted is
+     * dropped. Completes after {@link #shutdown}.
      */
     public Flux<Envelope> accepted() {
-        return delivery.accepted();
+        return handOver.flux().doOnDiscard(Envelope.class, Envelope::release);
     }
 
     /**
-     * Publishes a message from this node: validates it, encodes it once, hashes it once, and (unless it was seen
-     * before) relays it to the peers subscribed to the topic and hands it to {@link #accepted()} if this node
-     * subscribes to the topic. Nothing happens until subscribed.
+     * Publishes a message of this node: validates it, encodes it once, hashes it once, and (unless seen before)
+     * writes it to every peer of the topic above the publish threshold (flood publish), then hands it to
+     * {@link #accepted()} if this node relays the topic. Nothing happens until subscribed.
      *
-     * @return the message hash; errors with {@link ProtocolViolation} for an invalid message, with
-     * {@link RelayBusyException} when the local consumer is too far behind, with IllegalStateException after shutdown
+     * @return the hash and the number of peers it went to; errors with {@link ProtocolViolation} for an invalid
+     * message, {@link RelayBusyException} when the local consumer is too far behind, {@link RelayClosedException}
+     * after shutdown
      */
     public Mono<PublishResult> publish(String pubsubTopic, WakuMessage message) {
         return Mono.fromCallable(() -> publishNow(pubsubTopic, message));
@@ -259,144 +216,186 @@ public final class Relay implements AutoCloseable {
     private PublishResult publishNow(String pubsubTopic, WakuMessage message) {
         Objects.requireNonNull(pubsubTopic, "pubsubTopic");
         Objects.requireNonNull(message, "message");
-        if (closing.get()) {
-            throw new IllegalStateException("relay " + config.nodeId() + " is shut down");
-        }
+        checkOpen();
         metrics.receivedLocal.increment();
         Envelope envelope;
         try {
-            envelope = encoder.encode(pubsubTopic, message, PooledByteBufAllocator.DEFAULT);
+            envelope = encoder.encode(pubsubTopic, message, alloc);
         } catch (ProtocolViolation e) {
-            metrics.invalid(e.violation().label());
+            metrics.invalid(e.violation());
             throw e;
         }
         try {
-            if (!seen.markSeen(envelope.hash())) {
-                metrics.duplicates.increment();
-                return new PublishResult(envelope.hash(), true);
-            }
-            if (subscriptions.contains(pubsubTopic) && !delivery.offerPublished(envelope.retain())) {
-                envelope.release();
-                seen.forget(envelope.hash());
-                if (closing.get()) {
-                    throw new IllegalStateException("relay " + config.nodeId() + " is shut down");
-                }
-                throw new RelayBusyException("the local consumer is behind: " + delivery.pending()
+            boolean subscribed = router.isSubscribed(pubsubTopic);
+            if (subscribed && handOver.pending() >= config.localQueueMessages()) {
+                throw new RelayBusyException("the local consumer is behind: " + handOver.pending()
                         + " accepted messages wait (limit " + config.localQueueMessages() + ")");
             }
+            MessageId id = router.messageId(envelope.messageBytes());
+            if (!router.markSeen(id)) {
+                metrics.duplicates.increment();
+                return new PublishResult(envelope.hash(), true, 0);
+            }
             metrics.accepted.increment();
-            registry.fanOut(envelope, null);
-            return new PublishResult(envelope.hash(), false);
+            ByteBuf rpcMessage = RpcWriter.message(alloc, envelope.messageBytes(), pubsubTopic);
+            ByteBuf rpc = RpcWriter.forward(alloc, rpcMessage);
+            rpcMessage.release();
+            int relayedTo = router.relay(id, pubsubTopic, rpc, null, true);
+            if (subscribed && !handOver.offerPublished(envelope.retain())) {
+                // the queue filled between the check and now: the message is out; only the local copy is lost
+                envelope.release();
+                log.warn("local consumer full: {} was relayed but not delivered locally", envelope.hash());
+            }
+            return new PublishResult(envelope.hash(), false, relayedTo);
         } finally {
             envelope.release();
         }
     }
 
     /**
-     * Feeds frames from an in-process pseudo-peer through the receive path of a connection (parse, decode,
-     * validate, hash, dedup, fan-out, local delivery), with the same backpressure: frames are requested only as
-     * the local consumer takes envelopes. Each frame is as {@link io.wakurelay.protocol.FrameDecoder} emits it
-     * (length prefix included); ownership passes to the relay, which releases it. Completes when every frame
-     * was processed. A frame that breaks framing is counted and, as on a connection, every later frame is
-     * discarded (released); the Mono then errors with that {@link ProtocolViolation}.
+     * Feeds the bytes of an in-process pseudo-peer's relay stream (length-prefixed RPCs, as a peer writes them, after
+     * decryption; chunks may cut RPCs anywhere) through the receive path: id, dedup, decode, validation, hash,
+     * forwarding and local delivery, with the same backpressure. Ownership of each chunk passes to the relay.
+     * Completes when every chunk was processed; a malformed stream errors with a {@link ProtocolViolation}.
      */
-    public Mono<Void> inject(Flux<ByteBuf> frames) {
-        Objects.requireNonNull(frames, "frames");
+    public Mono<Void> inject(Flux<ByteBuf> chunks) {
+        Objects.requireNonNull(chunks, "chunks");
         return Mono.defer(() -> {
-            Sinks.Empty<Void> done = Sinks.empty();
-            Sinks.Empty<Void> cancelled = Sinks.empty();
-            InjectedSource source = new InjectedSource(receivePath, metrics);
-            Flux<Envelope> envelopes = frames
-                    // on a thread of their own, as a connection's frames are on its event loop: the receive path
-                    // then runs beside the consumer (the archive writer) instead of on the thread that requests
-                    .publishOn(injectScheduler, INJECT_PREFETCH)
-                    .<Envelope>handle(source::onFrame)
-                    .concatWith(source.end())
-                    .doOnDiscard(ByteBuf.class, ReferenceCounted::release)
-                    .takeUntilOther(cancelled.asMono())
-                    .doOnComplete(done::tryEmitEmpty)
-                    .doOnCancel(() -> done.tryEmitError(new CancellationException("the relay shut down before the frames were processed")))
-                    .onErrorResume(e -> {
-                        done.tryEmitError(e);
-                        return Mono.empty();
-                    });
-            if (closing.get() || !delivery.add(envelopes)) {
-                return Mono.error(new IllegalStateException("relay " + config.nodeId() + " is shut down"));
-            }
-            return done.asMono().doOnCancel(cancelled::tryEmitEmpty);
+            checkOpen();
+            InjectedStream injected = new InjectedStream();
+            chunks.publishOn(timers, INJECT_CHUNKS_AHEAD).subscribe(injected);
+            return injected.done.asMono().doOnCancel(injected::cancel);
         });
     }
 
-    /** Subscribes to {@code topics} and tells every connected peer. */
-    public void subscribe(Collection<String> topics) {
-        RelayConfig.checkTopics(topics, config.limits());
-        subscriptions.subscribe(topics, added -> announce(ControlFrames.subscribe(added)));
-    }
+    /** The receive path of {@link #inject}: one chunk at a time, paused by the hand-over like a peer's stream. */
+    private final class InjectedStream extends BaseSubscriber<ByteBuf> implements Source {
+        private final LengthPrefixedReader reader = new LengthPrefixedReader(alloc, config.limits().maxRpcSize());
+        private final Sinks.Empty<Void> done = Sinks.empty();
+        private volatile boolean paused;
 
-    /** Unsubscribes from {@code topics} and tells every connected peer. */
-    public void unsubscribe(Collection<String> topics) {
-        subscriptions.unsubscribe(topics, removed -> announce(ControlFrames.unsubscribe(removed)));
-    }
-
-    private void announce(io.wakurelay.protocol.proto.Frame frame) {
-        registry.connections().forEach(session -> session.announce(frame));
-    }
-
-    public Set<String> subscriptions() {
-        return subscriptions.current();
-    }
-
-    /** The peers past the handshake. */
-    public List<PeerInfo> peers() {
-        List<PeerInfo> peers = new ArrayList<>();
-        for (PeerSession session : registry.peers()) {
-            peers.add(session.info());
+        @Override
+        protected void hookOnSubscribe(Subscription subscription) {
+            request(1);
         }
-        return peers;
-    }
 
-    /** Adds a static peer: dialled now, and redialled with backoff whenever the connection ends. */
-    public void addPeer(InetSocketAddress address) {
-        Objects.requireNonNull(address, "address");
-        if (closing.get()) {
-            throw new IllegalStateException("relay " + config.nodeId() + " is shut down");
+        @Override
+        protected void hookOnNext(ByteBuf chunk) {
+            reader.add(chunk);
+            try {
+                ByteBuf rpc;
+                while ((rpc = reader.next()) != null) {
+                    try {
+                        router.onRpc(null, rpc, this);
+                    } finally {
+                        rpc.release();
+                    }
+                }
+            } catch (WireFormatException e) {
+                metrics.invalid(Violation.MALFORMED_RPC);
+                cancel();
+                reader.close();
+                done.tryEmitError(new ProtocolViolation(Violation.MALFORMED_RPC, e.getMessage()));
+                return;
+            }
+            if (!paused) {
+                request(1);
+            }
         }
-        dialers.computeIfAbsent(address, a -> new StaticPeerDialer(a, this::dial, registry,
-                config.reconnectMinBackoff(), config.reconnectMaxBackoff()));
-    }
 
-    /** Stops dialling a static peer and ends the connection to it (Goodbye PEER_REMOVED). */
-    public void removePeer(InetSocketAddress address) {
-        StaticPeerDialer dialer = dialers.remove(Objects.requireNonNull(address, "address"));
-        if (dialer != null) {
-            dialer.dispose();
-            PeerSession session = dialer.session();
-            if (session != null) {
-                session.disconnect(Goodbye.Reason.PEER_REMOVED, "removed from the static peers");
+        @Override
+        protected void hookOnComplete() {
+            reader.close();
+            done.tryEmitEmpty();
+        }
+
+        @Override
+        protected void hookOnError(Throwable error) {
+            reader.close();
+            done.tryEmitError(error);
+        }
+
+        @Override
+        protected void hookOnCancel() {
+            reader.close();
+        }
+
+        @Override
+        public void pause() {
+            paused = true;
+        }
+
+        @Override
+        public void resume() {
+            if (paused) {
+                paused = false;
+                request(1);
             }
         }
     }
 
-    /** Where the relay accepts connections (the actual port when configured with port 0), or null if it does not listen. */
-    public InetSocketAddress boundAddress() {
-        DisposableServer bound = server;
-        return bound == null ? null : (InetSocketAddress) bound.address();
+    /** Joins {@code topics}; peers hear of it in one batched RPC each. Limited to {@code maxTopics} in all. */
+    public void subscribe(Collection<String> topics) {
+        checkOpen();
+        Set<String> after = new java.util.HashSet<>(router.subscriptions());
+        after.addAll(topics);
+        RelayConfig.checkTopics(after, config.limits(), config.maxTopics());
+        router.join(topics);
+        scheduleFlush();
     }
 
-    public String nodeId() {
-        return config.nodeId();
+    /** Leaves {@code topics}; peers hear of it in one batched RPC each. */
+    public void unsubscribe(Collection<String> topics) {
+        checkOpen();
+        router.leave(topics);
+        scheduleFlush();
+    }
+
+    private void scheduleFlush() {
+        if (flushScheduled.compareAndSet(false, true)) {
+            timers.schedule(() -> {
+                flushScheduled.set(false);
+                router.flushSubscriptionChanges();
+            }, SUBSCRIPTION_BATCH.toMillis(), TimeUnit.MILLISECONDS);
+        }
+    }
+
+    public Set<String> subscriptions() {
+        return router.subscriptions();
+    }
+
+    /** The relay peers: score, topics, mesh topics, queue. */
+    public List<RelayPeer> peers() {
+        return router.peers();
+    }
+
+    /** The mesh of each subscribed topic. */
+    public Map<String, List<PeerId>> mesh() {
+        return router.mesh();
+    }
+
+    /** The shards this node announces in metadata (those of its cluster among its topics). */
+    public List<Integer> shards() {
+        return metadata.shards();
+    }
+
+    public RelayConfig config() {
+        return config;
+    }
+
+    private void checkOpen() {
+        if (closing.get()) {
+            throw new RelayClosedException("the relay is shut down");
+        }
     }
 
     /**
-     * Shuts down: stops dialling and accepting, says Goodbye (SHUTDOWN) to every peer, and completes
-     * {@link #accepted()} once the envelopes already read have been handed over. Past {@code grace}, connections
-     * are closed and envelopes not yet handed over are released. Idempotent; completes when done.
+     * Shuts down: stops taking relay streams and the heartbeat, and completes {@link #accepted()} once what was
+     * accepted has been taken; past {@code grace}, what was not taken is released. Connections belong to the host,
+     * which the caller shuts down after this. Idempotent; completes when done.
      */
     public Mono<Void> shutdown(Duration grace) {
         Objects.requireNonNull(grace, "grace");
-        if (grace.isNegative()) {
-            throw new IllegalArgumentException("shutdown grace must not be negative, was " + grace);
-        }
         return Mono.defer(() -> {
             if (closing.compareAndSet(false, true)) {
                 beginShutdown(grace);
@@ -406,34 +405,26 @@ public final class Relay implements AutoCloseable {
     }
 
     private void beginShutdown(Duration grace) {
-        log.info("relay {} shutting down", config.nodeId());
-        dialers.values().forEach(StaticPeerDialer::dispose);
-        dialers.clear();
-        DisposableServer bound = server;
-        Mono<Void> unbound = Mono.empty();
-        if (bound != null) {
-            bound.dispose();
-            unbound = bound.onDispose();
-        }
-        List<PeerSession> open = new ArrayList<>(registry.connections());
-        open.forEach(session -> session.disconnect(Goodbye.Reason.SHUTDOWN, "the node is shutting down"));
-        delivery.finish();
-        Mono<Void> closed = Flux.fromIterable(open).flatMap(PeerSession::ended).then();
-        Mono.when(unbound, closed).then(delivery.drained())
+        log.info("relay shutting down");
+        host.removeListener(listener);
+        host.unhandle(PROTOCOL_ID);
+        host.unhandle(MetadataProtocol.PROTOCOL_ID);
+        heartbeat.dispose();
+        handOver.finish();
+        handOver.drained()
                 .timeout(grace.isZero() ? Duration.ofMillis(1) : grace)
                 .onErrorResume(TimeoutException.class, e -> {
-                    log.warn("relay {}: grace period of {} over, closing what is left", config.nodeId(), grace);
-                    registry.connections().forEach(PeerSession::closeNow);
-                    delivery.abort();
-                    return Flux.fromIterable(open).flatMap(PeerSession::ended).then();
+                    log.warn("relay: grace period of {} over, releasing what the local consumer did not take", grace);
+                    handOver.abort();
+                    return Mono.empty();
                 })
                 .doFinally(signal -> {
-                    delivery.releaseIfNeverSubscribed();
-                    injectScheduler.dispose();
-                    log.info("relay {} shut down", config.nodeId());
+                    router.close();
+                    timers.dispose();
+                    log.info("relay shut down");
                     terminated.tryEmitEmpty();
                 })
-                .subscribe(null, e -> log.error("relay {} shutdown failed", config.nodeId(), e));
+                .subscribe(null, e -> log.error("relay shutdown failed", e));
     }
 
     /** {@code shutdown(DEFAULT_SHUTDOWN_GRACE)}, blocking. */
@@ -442,7 +433,7 @@ public final class Relay implements AutoCloseable {
         shutdown(DEFAULT_SHUTDOWN_GRACE).block(DEFAULT_SHUTDOWN_GRACE.plusSeconds(10));
     }
 
-    private static long wallClockNanos() {
+    static long wallClockNanos() {
         Instant now = Instant.now();
         return now.getEpochSecond() * 1_000_000_000L + now.getNano();
     }

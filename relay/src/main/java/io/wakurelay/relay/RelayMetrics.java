@@ -3,35 +3,26 @@ package io.wakurelay.relay;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
-import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
-import io.wakurelay.protocol.Envelope;
-import io.wakurelay.protocol.proto.Goodbye;
+import io.wakurelay.protocol.Violation;
 
 import java.time.Duration;
 import java.util.EnumMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
 
 /**
- * The relay's meters, named as docs/metrics.md ("Relay") lists them. Micrometer's dotted names become the
- * documented Prometheus names ({@code waku.relay.messages.accepted} is {@code waku_relay_messages_accepted_total}).
- * Meters with a free-form tag are created on first use and cached, so the hot path does no registry look-up.
+ * The relay's meters (docs/metrics.md, "Relay"). Names follow nim-libp2p ({@code libp2p_gossipsub_*},
+ * {@code libp2p_pubsub_*}) where it has the concept, and {@code waku_relay_*} otherwise. Every label value comes
+ * from a fixed set or from this node's own topics, never from what a peer sends.
  */
 final class RelayMetrics {
-    /** Invalid-message reason for a Publish on a topic this node does not subscribe to. */
-    static final String NOT_SUBSCRIBED = "not_subscribed";
-    /** Disconnect reason when the connection ended without a Goodbye. */
-    static final String CLOSED = "closed";
-    /** A connection refused because its address holds its limit of inbound connections (Goodbye TOO_MANY_CONNECTIONS). */
-    static final String TOO_MANY_FROM_ADDRESS = "too_many_from_address";
-    /** Rejection reason of a connection whose TLS handshake failed (plaintext peer, untrusted certificate, timeout). */
-    static final String TLS = "tls";
+    /** Score bands of {@code waku_relay_peers_by_score}, named by their lower bound: the thresholds that matter. */
+    static final List<String> SCORE_BANDS = List.of("graylisted", "below_publish", "below_gossip", "negative", "neutral", "positive");
 
     private final MeterRegistry registry;
     final Counter receivedFromPeers;
@@ -39,125 +30,129 @@ final class RelayMetrics {
     final Counter accepted;
     final Counter duplicates;
     final Counter relayed;
-    final Counter bytesReceived;
-    final Counter bytesSent;
-    private final Timer propagation;
-    private final Map<FrameKind, Counter> framesReceived = new EnumMap<>(FrameKind.class);
-    private final Map<FrameKind, Counter> framesSent = new EnumMap<>(FrameKind.class);
-    private final Map<String, Counter> invalid = new ConcurrentHashMap<>();
-    private final Map<String, Counter> rejected = new ConcurrentHashMap<>();
+    final Counter dontWantSaved;
+    final Counter validationSuccess;
+    final Counter validationFailure;
+    final Counter validationIgnore;
+    final Counter forwardSkipped;
+    final Timer propagation;
+    private final Map<Violation, Counter> invalid = new EnumMap<>(Violation.class);
+    private final Map<PeerSender.Kind, Counter> drops = new EnumMap<>(PeerSender.Kind.class);
     private final Map<String, Counter> disconnects = new ConcurrentHashMap<>();
-    private final Map<String, Counter> rateLimited = new ConcurrentHashMap<>();
+    private final Map<String, Counter> control = new ConcurrentHashMap<>();
+    private final Map<String, AtomicInteger> scoreBands = new ConcurrentHashMap<>();
+    private final Map<String, TopicGauges> topics = new ConcurrentHashMap<>();
+
+    record TopicGauges(AtomicInteger mesh, AtomicInteger fanout, AtomicInteger subscribers) {
+    }
 
     RelayMetrics(MeterRegistry registry) {
         this.registry = registry;
         receivedFromPeers = Counter.builder("waku.relay.messages.received").tag("source", "peer")
-                .description("messages that arrived: Publish frames from peers, and local publishes").register(registry);
+                .description("messages that arrived: from peers, and published by this node").register(registry);
         receivedLocal = Counter.builder("waku.relay.messages.received").tag("source", "local")
-                .description("messages that arrived: Publish frames from peers, and local publishes").register(registry);
+                .description("messages that arrived: from peers, and published by this node").register(registry);
         accepted = Counter.builder("waku.relay.messages.accepted")
-                .description("messages that passed validation and dedup").register(registry);
-        duplicates = Counter.builder("waku.relay.messages.duplicate")
-                .description("messages already seen (dropped by the seen-cache)").register(registry);
+                .description("messages that passed dedup and validation (delivered locally, forwarded)").register(registry);
+        duplicates = Counter.builder("libp2p.gossipsub.duplicate")
+                .description("messages received again after their first copy (dropped by the seen cache)").register(registry);
         relayed = Counter.builder("waku.relay.messages.relayed")
-                .description("message copies sent to peers (one per peer per message)").register(registry);
-        bytesReceived = Counter.builder("waku.relay.bytes.received")
-                .description("bytes read from peer connections").register(registry);
-        bytesSent = Counter.builder("waku.relay.bytes.sent")
-                .description("bytes written to peer connections").register(registry);
+                .description("message copies written to peers (one per peer per message)").register(registry);
+        dontWantSaved = Counter.builder("libp2p.gossipsub.idontwant.saved.messages")
+                .description("message copies not sent because the peer said IDONTWANT").register(registry);
+        validationSuccess = Counter.builder("libp2p.pubsub.validation.success")
+                .description("messages that passed validation").register(registry);
+        validationFailure = Counter.builder("libp2p.pubsub.validation.failure")
+                .description("messages rejected (the sender is penalised)").register(registry);
+        validationIgnore = Counter.builder("libp2p.pubsub.validation.ignore")
+                .description("messages ignored: they fail only this node's view (clock, subscriptions)").register(registry);
+        forwardSkipped = Counter.builder("waku.relay.forward.skipped")
+                .description("accepted messages not forwarded because their RPC would exceed 153,600 bytes").register(registry);
         propagation = Timer.builder("waku.relay.propagation")
                 .description("receive time minus the message's timestamp, for messages from peers")
-                .publishPercentileHistogram()
-                .minimumExpectedValue(Duration.ofNanos(100_000))
-                .maximumExpectedValue(Duration.ofSeconds(30))
-                .register(registry);
-        for (FrameKind kind : FrameKind.values()) {
-            framesReceived.put(kind, Counter.builder("waku.relay.frames.received").tag("kind", kind.label())
-                    .description("frames received, by kind").register(registry));
-            framesSent.put(kind, Counter.builder("waku.relay.frames.sent").tag("kind", kind.label())
-                    .description("frames sent, by kind").register(registry));
+                .publishPercentileHistogram().minimumExpectedValue(Duration.ofMillis(1))
+                .maximumExpectedValue(Duration.ofSeconds(30)).register(registry);
+        for (Violation v : Violation.values()) {
+            invalid.put(v, Counter.builder("waku.relay.messages.invalid").tag("reason", v.label())
+                    .tag("verdict", v.penalised() ? "reject" : "ignore")
+                    .description("messages not accepted, by reason").register(registry));
         }
-        // registered up front: a dashboard shows a flat zero rather than no series until the first limit is hit
-        for (String kind : List.of(PeerRateLimiter.PUBLISH_MESSAGES, PeerRateLimiter.PUBLISH_BYTES, PeerRateLimiter.CONTROL)) {
-            rateLimited.put(kind, Counter.builder("waku.relay.rate.limited").tag("kind", kind)
-                    .description("times a peer's rate limit acted: reading paused (publish_*) or the peer disconnected (control)")
-                    .register(registry));
+        for (PeerSender.Kind kind : PeerSender.Kind.values()) {
+            drops.put(kind, Counter.builder("waku.relay.peer.drops").tag("kind", kind.name().toLowerCase())
+                    .description("RPCs not sent to a peer whose queue was full").register(registry));
+        }
+        for (String reason : List.of("graylisted", "slow_consumer", "cluster_mismatch")) {
+            disconnected(reason, 0);
+        }
+        for (String kind : List.of("graft", "prune", "ihave", "iwant", "idontwant")) {
+            controlReceived(kind, 0);
+        }
+        for (String band : SCORE_BANDS) {
+            AtomicInteger value = new AtomicInteger();
+            scoreBands.put(band, value);
+            Gauge.builder("waku.relay.peers.by.score", value, AtomicInteger::get).tag("band", band)
+                    .description("relay peers by score band at the last heartbeat").register(registry);
         }
     }
 
-    void bindGauges(PeerRegistry peers, SeenCache seen, Supplier<Number> inboundPending) {
-        for (Direction direction : Direction.values()) {
-            Gauge.builder("waku.relay.peers.connected", () -> peers.connectedCount(direction))
-                    .tag("direction", direction.label()).description("peers past the handshake").register(registry);
-        }
-        Gauge.builder("waku.relay.seen.cache.entries", seen::size)
-                .description("message hashes held by the seen-cache").register(registry);
-        FunctionCounter.builder("waku.relay.seen.cache.evictions", seen, SeenCache::evictedBeforeExpiry)
-                .description("hashes forgotten for room before their TTL ran out").register(registry);
-        Gauge.builder("waku.relay.inbound.pending", inboundPending)
-                .description("accepted envelopes handed to local consumers and not yet taken").register(registry);
+    void bind(Supplier<Number> seenEntries, Supplier<Number> seenEvictions, Supplier<Number> cacheBytes,
+              Supplier<Number> cacheEvictions, Supplier<Number> pending, Supplier<Number> peers,
+              Supplier<Number> queuedBytes) {
+        Gauge.builder("waku.relay.seen.cache.entries", seenEntries).description("message ids held by the seen cache").register(registry);
+        FunctionCounter.builder("waku.relay.seen.cache.evictions", seenEvictions, s -> s.get().doubleValue())
+                .description("message ids forgotten for room before their TTL ran out (the cache is too small for the rate)").register(registry);
+        Gauge.builder("waku.relay.message.cache.bytes", cacheBytes)
+                .description("bytes of recent messages held to answer IWANT").register(registry);
+        FunctionCounter.builder("waku.relay.message.cache.evictions", cacheEvictions, s -> s.get().doubleValue())
+                .description("messages dropped from the message cache before their history window ended (bytes bound)").register(registry);
+        Gauge.builder("waku.relay.inbound.pending", pending)
+                .description("accepted envelopes handed to the local consumer and not yet taken (bounded; reading pauses when full)").register(registry);
+        Gauge.builder("libp2p.pubsub.peers", peers).description("peers with a relay stream").register(registry);
+        Gauge.builder("waku.relay.peer.queue.bytes", queuedBytes)
+                .description("bytes written to relay peers and not yet taken by their connections, all peers together").register(registry);
     }
 
-    void frameReceived(FrameKind kind) {
-        framesReceived.get(kind).increment();
+    void invalid(Violation v) {
+        invalid.get(v).increment();
+        (v.penalised() ? validationFailure : validationIgnore).increment();
     }
 
-    void frameSent(FrameKind kind, int bytes) {
-        framesSent.get(kind).increment();
-        bytesSent.increment(bytes);
-    }
-
-    void invalid(String reason) {
-        invalid.computeIfAbsent(reason, r -> Counter.builder("waku.relay.messages.invalid").tag("reason", r)
-                .description("messages refused").register(registry)).increment();
-    }
-
-    void rejected(Goodbye.Reason reason) {
-        rejected(label(reason));
-    }
-
-    void rejected(String reason) {
-        rejected.computeIfAbsent(reason, r -> Counter.builder("waku.relay.connections.rejected").tag("reason", r)
-                .description("connections refused").register(registry)).increment();
-    }
-
-    /** @param kind one of the {@link PeerRateLimiter} kinds */
-    void rateLimited(String kind) {
-        rateLimited.get(kind).increment();
+    void peerDrop(PeerSender.Kind kind) {
+        drops.get(kind).increment();
     }
 
     void disconnected(String reason) {
+        disconnected(reason, 1);
+    }
+
+    private void disconnected(String reason, int count) {
         disconnects.computeIfAbsent(reason, r -> Counter.builder("waku.relay.peer.disconnects").tag("reason", r)
-                .description("peer connections ended").register(registry)).increment();
+                .description("relay peers this node disconnected, by reason").register(registry)).increment(count);
     }
 
-    void propagated(Envelope envelope) {
-        long timestamp = envelope.message().timestamp();
-        if (timestamp != 0) {
-            // a peer clock ahead of ours gives a negative delay: it is recorded as zero rather than lost
-            propagation.record(Math.max(0, envelope.receivedAtNanos() - timestamp), TimeUnit.NANOSECONDS);
+    /** A control message received ({@code kind}: graft, prune, ihave, iwant, idontwant). */
+    void controlReceived(String kind, int count) {
+        control.computeIfAbsent(kind, k -> Counter.builder("libp2p.gossipsub.control.received").tag("kind", k)
+                .description("gossipsub control messages received, by kind").register(registry)).increment(count);
+    }
+
+    void scoreBands(Map<String, Integer> counts) {
+        for (String band : SCORE_BANDS) {
+            scoreBands.get(band).set(counts.getOrDefault(band, 0));
         }
     }
 
-    /** Registers the per-peer meters of {@code nodeId}; they read whichever session currently holds that id. */
-    PeerMeters peerMeters(String nodeId, PeerRegistry peers) {
-        Gauge messages = Gauge.builder("waku.relay.peer.queue.messages", () -> peers.queuedMessages(nodeId))
-                .tag("peer", nodeId).description("messages queued for a peer, not yet written").register(registry);
-        Gauge bytes = Gauge.builder("waku.relay.peer.queue.bytes", () -> peers.queuedBytes(nodeId))
-                .tag("peer", nodeId).description("bytes queued for a peer").register(registry);
-        Counter drops = Counter.builder("waku.relay.peer.drops").tag("peer", nodeId)
-                .description("messages not sent to a slow peer because its queue was full").register(registry);
-        return new PeerMeters(registry, drops, List.of(messages, bytes, drops));
-    }
-
-    static String label(Goodbye.Reason reason) {
-        return reason.name().toLowerCase(Locale.ROOT);
-    }
-
-    /** One peer's meters, removed when the peer goes away so that departed peers do not linger in /metrics. */
-    record PeerMeters(MeterRegistry registry, Counter drops, List<Meter> meters) {
-        void remove() {
-            meters.forEach(registry::remove);
-        }
+    /** The mesh, fanout and subscriber gauges of a topic (made on first use; topics are this node's or its peers'). */
+    TopicGauges topic(String topic) {
+        return topics.computeIfAbsent(topic, t -> {
+            TopicGauges g = new TopicGauges(new AtomicInteger(), new AtomicInteger(), new AtomicInteger());
+            Gauge.builder("libp2p.gossipsub.peers.per.topic.mesh", g.mesh, AtomicInteger::get).tag("topic", t)
+                    .description("mesh peers per topic").register(registry);
+            Gauge.builder("libp2p.gossipsub.peers.per.topic.fanout", g.fanout, AtomicInteger::get).tag("topic", t)
+                    .description("fanout peers per topic").register(registry);
+            Gauge.builder("libp2p.gossipsub.peers.per.topic.gossipsub", g.subscribers, AtomicInteger::get).tag("topic", t)
+                    .description("connected peers subscribed to the topic").register(registry);
+            return g;
+        });
     }
 }

@@ -1,71 +1,188 @@
 package io.wakurelay.relay;
 
-import io.wakurelay.protocol.MessageHash;
-
 import java.time.Duration;
-import java.util.Iterator;
-import java.util.LinkedHashMap;
-import java.util.Map;
-import java.util.function.LongSupplier;
 
 /**
- * The hashes of recently accepted messages, for dedup: bounded by count and by age (first sight). A hash is
- * forgotten when it is older than the TTL or, when the cache is full, when it is the oldest entry.
+ * The ids of messages seen within the seen TTL, for dedup (gossipsub's seen cache). At thousands of messages a
+ * second and a two-minute TTL this holds hundreds of thousands of ids, so it is kept compact: the first 64 bits of
+ * each id in open-addressing arrays of longs, one per age bracket ({@link #GENERATIONS} brackets span the TTL; the
+ * oldest is dropped whole as time passes). Two different messages share a 64-bit prefix with negligible
+ * probability, and choosing a message that collides with another's unknown id is a 2^64 search.
  *
- * <p>Entries are kept in insertion order, which is also age order, so expiry only ever looks at the head.
- * Calls come from every event loop and from publishers; the critical sections are a few map operations.
+ * <p>Bounded by {@code capacity} ids: past it the oldest bracket is dropped early, counted in
+ * {@link #evictedEarly()} (a rising count means the capacity is too small for the message rate). Not thread-safe:
+ * the router calls it under its lock.
  */
 final class SeenCache {
-    private final int capacity;
-    private final long ttlNanos;
-    private final LongSupplier nanoTime;
-    private final LinkedHashMap<MessageHash, Long> firstSeen = new LinkedHashMap<>();
-    private long evictedBeforeExpiry;
+    static final int GENERATIONS = 12;
+    private static final int INITIAL_SLOTS = 1024;
 
-    SeenCache(int capacity, Duration ttl, LongSupplier nanoTime) {
-        if (capacity < 1) {
-            throw new IllegalArgumentException("seen cache capacity must be at least 1, was " + capacity);
-        }
+    private final int capacity;
+    private final long bracketNanos;
+    private final LongSet[] generations = new LongSet[GENERATIONS];
+    private int current;
+    private long bracketStart;
+    private int size;
+    private long evictedEarly;
+
+    SeenCache(int capacity, Duration ttl, long nowNanos) {
         this.capacity = capacity;
-        this.ttlNanos = ttl.toNanos();
-        this.nanoTime = nanoTime;
+        this.bracketNanos = Math.max(1, ttl.toNanos() / GENERATIONS);
+        this.bracketStart = nowNanos;
+        for (int i = 0; i < GENERATIONS; i++) {
+            generations[i] = new LongSet();
+        }
     }
 
-    /** Records {@code hash}; returns false when it was already there (a duplicate). */
-    synchronized boolean markSeen(MessageHash hash) {
-        long now = nanoTime.getAsLong();
-        expire(now);
-        if (firstSeen.putIfAbsent(hash, now) != null) {
+    /** Records {@code id}; returns false when it was seen within the TTL (a duplicate). */
+    boolean markSeen(MessageId id, long nowNanos) {
+        advance(nowNanos);
+        long key = id.prefix();
+        if (contains(key)) {
             return false;
         }
-        if (firstSeen.size() > capacity) {
-            Iterator<Map.Entry<MessageHash, Long>> oldest = firstSeen.entrySet().iterator();
-            oldest.next();
-            oldest.remove();
-            evictedBeforeExpiry++;
+        if (size >= capacity) {
+            dropOldest();
+            evictedEarly++;
         }
+        generations[current].add(key);
+        size++;
         return true;
     }
 
-    /** Forgets {@code hash} again, for a publish that was refused after it was marked. */
-    synchronized void forget(MessageHash hash) {
-        firstSeen.remove(hash);
+    boolean contains(MessageId id, long nowNanos) {
+        advance(nowNanos);
+        return contains(id.prefix());
     }
 
-    synchronized int size() {
-        expire(nanoTime.getAsLong());
-        return firstSeen.size();
+    private boolean contains(long key) {
+        for (LongSet g : generations) {
+            if (g.contains(key)) {
+                return true;
+            }
+        }
+        return false;
     }
 
-    /** Entries dropped for room while still within the TTL: a sign the capacity is too small for the rate. */
-    synchronized long evictedBeforeExpiry() {
-        return evictedBeforeExpiry;
+    private void advance(long nowNanos) {
+        while (nowNanos - bracketStart >= bracketNanos) {
+            bracketStart += bracketNanos;
+            current = (current + 1) % GENERATIONS;
+            size -= generations[current].size();
+            generations[current] = new LongSet();
+            if (nowNanos - bracketStart >= bracketNanos * GENERATIONS) {
+                // idle for a whole TTL: everything is expired
+                for (int i = 0; i < GENERATIONS; i++) {
+                    generations[i] = new LongSet();
+                }
+                size = 0;
+                bracketStart = nowNanos;
+            }
+        }
     }
 
-    private void expire(long now) {
-        Iterator<Long> ages = firstSeen.values().iterator();
-        while (ages.hasNext() && now - ages.next() >= ttlNanos) {
-            ages.remove();
+    private void dropOldest() {
+        for (int i = 1; i <= GENERATIONS; i++) {
+            int g = (current + i) % GENERATIONS;
+            if (generations[g].size() > 0) {
+                size -= generations[g].size();
+                generations[g] = g == current ? new LongSet() : new LongSet(0);
+                return;
+            }
+        }
+    }
+
+    int size() {
+        return size;
+    }
+
+    long evictedEarly() {
+        return evictedEarly;
+    }
+
+    /** An open-addressing set of longs (0 marks an empty slot; the key 0 itself is kept in a flag). */
+    private static final class LongSet {
+        private long[] slots;
+        private int size;
+        private boolean hasZero;
+
+        LongSet() {
+            this(INITIAL_SLOTS);
+        }
+
+        LongSet(int slots) {
+            this.slots = slots == 0 ? new long[0] : new long[slots];
+        }
+
+        int size() {
+            return size;
+        }
+
+        boolean contains(long key) {
+            if (key == 0) {
+                return hasZero;
+            }
+            if (slots.length == 0) {
+                return false;
+            }
+            long k = key;
+            int mask = slots.length - 1;
+            for (int i = mix(k) & mask; ; i = (i + 1) & mask) {
+                long s = slots[i];
+                if (s == 0) {
+                    return false;
+                }
+                if (s == k) {
+                    return true;
+                }
+            }
+        }
+
+        void add(long key) {
+            if (key == 0) {
+                if (!hasZero) {
+                    hasZero = true;
+                    size++;
+                }
+                return;
+            }
+            if (slots.length == 0) {
+                slots = new long[INITIAL_SLOTS];
+            }
+            if ((size + 1) * 2 > slots.length) {
+                grow();
+            }
+            long k = key;
+            int mask = slots.length - 1;
+            int i = mix(k) & mask;
+            while (slots[i] != 0) {
+                if (slots[i] == k) {
+                    return;
+                }
+                i = (i + 1) & mask;
+            }
+            slots[i] = k;
+            size++;
+        }
+
+        private void grow() {
+            long[] old = slots;
+            slots = new long[old.length * 2];
+            int mask = slots.length - 1;
+            for (long k : old) {
+                if (k != 0) {
+                    int i = mix(k) & mask;
+                    while (slots[i] != 0) {
+                        i = (i + 1) & mask;
+                    }
+                    slots[i] = k;
+                }
+            }
+        }
+
+        private static int mix(long k) {
+            long h = k * 0x9E3779B97F4A7C15L;
+            return (int) (h ^ (h >>> 32));
         }
     }
 }

@@ -2,55 +2,29 @@ package io.wakurelay.relay;
 
 import java.time.Duration;
 import java.util.function.BooleanSupplier;
+import java.util.function.Supplier;
 
-/** Polls a condition or an assertion until it holds, failing after a generous timeout. */
+/** Polls a condition until it holds or a deadline passes. */
 final class Eventually {
-    static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(20);
-    private static final long POLL_MILLIS = 10;
-
     private Eventually() {
     }
 
-    static void until(String what, BooleanSupplier condition) {
-        until(what, DEFAULT_TIMEOUT, condition);
+    static void until(BooleanSupplier condition) {
+        until(condition, Duration.ofSeconds(20), () -> "");
     }
 
-    static void until(String what, Duration timeout, BooleanSupplier condition) {
+    static void until(BooleanSupplier condition, Duration timeout, Supplier<String> state) {
         long deadline = System.nanoTime() + timeout.toNanos();
         while (!condition.getAsBoolean()) {
             if (System.nanoTime() > deadline) {
-                throw new AssertionError("timed out after " + timeout + " waiting for: " + what);
+                throw new AssertionError("condition not met within " + timeout + " " + state.get());
             }
-            pause();
-        }
-    }
-
-    /** Retries {@code assertion} until it passes; rethrows its last failure after the timeout. */
-    static void asserted(Runnable assertion) {
-        asserted(DEFAULT_TIMEOUT, assertion);
-    }
-
-    static void asserted(Duration timeout, Runnable assertion) {
-        long deadline = System.nanoTime() + timeout.toNanos();
-        while (true) {
             try {
-                assertion.run();
-                return;
-            } catch (AssertionError e) {
-                if (System.nanoTime() > deadline) {
-                    throw e;
-                }
+                Thread.sleep(20);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new AssertionError("interrupted");
             }
-            pause();
-        }
-    }
-
-    private static void pause() {
-        try {
-            Thread.sleep(POLL_MILLIS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new AssertionError("interrupted", e);
         }
     }
 }

@@ -1,67 +1,71 @@
 package io.wakurelay.relay;
 
-import io.wakurelay.protocol.MessageHash;
 import org.junit.jupiter.api.Test;
 
+import java.nio.ByteBuffer;
 import java.time.Duration;
-import java.util.concurrent.atomic.AtomicLong;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 class SeenCacheTest {
-    private final AtomicLong clock = new AtomicLong(1_000);
+    private static final long SECOND = 1_000_000_000L;
 
-    private static MessageHash hash(int n) {
-        byte[] bytes = new byte[MessageHash.LENGTH];
-        bytes[0] = (byte) n;
-        bytes[1] = (byte) (n >> 8);
-        return MessageHash.of(bytes);
+    private static MessageId id(long n) {
+        return new MessageId(ByteBuffer.allocate(32).putLong(n).putLong(~n).array());
     }
 
     @Test
-    void aHashSeenWithinTheTtlIsADuplicate() {
-        SeenCache cache = new SeenCache(10, Duration.ofSeconds(120), clock::get);
+    void anIdIsADuplicateWithinTheTtlAndNewAfterIt() {
+        SeenCache cache = new SeenCache(10_000, Duration.ofMinutes(2), 0);
 
-        assertThat(cache.markSeen(hash(1))).isTrue();
-        clock.addAndGet(Duration.ofSeconds(119).toNanos());
-        assertThat(cache.markSeen(hash(1))).isFalse();
+        assertThat(cache.markSeen(id(1), 0)).isTrue();
+        assertThat(cache.markSeen(id(1), 60 * SECOND)).isFalse();
+        assertThat(cache.markSeen(id(1), 121 * SECOND)).isTrue();
     }
 
     @Test
-    void aHashIsForgottenWhenItsTtlHasPassedSinceItWasFirstSeen() {
-        SeenCache cache = new SeenCache(10, Duration.ofSeconds(120), clock::get);
-        cache.markSeen(hash(1));
-        clock.addAndGet(Duration.ofSeconds(60).toNanos());
-        cache.markSeen(hash(2));
-        cache.markSeen(hash(1)); // a duplicate does not extend the first sighting
+    void aDuplicateDoesNotExtendTheTtl() {
+        SeenCache cache = new SeenCache(10_000, Duration.ofMinutes(2), 0);
+        cache.markSeen(id(7), 0);
+        cache.markSeen(id(7), 100 * SECOND);
 
-        clock.addAndGet(Duration.ofSeconds(60).toNanos());
-
-        assertThat(cache.size()).isEqualTo(1);
-        assertThat(cache.markSeen(hash(1))).isTrue();
-        assertThat(cache.markSeen(hash(2))).isFalse();
+        assertThat(cache.contains(id(7), 125 * SECOND)).isFalse();
     }
 
     @Test
-    void theOldestHashMakesRoomWhenTheCacheIsFull() {
-        SeenCache cache = new SeenCache(3, Duration.ofSeconds(120), clock::get);
-        for (int i = 0; i < 4; i++) {
-            cache.markSeen(hash(i));
+    void pastItsCapacityTheOldestIdsGoFirstAndAreCounted() {
+        SeenCache cache = new SeenCache(1024, Duration.ofMinutes(2), 0);
+        for (int i = 0; i < 1024; i++) {
+            cache.markSeen(id(i), i * SECOND / 100);
         }
+        long later = 20 * SECOND;
+        cache.markSeen(id(5000), later);
 
-        assertThat(cache.size()).isEqualTo(3);
-        assertThat(cache.evictedBeforeExpiry()).isEqualTo(1);
-        assertThat(cache.markSeen(hash(3))).isFalse();
-        assertThat(cache.markSeen(hash(0))).as("the oldest was forgotten").isTrue();
+        assertThat(cache.evictedEarly()).isEqualTo(1);
+        assertThat(cache.contains(id(0), later)).as("oldest bracket dropped").isFalse();
+        assertThat(cache.contains(id(5000), later)).isTrue();
+        assertThat(cache.size()).isLessThanOrEqualTo(1024);
     }
 
     @Test
-    void aForgottenHashIsNewAgain() {
-        SeenCache cache = new SeenCache(3, Duration.ofSeconds(120), clock::get);
-        cache.markSeen(hash(1));
+    void holdsHundredsOfThousandsOfIdsWithoutFalseDuplicates() {
+        SeenCache cache = new SeenCache(1_000_000, Duration.ofMinutes(2), 0);
+        for (int i = 0; i < 300_000; i++) {
+            assertThat(cache.markSeen(id(i), i * 1000L)).isTrue();
+        }
+        for (int i = 0; i < 300_000; i += 997) {
+            assertThat(cache.contains(id(i), 300_000_000L)).isTrue();
+        }
+        assertThat(cache.size()).isEqualTo(300_000);
+    }
 
-        cache.forget(hash(1));
+    @Test
+    void aLongIdleTimeExpiresEverything() {
+        SeenCache cache = new SeenCache(10_000, Duration.ofMinutes(2), 0);
+        cache.markSeen(id(1), 0);
+        cache.markSeen(id(2), SECOND);
 
-        assertThat(cache.markSeen(hash(1))).isTrue();
+        assertThat(cache.contains(id(2), 3600 * SECOND)).isFalse();
+        assertThat(cache.size()).isZero();
     }
 }

@@ -1,0 +1,172 @@
+package io.wakurelay.relay;
+
+import java.time.Duration;
+
+/**
+ * The gossipsub v1.1 router's parameters (libp2p/specs pubsub/gossipsub/gossipsub-v1.0.md and -v1.1.md); the
+ * defaults are nwaku's ({@code waku/waku_relay/protocol.nim}).
+ *
+ * @param d                    desired mesh degree
+ * @param dLo                  fewer mesh peers than this and the heartbeat grafts more
+ * @param dHi                  more mesh peers than this and the heartbeat prunes down to {@code d}
+ * @param dScore               of the peers kept when pruning, this many are the best scoring
+ * @param dOut                 mesh peers that must be outbound connections (eclipse resistance)
+ * @param dLazy                peers that get IHAVE gossip each heartbeat (at least; see {@code gossipFactor})
+ * @param gossipFactor         share of eligible peers gossiped to when more than {@code dLazy} are eligible
+ * @param heartbeat            interval of mesh maintenance, gossip emission and cache shifts
+ * @param historyLength        heartbeats of messages kept in the message cache for IWANT
+ * @param historyGossip        of those, heartbeats of message ids advertised in IHAVE
+ * @param seenTtl              how long a message id is remembered for dedup
+ * @param fanoutTtl            how long a topic published to without subscribing keeps its fanout peers
+ * @param pruneBackoff         how long a pruned peer may not GRAFT again
+ * @param unsubscribeBackoff   backoff sent in the PRUNEs of a topic this node leaves
+ * @param floodPublish         own messages go to every peer of the topic above the publish threshold, not just the mesh
+ * @param maxIHaveLength       message ids taken from one peer's IHAVEs per heartbeat
+ * @param maxIHaveMessages     IHAVE messages taken from one peer per heartbeat
+ * @param iwantFollowupTime    time an IHAVE's promise has to be kept once we asked for the message
+ * @param gossipRetransmission times a message is sent to one peer in answer to its IWANTs
+ */
+public record GossipParams(int d, int dLo, int dHi, int dScore, int dOut, int dLazy, double gossipFactor,
+                           Duration heartbeat, int historyLength, int historyGossip, Duration seenTtl,
+                           Duration fanoutTtl, Duration pruneBackoff, Duration unsubscribeBackoff, boolean floodPublish,
+                           int maxIHaveLength, int maxIHaveMessages, Duration iwantFollowupTime,
+                           int gossipRetransmission) {
+
+    public static final GossipParams DEFAULTS = new GossipParams(6, 4, 8, 6, 3, 6, 0.25, Duration.ofSeconds(1), 6, 3,
+            Duration.ofMinutes(2), Duration.ofMinutes(1), Duration.ofMinutes(1), Duration.ofSeconds(5), true,
+            5000, 10, Duration.ofSeconds(3), 3);
+
+    public GossipParams {
+        if (!(0 < dLo && dLo <= d && d <= dHi)) {
+            throw new IllegalArgumentException("mesh degrees must satisfy 0 < Dlo <= D <= Dhi, were Dlo=" + dLo + " D=" + d + " Dhi=" + dHi);
+        }
+        if (dScore < 0 || dScore > d) {
+            throw new IllegalArgumentException("Dscore must be in 0..D, was " + dScore);
+        }
+        if (dOut < 0 || dOut >= dLo || dOut > d / 2) {
+            throw new IllegalArgumentException("Dout must be below Dlo and at most D/2 (the spec's rule), was " + dOut);
+        }
+        if (dLazy < 0 || gossipFactor < 0 || gossipFactor > 1) {
+            throw new IllegalArgumentException("Dlazy must not be negative and the gossip factor must be in 0..1");
+        }
+        positive("heartbeat", heartbeat);
+        if (historyGossip < 1 || historyLength < historyGossip) {
+            throw new IllegalArgumentException("history gossip must be 1..history length, were " + historyGossip + " and " + historyLength);
+        }
+        positive("seenTtl", seenTtl);
+        positive("fanoutTtl", fanoutTtl);
+        positive("pruneBackoff", pruneBackoff);
+        positive("unsubscribeBackoff", unsubscribeBackoff);
+        positive("iwantFollowupTime", iwantFollowupTime);
+        if (maxIHaveLength < 1 || maxIHaveMessages < 1 || gossipRetransmission < 1) {
+            throw new IllegalArgumentException("IHAVE limits and the gossip retransmission limit must be positive");
+        }
+    }
+
+    static void positive(String name, Duration d) {
+        if (d == null || d.isNegative() || d.isZero()) {
+            throw new IllegalArgumentException(name + " must be positive, was " + d);
+        }
+    }
+
+    public Builder toBuilder() {
+        return new Builder(this);
+    }
+
+    /** Changes the mesh degrees and timings of a copy; {@link #build()} validates. */
+    public static final class Builder {
+        private int d;
+        private int dLo;
+        private int dHi;
+        private int dScore;
+        private int dOut;
+        private int dLazy;
+        private double gossipFactor;
+        private Duration heartbeat;
+        private int historyLength;
+        private int historyGossip;
+        private Duration seenTtl;
+        private Duration fanoutTtl;
+        private Duration pruneBackoff;
+        private Duration unsubscribeBackoff;
+        private boolean floodPublish;
+        private int maxIHaveLength;
+        private int maxIHaveMessages;
+        private Duration iwantFollowupTime;
+        private int gossipRetransmission;
+
+        private Builder(GossipParams p) {
+            d = p.d;
+            dLo = p.dLo;
+            dHi = p.dHi;
+            dScore = p.dScore;
+            dOut = p.dOut;
+            dLazy = p.dLazy;
+            gossipFactor = p.gossipFactor;
+            heartbeat = p.heartbeat;
+            historyLength = p.historyLength;
+            historyGossip = p.historyGossip;
+            seenTtl = p.seenTtl;
+            fanoutTtl = p.fanoutTtl;
+            pruneBackoff = p.pruneBackoff;
+            unsubscribeBackoff = p.unsubscribeBackoff;
+            floodPublish = p.floodPublish;
+            maxIHaveLength = p.maxIHaveLength;
+            maxIHaveMessages = p.maxIHaveMessages;
+            iwantFollowupTime = p.iwantFollowupTime;
+            gossipRetransmission = p.gossipRetransmission;
+        }
+
+        /** The four mesh degrees at once (they are checked together). */
+        public Builder degrees(int d, int dLo, int dHi, int dScore, int dOut, int dLazy) {
+            this.d = d;
+            this.dLo = dLo;
+            this.dHi = dHi;
+            this.dScore = dScore;
+            this.dOut = dOut;
+            this.dLazy = dLazy;
+            return this;
+        }
+
+        public Builder heartbeat(Duration v) {
+            heartbeat = v;
+            return this;
+        }
+
+        public Builder seenTtl(Duration v) {
+            seenTtl = v;
+            return this;
+        }
+
+        public Builder fanoutTtl(Duration v) {
+            fanoutTtl = v;
+            return this;
+        }
+
+        public Builder pruneBackoff(Duration v) {
+            pruneBackoff = v;
+            return this;
+        }
+
+        public Builder unsubscribeBackoff(Duration v) {
+            unsubscribeBackoff = v;
+            return this;
+        }
+
+        public Builder floodPublish(boolean v) {
+            floodPublish = v;
+            return this;
+        }
+
+        public Builder iwantFollowupTime(Duration v) {
+            iwantFollowupTime = v;
+            return this;
+        }
+
+        public GossipParams build() {
+            return new GossipParams(d, dLo, dHi, dScore, dOut, dLazy, gossipFactor, heartbeat, historyLength,
+                    historyGossip, seenTtl, fanoutTtl, pruneBackoff, unsubscribeBackoff, floodPublish, maxIHaveLength,
+                    maxIHaveMessages, iwantFollowupTime, gossipRetransmission);
+        }
+    }
+}

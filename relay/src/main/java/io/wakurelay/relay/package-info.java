@@ -1,0 +1,22 @@
+/**
+ * Waku relay: gossipsub v1.1 on {@code /vac/waku/relay/2.0.0}, and Waku metadata (docs/relay.md). In flow order:
+ * <ul>
+ * <li>{@link io.wakurelay.relay.RelayConfig}, {@link io.wakurelay.relay.GossipParams},
+ *     {@link io.wakurelay.relay.ScoreParams}: topics, cluster, limits, router and scoring parameters.</li>
+ * <li>{@link io.wakurelay.relay.Relay}: start on a host, publish, inject, subscribe, peers, shutdown.</li>
+ * <li>{@code RelayStreamReader}: a peer's relay stream, RPC by RPC, paused when the local consumer is behind.</li>
+ * <li>{@code RpcReader}: one RPC read without copying message data.</li>
+ * <li>{@code GossipRouter}: the receive path (message id, seen cache, decode, forward, hand over), subscriptions,
+ *     control (GRAFT, PRUNE, IHAVE, IWANT, IDONTWANT) and the heartbeat.</li>
+ * <li>{@code MessageId}, {@code SeenCache}, {@code MessageCache}: dedup and the IWANT cache.</li>
+ * <li>{@code PeerState}, {@code PeerScore}: what the router knows of a peer, and its score.</li>
+ * <li>{@code RpcWriter}: RPCs, a message's as a few header bytes around the bytes received.</li>
+ * <li>{@code PeerSender}: a peer's bounded outbound queue on the relay stream this node opened.</li>
+ * <li>{@code HandOver} ({@code Source}): accepted envelopes to the one local consumer, with backpressure.</li>
+ * <li>{@code MetadataProtocol}: cluster and shards, asked and answered.</li>
+ * <li>{@link io.wakurelay.relay.PublishResult}, {@link io.wakurelay.relay.RelayPeer},
+ *     {@link io.wakurelay.relay.RelayBusyException}, {@link io.wakurelay.relay.RelayClosedException}.</li>
+ * <li>{@code RelayMetrics}: the {@code waku_relay_*} and {@code libp2p_gossipsub_*} meters.</li>
+ * </ul>
+ */
+package io.wakurelay.relay;

@@ -1,0 +1,152 @@
+package io.wakurelay.relay;
+
+import com.google.protobuf.ByteString;
+import io.wakurelay.p2p.crypto.PrivateKey;
+import io.wakurelay.protocol.MessageHash;
+import io.wakurelay.protocol.proto.WakuMessage;
+import io.wakurelay.relay.proto.ControlGraft;
+import io.wakurelay.relay.proto.ControlIWant;
+import io.wakurelay.relay.proto.ControlMessage;
+import io.wakurelay.relay.proto.ControlPrune;
+import io.wakurelay.relay.proto.Message;
+import io.wakurelay.relay.proto.RPC;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import java.security.MessageDigest;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class MisbehaviourTest {
+    private static final Duration WAIT = Duration.ofSeconds(10);
+    private final List<AutoCloseable> open = new ArrayList<>();
+
+    @AfterEach
+    void close() throws Exception {
+        for (int i = open.size() - 1; i >= 0; i--) {
+            open.get(i).close();
+        }
+    }
+
+    private <T extends AutoCloseable> T keep(T t) {
+        open.add(t);
+        return t;
+    }
+
+    private static RPC subscribe() {
+        return RPC.newBuilder().addSubscriptions(RPC.SubOpts.newBuilder().setSubscribe(true).setTopicid(Messages.TOPIC)).build();
+    }
+
+    private static RPC publish(ByteString data) {
+        return RPC.newBuilder().addPublish(Message.newBuilder().setTopic(Messages.TOPIC).setData(data)).build();
+    }
+
+    private static double score(TestNode node, RawRelayPeer peer) {
+        return node.relay.peers().stream().filter(p -> p.peerId().equals(peer.host.peerId())).findFirst()
+                .map(RelayPeer::score).orElse(Double.NaN);
+    }
+
+    private static double counter(TestNode node, String name, String tag, String value) {
+        var c = node.registry.find(name).tag(tag, value).counter();
+        return c == null ? 0 : c.count();
+    }
+
+    @Test
+    void aSpammerOfInvalidMessagesIsGraylistedAndDisconnectedWhileHonestTrafficFlows() {
+        TestNode victim = keep(new TestNode(0, TestNode.fastConfig(), PrivateKey.generateEd25519()));
+        TestNode honest = keep(new TestNode(1, TestNode.fastConfig(), PrivateKey.generateEd25519()));
+        honest.host.dial(victim.address()).block(WAIT);
+        RawRelayPeer spammer = keep(new RawRelayPeer(2));
+        spammer.connect(victim.address());
+        spammer.send(subscribe());
+        Eventually.until(() -> victim.meshSize(Messages.TOPIC) >= 1);
+
+        List<MessageHash> honestHashes = new ArrayList<>();
+        for (int i = 0; i < 20; i++) {
+            WakuMessage invalid = Messages.message(100 + i, 100).toBuilder().clearContentTopic().build();
+            spammer.send(publish(invalid.toByteString()));
+            honestHashes.add(honest.relay.publish(Messages.TOPIC, Messages.message(i, 500)).block(WAIT).hash());
+        }
+
+        Eventually.until(() -> !spammer.connectedTo(victim.host));
+        assertThat(counter(victim, "waku.relay.peer.disconnects", "reason", "graylisted")).isEqualTo(1);
+        assertThat(counter(victim, "waku.relay.messages.invalid", "reason", "missing_content_topic")).isGreaterThanOrEqualTo(10);
+        Eventually.until(() -> victim.received.keySet().containsAll(honestHashes));
+        assertThat(honest.host.connection(victim.host.peerId())).isPresent();
+    }
+
+    @Test
+    void aMessageOutsideTheClockWindowIsIgnoredAndItsForwarderNotPenalised() {
+        TestNode node = keep(new TestNode(0, TestNode.fastConfig(), PrivateKey.generateEd25519()));
+        RawRelayPeer forwarder = keep(new RawRelayPeer(1));
+        forwarder.connect(node.address());
+        forwarder.send(subscribe());
+        for (int i = 0; i < 20; i++) {
+            WakuMessage old = Messages.message(i, 100).toBuilder().setTimestamp(1_000_000_000L).build();
+            forwarder.send(publish(old.toByteString()));
+        }
+
+        Eventually.until(() -> counter(node, "waku.relay.messages.invalid", "reason", "timestamp_out_of_window") == 20);
+        assertThat(score(node, forwarder)).isGreaterThanOrEqualTo(0);
+        assertThat(node.received).isEmpty();
+    }
+
+    @Test
+    void aSignedMessageIsRejectedUnderStrictNoSign() {
+        TestNode node = keep(new TestNode(0, TestNode.fastConfig(), PrivateKey.generateEd25519()));
+        RawRelayPeer peer = keep(new RawRelayPeer(1));
+        peer.connect(node.address());
+        peer.send(RPC.newBuilder().addPublish(Message.newBuilder().setTopic(Messages.TOPIC)
+                .setData(Messages.message(1, 10).toByteString()).setFrom(ByteString.copyFromUtf8("me"))
+                .setSeqno(ByteString.copyFromUtf8("12345678"))).build());
+
+        Eventually.until(() -> counter(node, "waku.relay.messages.invalid", "reason", "signed_message") == 1);
+        assertThat(score(node, peer)).isLessThan(0);
+        assertThat(node.received).isEmpty();
+    }
+
+    @Test
+    void aGraftDuringBackoffIsPenalised() {
+        TestNode node = keep(new TestNode(0, TestNode.fastConfig(), PrivateKey.generateEd25519()));
+        RawRelayPeer peer = keep(new RawRelayPeer(1));
+        peer.connect(node.address());
+        peer.send(subscribe());
+        ControlMessage graft = ControlMessage.newBuilder().addGraft(ControlGraft.newBuilder().setTopicID(Messages.TOPIC)).build();
+        ControlMessage prune = ControlMessage.newBuilder().addPrune(ControlPrune.newBuilder().setTopicID(Messages.TOPIC)).build();
+        peer.send(RPC.newBuilder().setControl(graft).build());
+        peer.send(RPC.newBuilder().setControl(prune).build());
+        for (int i = 0; i < 5; i++) {
+            peer.send(RPC.newBuilder().setControl(graft).build());
+        }
+
+        Eventually.until(() -> score(node, peer) <= -250);
+        Eventually.until(() -> peer.received.stream().anyMatch(r -> r.getControl().getPruneCount() > 0));
+    }
+
+    @Test
+    void anIwantFloodForTheSameMessageIsPenalisedAndAnsweredOnlyAFewTimes() throws Exception {
+        TestNode node = keep(new TestNode(0, TestNode.fastConfig(), PrivateKey.generateEd25519()));
+        RawRelayPeer peer = keep(new RawRelayPeer(1));
+        peer.connect(node.address());
+        peer.send(subscribe());
+        Eventually.until(() -> node.relay.peers().stream().anyMatch(p -> p.topics().contains(Messages.TOPIC)));
+        WakuMessage message = Messages.message(7, 1000);
+        node.relay.publish(Messages.TOPIC, message).block(WAIT);
+        byte[] id = MessageDigest.getInstance("SHA-256").digest(message.toByteArray());
+        // the published copy itself is not an answer to an IWANT: count from after its arrival
+        Eventually.until(() -> peer.received.stream().anyMatch(r -> r.getPublishCount() > 0));
+        int before = peer.received.size();
+        for (int i = 0; i < 20; i++) {
+            peer.send(RPC.newBuilder().setControl(ControlMessage.newBuilder()
+                    .addIwant(ControlIWant.newBuilder().addMessageIDs(ByteString.copyFrom(id)))).build());
+        }
+
+        // past the gossip threshold its IWANTs are no longer even read
+        Eventually.until(() -> score(node, peer) < node.relay.config().scoring().gossipThreshold());
+        long answers = peer.received.subList(before, peer.received.size()).stream().filter(r -> r.getPublishCount() > 0).count();
+        assertThat(answers).isLessThanOrEqualTo(node.relay.config().gossip().gossipRetransmission());
+    }
+}
