@@ -1,0 +1,70 @@
+package io.wakurelay.services;
+
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * How the lightpush v3 server ({@link LightpushService}) bounds its work. Validated when built; {@link #DEFAULTS}
+ * is the one source of every default.
+ *
+ * @param maxRequestBytes the largest request accepted (a larger length prefix is answered 413 before its body is
+ *                        read); the message inside must also pass the relay's own size limit (413 too)
+ * @param rateLimit       requests per peer; past it a request is answered 429
+ * @param requestTimeout  time a peer has to send its whole request (and, after the response, to close its side)
+ *                        before its stream is reset
+ */
+public record LightpushConfig(int maxRequestBytes, RateLimit rateLimit, Duration requestTimeout) {
+    public static final String PROTOCOL_ID = "/vac/waku/lightpush/3.0.0";
+
+    /** Room for the network's largest message (153,600 bytes), its request id and pubsub topic. */
+    public static final LightpushConfig DEFAULTS = new LightpushConfig(160 * 1024,
+            RateLimit.of(30, Duration.ofSeconds(1)), Duration.ofSeconds(10));
+
+    public LightpushConfig {
+        Objects.requireNonNull(rateLimit, "rateLimit");
+        if (maxRequestBytes < 1024) {
+            throw new IllegalArgumentException("maxRequestBytes must be at least 1024, was " + maxRequestBytes);
+        }
+        Durations.positive("requestTimeout", requestTimeout);
+    }
+
+    public Builder toBuilder() {
+        return new Builder(this);
+    }
+
+    public static Builder builder() {
+        return new Builder(DEFAULTS);
+    }
+
+    /** Changes some fields of a config; {@link #build()} validates the result. */
+    public static final class Builder {
+        private int maxRequestBytes;
+        private RateLimit rateLimit;
+        private Duration requestTimeout;
+
+        private Builder(LightpushConfig c) {
+            maxRequestBytes = c.maxRequestBytes;
+            rateLimit = c.rateLimit;
+            requestTimeout = c.requestTimeout;
+        }
+
+        public Builder maxRequestBytes(int v) {
+            maxRequestBytes = v;
+            return this;
+        }
+
+        public Builder rateLimit(RateLimit v) {
+            rateLimit = v;
+            return this;
+        }
+
+        public Builder requestTimeout(Duration v) {
+            requestTimeout = v;
+            return this;
+        }
+
+        public LightpushConfig build() {
+            return new LightpushConfig(maxRequestBytes, rateLimit, requestTimeout);
+        }
+    }
+}

@@ -1,0 +1,195 @@
+package io.wakurelay.services;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.util.concurrent.ScheduledFuture;
+import io.wakurelay.p2p.Stream;
+import io.wakurelay.p2p.StreamHandler;
+import io.wakurelay.p2p.wire.Uvarint;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.time.Duration;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The server side of one request-response exchange on an inbound stream, as Waku's store, lightpush and
+ * filter-subscribe protocols run it: the peer writes one length-prefixed request; this side writes one
+ * length-prefixed response and closes its write side (js-waku reads until that end).
+ *
+ * <p>What can go wrong is answered here, the same way for every protocol, with the protocol's own status
+ * ({@link #failureResponse}): a length prefix above the limit (refused before the body is buffered), a malformed
+ * prefix, a stream that ends before a whole request, a peer past its rate limit, a handler that throws. A peer that
+ * does not finish its request within the timeout, or does not close its side within the timeout after the
+ * response, gets its stream reset. Nothing is thrown out of a callback, and every buffer is released.
+ *
+ * <p>Callbacks run on the stream's event loop. {@link #handle} runs there too and must not block: work that
+ * blocks hops to another scheduler and calls {@link #respond} from there (it hops back).
+ */
+abstract class ServerExchange implements StreamHandler {
+    private static final Logger log = LoggerFactory.getLogger(ServerExchange.class);
+
+    /** What the exchange answers by itself. */
+    enum Failure {
+        /** The length prefix is not a valid uvarint, or the request does not parse. */
+        MALFORMED,
+        /** The length prefix announces more than the limit. */
+        TOO_LARGE,
+        /** The peer closed its side before a whole request. */
+        TRUNCATED,
+        /** The peer is past its rate limit. */
+        RATE_LIMITED,
+        /** The handler failed: a bug. */
+        INTERNAL
+    }
+
+    private enum State { READING, HANDLING, RESPONDED }
+
+    private final int maxRequestBytes;
+    private final Duration timeout;
+    private final PeerRateLimiter rateLimiter;
+    private final ServiceMetrics metrics;
+    private Stream stream;
+    private OneMessageReader reader;
+    private ScheduledFuture<?> deadline;
+    private State state = State.READING;
+    private long requestNanos;
+
+    ServerExchange(int maxRequestBytes, Duration timeout, PeerRateLimiter rateLimiter, ServiceMetrics metrics) {
+        this.maxRequestBytes = maxRequestBytes;
+        this.timeout = timeout;
+        this.rateLimiter = rateLimiter;
+        this.metrics = metrics;
+    }
+
+    /**
+     * A whole request arrived (and the peer is within its rate). Called on the event loop; {@code request} is
+     * released when this returns. Must lead to exactly one {@link #respond}, now or later, from any thread.
+     */
+    abstract void handle(Stream stream, ByteBuf request);
+
+    /** The protocol's response to a failure the exchange detected (counted by the subclass as it likes). */
+    abstract ByteBuf failureResponse(Stream stream, Failure failure, String description);
+
+    /** The peer did not send a whole request in time; its stream is reset after this. */
+    void onTimeout() {
+    }
+
+    @Override
+    public final void onOpen(Stream s) {
+        stream = s;
+        reader = new OneMessageReader(s.alloc(), maxRequestBytes);
+        deadline = schedule();
+    }
+
+    @Override
+    public final void onData(Stream s, ByteBuf data) {
+        if (state != State.READING) {
+            data.release(); // a second request, or the rest of an oversized one: not read
+            return;
+        }
+        OneMessageReader.Result result = reader.add(data);
+        if (result instanceof OneMessageReader.Complete complete) {
+            received(complete.message());
+        } else if (result instanceof OneMessageReader.TooLarge tooLarge) {
+            fail(Failure.TOO_LARGE, "the request is " + tooLarge.length() + " bytes, the limit is " + tooLarge.limit());
+        } else if (result instanceof OneMessageReader.Malformed malformed) {
+            fail(Failure.MALFORMED, malformed.reason());
+        }
+    }
+
+    @Override
+    public final void onRemoteClosed(Stream s) {
+        if (state == State.READING) {
+            fail(Failure.TRUNCATED, reader.isPartial()
+                    ? "the stream ended before the whole request (" + reader.buffered() + " bytes received)"
+                    : "the stream ended without a request");
+        }
+    }
+
+    @Override
+    public final void onClosed(Stream s, Throwable cause) {
+        if (reader != null) {
+            reader.close();
+        }
+        if (deadline != null) {
+            deadline.cancel(false);
+        }
+    }
+
+    private void received(ByteBuf request) {
+        state = State.HANDLING;
+        metrics.bytesIn.increment(request.readableBytes() + Uvarint.size(request.readableBytes()));
+        if (!rateLimiter.tryAcquire(stream.remotePeer())) {
+            request.release();
+            metrics.rejected.increment();
+            respondOnLoop(failureResponse(stream, Failure.RATE_LIMITED, "too many requests from this peer"));
+            return;
+        }
+        metrics.served.increment();
+        requestNanos = System.nanoTime();
+        try {
+            handle(stream, request);
+        } catch (RuntimeException e) {
+            log.warn("{} handler failed on a request from {}", stream.protocol(), stream.remotePeer(), e);
+            respondOnLoop(failureResponse(stream, Failure.INTERNAL, "internal error"));
+        } finally {
+            request.release();
+        }
+    }
+
+    private void fail(Failure failure, String description) {
+        state = State.HANDLING;
+        respondOnLoop(failureResponse(stream, failure, description));
+    }
+
+    /** Writes the one response and closes this side; from any thread. A second response, or one for a stream that ended, is released. */
+    final void respond(ByteBuf frame) {
+        if (stream.executor().inEventLoop()) {
+            respondOnLoop(frame);
+            return;
+        }
+        try {
+            stream.executor().execute(() -> respondOnLoop(frame));
+        } catch (RejectedExecutionException e) {
+            frame.release(); // the host is shut down: the stream is gone with it
+        }
+    }
+
+    private void respondOnLoop(ByteBuf frame) {
+        if (state == State.RESPONDED || !stream.isOpen()) {
+            frame.release();
+            return;
+        }
+        state = State.RESPONDED;
+        metrics.bytesOut.increment(frame.readableBytes());
+        stream.write(frame);
+        stream.closeWrite();
+        if (requestNanos != 0) { // a served request (not one refused before its handler)
+            metrics.handling.record(System.nanoTime() - requestNanos, TimeUnit.NANOSECONDS);
+        }
+        if (deadline != null) {
+            deadline.cancel(false);
+            deadline = schedule(); // now for the peer to close its side
+        }
+    }
+
+    private ScheduledFuture<?> schedule() {
+        return stream.executor().schedule(this::deadlinePassed, timeout.toNanos(), TimeUnit.NANOSECONDS);
+    }
+
+    private void deadlinePassed() {
+        if (!stream.isOpen()) {
+            return;
+        }
+        switch (state) {
+            case READING -> {
+                log.debug("{}: no whole request from {} within {}; resetting", stream.protocol(), stream.remotePeer(), timeout);
+                onTimeout();
+                stream.reset();
+            }
+            case RESPONDED -> stream.reset(); // the peer keeps its side open after the answer
+            case HANDLING -> deadline = schedule(); // the answer is being prepared
+        }
+    }
+}

@@ -1,0 +1,131 @@
+package io.wakurelay.services;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import io.wakurelay.archive.StoreQuery;
+import io.wakurelay.archive.StoreResponse;
+import io.wakurelay.p2p.Host;
+import io.wakurelay.p2p.mss.NegotiationException;
+import io.wakurelay.p2p.multiaddr.Multiaddr;
+import io.wakurelay.services.proto.StoreQueryRequest;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import reactor.core.publisher.Mono;
+
+import java.time.Duration;
+import java.util.Map;
+import java.util.Objects;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Queries another node's store over {@value StoreServiceConfig#PROTOCOL_ID}: dials the peer (or reuses the host's
+ * connection to it), sends one {@code StoreQueryRequest} built from a {@link StoreQuery}, and returns the page as
+ * the archive's own {@link StoreResponse}, so a caller renders a remote page as it renders a local one (REST's
+ * {@code peerAddr}). A query that does not succeed fails with a {@link RemoteStoreException} carrying the status
+ * to report.
+ *
+ * <p>The results' {@code timestamp} is the message's own (0 without data): a remote store does not say when it
+ * received a message.
+ */
+public final class StoreClient implements AutoCloseable {
+    private static final Logger log = LoggerFactory.getLogger(StoreClient.class);
+
+    private final StoreClientConfig config;
+    private final Host host;
+    private final Meters meters;
+    private final Map<String, Counter> outcomes = new ConcurrentHashMap<>();
+    private final Timer duration;
+    private volatile boolean closed;
+
+    private StoreClient(StoreClientConfig config, Host host, MeterRegistry registry) {
+        this.config = config;
+        this.host = host;
+        this.meters = new Meters(registry);
+        for (String outcome : new String[]{"success", "error_status", "bad_response", "peer_dial_failure"}) {
+            outcomes.put(outcome, meters.add(Counter.builder("waku.store.client.queries").tag("outcome", outcome)
+                    .description("queries of other nodes' stores, by outcome").register(registry)));
+        }
+        duration = meters.add(Timer.builder("waku.store.client.query.duration")
+                .description("time from the dial to the whole response of a query of another node's store")
+                .publishPercentileHistogram().register(registry));
+    }
+
+    /** @param registry where the client registers its meters (docs/services.md); removed at shutdown */
+    public static StoreClient start(StoreClientConfig config, Host host, MeterRegistry registry) {
+        return new StoreClient(Objects.requireNonNull(config, "config"), Objects.requireNonNull(host, "host"),
+                Objects.requireNonNull(registry, "registry"));
+    }
+
+    public StoreClientConfig config() {
+        return config;
+    }
+
+    /** {@link #query(Multiaddr, StoreQuery, String)} with a random request id. */
+    public Mono<StoreResponse> query(Multiaddr peer, StoreQuery query) {
+        return query(peer, query, null);
+    }
+
+    /**
+     * Asks the store of the peer at {@code peer} (a TCP multiaddr ending in {@code /p2p/<peer id>}) for one page.
+     *
+     * @param requestId the request id to send; null or empty: a random UUID
+     * @return the page; errors with {@link RemoteStoreException}
+     */
+    public Mono<StoreResponse> query(Multiaddr peer, StoreQuery query, String requestId) {
+        Objects.requireNonNull(peer, "peer");
+        Objects.requireNonNull(query, "query");
+        return Mono.defer(() -> {
+            if (closed) {
+                return Mono.error(new RemoteStoreException(RemoteStoreException.PEER_DIAL_FAILURE, "the store client is shut down"));
+            }
+            String id = requestId == null || requestId.isEmpty() ? UUID.randomUUID().toString() : requestId;
+            StoreQueryRequest request = StoreCodec.toRequest(query, id);
+            long start = System.nanoTime();
+            return host.dial(peer)
+                    .onErrorMap(e -> !(e instanceof RemoteStoreException), e -> new RemoteStoreException(
+                            RemoteStoreException.PEER_DIAL_FAILURE, "cannot reach " + peer + ": " + e.getMessage(), e))
+                    .flatMap(connection -> Mono.<StoreResponse>create(sink -> {
+                        StoreClientExchange exchange = new StoreClientExchange(request, config.maxResponseBytes(), sink);
+                        sink.onCancel(exchange::cancel);
+                        connection.openStream(StoreServiceConfig.PROTOCOL_ID, exchange).subscribe(null, e -> sink.error(
+                                new RemoteStoreException(RemoteStoreException.PEER_DIAL_FAILURE,
+                                        e instanceof NegotiationException.NotSupported
+                                                ? peer + " does not serve " + StoreServiceConfig.PROTOCOL_ID
+                                                : "cannot open a store stream to " + peer + ": " + e.getMessage(), e)));
+                    }))
+                    .timeout(config.timeout(), Mono.error(() -> new RemoteStoreException(RemoteStoreException.PEER_DIAL_FAILURE,
+                            "no store response from " + peer + " within " + config.timeout().toMillis() + " ms")))
+                    .doOnSuccess(page -> outcome("success", start))
+                    .doOnError(RemoteStoreException.class, e -> outcome(switch (e.statusCode()) {
+                        case RemoteStoreException.BAD_RESPONSE -> "bad_response";
+                        case RemoteStoreException.PEER_DIAL_FAILURE -> "peer_dial_failure";
+                        default -> "error_status";
+                    }, start));
+        });
+    }
+
+    private void outcome(String outcome, long startNanos) {
+        outcomes.get(outcome).increment();
+        duration.record(System.nanoTime() - startNanos, TimeUnit.NANOSECONDS);
+    }
+
+    /** Refuses new queries and removes the meters (queries under way end with their streams). Idempotent. */
+    public Mono<Void> shutdown(Duration grace) {
+        Objects.requireNonNull(grace, "grace");
+        return Mono.fromRunnable(() -> {
+            if (!closed) {
+                closed = true;
+                meters.removeAll();
+                log.debug("store client shut down");
+            }
+        });
+    }
+
+    @Override
+    public void close() {
+        shutdown(Duration.ZERO).block();
+    }
+}

@@ -1,0 +1,25 @@
+/**
+ * Waku's request-response services over the p2p host (docs/services.md), in flow order:
+ * <ul>
+ *   <li>{@link io.wakurelay.services.RateLimit}, {@code PeerRateLimiter}, {@code ConcurrencyLimit}: the per-peer
+ *       request rate (429 past it) and the queries-at-once limit of the store (503 past it);</li>
+ *   <li>{@code ServerExchange}: one request, one response, then the end of this side, on an inbound stream; with
+ *       {@code OneMessageReader} (the length prefix judged before the body is buffered) and {@code Frames};</li>
+ *   <li>Store v3: {@link io.wakurelay.services.StoreService} and {@link io.wakurelay.services.StoreServiceConfig};
+ *       {@code StoreExchange} (decode, validate with the archive's {@code StoreQuery}, query on a bounded
+ *       scheduler, answer); {@code StoreCodec} (the fields, and the page cut to the response limit);
+ *       {@code StoreStatus}, {@code StoreMetrics};</li>
+ *   <li>the store client: {@link io.wakurelay.services.StoreClient}, {@link io.wakurelay.services.StoreClientConfig},
+ *       {@code StoreClientExchange}, {@link io.wakurelay.services.RemoteStoreException};</li>
+ *   <li>lightpush v3: {@link io.wakurelay.services.LightpushService}, {@link io.wakurelay.services.LightpushConfig},
+ *       {@code LightpushExchange} (publish through the relay), {@code LightpushStatus}, {@code LightpushMetrics};</li>
+ *   <li>filter v2: {@link io.wakurelay.services.FilterService} and {@link io.wakurelay.services.FilterConfig};
+ *       {@code FilterExchange} (subscribe, ping, unsubscribe); {@code FilterSubscriptions} and
+ *       {@code FilterSubscriber} (who wants what, looked up without a lock per accepted message);
+ *       {@code FilterPushFrame} (one {@code MessagePush} per message, shared); {@code FilterPushChannel} (one
+ *       subscriber's push stream and its bound); {@code FilterRemoval}, {@code FilterStatus}, {@code FilterMetrics};</li>
+ *   <li>{@code ServiceMetrics}, {@code Meters}: the {@code waku_service_*} meters and their removal at shutdown.</li>
+ * </ul>
+ * The generated protobuf types are in {@code io.wakurelay.services.proto}.
+ */
+package io.wakurelay.services;

@@ -1,0 +1,142 @@
+package io.wakurelay.services;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.wakurelay.archive.ArchiveConfig;
+import io.wakurelay.archive.MessageArchive;
+import io.wakurelay.archive.RetentionPolicy;
+import io.wakurelay.archive.StoreQuery;
+import io.wakurelay.archive.StoreResponse;
+import io.wakurelay.p2p.Host;
+import io.wakurelay.p2p.HostConfig;
+import io.wakurelay.p2p.crypto.PrivateKey;
+import io.wakurelay.p2p.multiaddr.Multiaddr;
+import io.wakurelay.protocol.MessageHash;
+import io.wakurelay.protocol.PathCounters;
+import io.wakurelay.protocol.proto.WakuMessage;
+import io.wakurelay.relay.GossipParams;
+import io.wakurelay.relay.Relay;
+import io.wakurelay.relay.RelayConfig;
+import reactor.core.Disposable;
+
+import java.net.InetSocketAddress;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+
+/**
+ * A Waku node assembled for tests as the node module assembles one: a host on its own loopback address, a relay,
+ * an archive fed by the relay's accepted messages (each first handed to the filter service, as the node does), and
+ * the services that are switched on. Closed in reverse order.
+ */
+final class ServiceNode implements AutoCloseable {
+    static final String TOPIC = "/waku/2/rs/0/0";
+    static final String CONTENT_TOPIC = "/wakurelay/1/services/proto";
+
+    /** Which services run, with what config; null: off. */
+    record Options(StoreServiceConfig store, LightpushConfig lightpush, FilterConfig filter) {
+        static Options all() {
+            return new Options(StoreServiceConfig.DEFAULTS, LightpushConfig.DEFAULTS, FilterConfig.DEFAULTS);
+        }
+
+        static Options none() {
+            return new Options(null, null, null);
+        }
+
+        Options withStore(StoreServiceConfig c) {
+            return new Options(c, lightpush, filter);
+        }
+
+        Options withLightpush(LightpushConfig c) {
+            return new Options(store, c, filter);
+        }
+
+        Options withFilter(FilterConfig c) {
+            return new Options(store, lightpush, c);
+        }
+    }
+
+    final MeterRegistry registry;
+    final Host host;
+    final Relay relay;
+    final MessageArchive archive;
+    final StoreService store;
+    final LightpushService lightpush;
+    final FilterService filter;
+    private final Disposable archiving;
+
+    ServiceNode(int index, Path dir, Options options) {
+        this(index, dir, options, new SimpleMeterRegistry());
+    }
+
+    ServiceNode(int index, Path dir, Options options, MeterRegistry registry) {
+        this.registry = registry;
+        host = Host.start(HostConfig.builder()
+                .listenAddress(new InetSocketAddress("127.0.0." + (index + 2), 0))
+                .maxConnections(200)
+                .handshakeTimeout(Duration.ofSeconds(5))
+                .build(), PrivateKey.generateEd25519(), registry);
+        relay = Relay.start(RelayConfig.builder()
+                .gossip(GossipParams.DEFAULTS.toBuilder().heartbeat(Duration.ofMillis(100)).build())
+                .build(), host, new PathCounters(), registry);
+        archive = MessageArchive.open(ArchiveConfig.defaults(dir.resolve("archive-" + index))
+                .withRetention(new RetentionPolicy.None())
+                .withMemory(16L << 20, 4L << 20)
+                .withBatching(64, Duration.ofMillis(2), 256), registry);
+        filter = options.filter() == null ? null : FilterService.start(options.filter(), host, relay, registry);
+        archiving = archive.write(relay.accepted().doOnNext(e -> {
+            if (filter != null) {
+                filter.onAccepted(e);
+            }
+        })).subscribe();
+        store = options.store() == null ? null : StoreService.start(options.store(), host, archive, registry);
+        lightpush = options.lightpush() == null ? null : LightpushService.start(options.lightpush(), host, relay, registry);
+    }
+
+    Multiaddr address() {
+        return host.listenAddresses().get(0);
+    }
+
+    /** Connects to {@code other} and waits until each is in the other's mesh of {@link #TOPIC}. */
+    void connectRelay(ServiceNode other) {
+        host.dial(other.address()).block(Duration.ofSeconds(10));
+        Eventually.until(() -> inMesh(other) && other.inMesh(this),
+                () -> "mesh of " + host.peerId() + ": " + relay.mesh() + ", of " + other.host.peerId() + ": " + other.relay.mesh());
+    }
+
+    private boolean inMesh(ServiceNode other) {
+        return relay.mesh().getOrDefault(TOPIC, List.of()).contains(other.host.peerId());
+    }
+
+    MessageHash publish(WakuMessage message) {
+        return relay.publish(TOPIC, message).block(Duration.ofSeconds(10)).hash();
+    }
+
+    /** Waits until the archive holds {@code hash}. */
+    void awaitArchived(MessageHash hash) {
+        Eventually.until(() -> isArchived(hash), () -> hash + " is not in the archive of " + host.peerId());
+    }
+
+    boolean isArchived(MessageHash hash) {
+        StoreResponse r = archive.query(StoreQuery.builder().hashes(hash).build());
+        return r.messages().size() == 1;
+    }
+
+    @Override
+    public void close() {
+        Duration grace = Duration.ofSeconds(2);
+        if (lightpush != null) {
+            lightpush.shutdown(grace).block();
+        }
+        if (store != null) {
+            store.shutdown(grace).block();
+        }
+        if (filter != null) {
+            filter.shutdown(grace).block();
+        }
+        relay.shutdown(grace).block(Duration.ofSeconds(10));
+        archiving.dispose();
+        archive.close();
+        host.close();
+    }
+}

@@ -1,0 +1,136 @@
+package io.wakurelay.services;
+
+import com.google.protobuf.ByteString;
+import io.wakurelay.archive.InvalidQueryException;
+import io.wakurelay.archive.StoreQuery;
+import io.wakurelay.archive.StoreResponse;
+import io.wakurelay.archive.StoredMessage;
+import io.wakurelay.protocol.MessageHash;
+import io.wakurelay.protocol.proto.WakuMessage;
+import io.wakurelay.services.proto.StoreQueryRequest;
+import io.wakurelay.services.proto.StoreQueryResponse;
+import org.junit.jupiter.api.Test;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class StoreCodecTest {
+    private static MessageHash hash(int i) {
+        byte[] b = new byte[32];
+        b[31] = (byte) i;
+        b[0] = 1;
+        return MessageHash.of(b);
+    }
+
+    private static StoreQueryRequest.Builder request() {
+        return StoreQueryRequest.newBuilder().setRequestId("r");
+    }
+
+    @Test
+    void storeV3DefaultsApplyBackwardTwentyWithoutData() {
+        StoreQuery q = StoreCodec.toQuery(request().setPubsubTopic(ServiceNode.TOPIC).build());
+        assertThat(q.ascending()).isFalse();
+        assertThat(q.pageSize()).isEqualTo(20);
+        assertThat(q.includeData()).isFalse();
+        assertThat(q.kind()).isEqualTo(StoreQuery.Kind.TOPICS);
+    }
+
+    @Test
+    void pageLimitsAreClampedAsNwakuClampsThemIncludingValuesThatAreNegativeAsJavaLongs() {
+        assertThat(StoreCodec.toQuery(request().setPaginationLimit(0).build()).pageSize()).isEqualTo(20);
+        assertThat(StoreCodec.toQuery(request().setPaginationLimit(55).build()).pageSize()).isEqualTo(55);
+        assertThat(StoreCodec.toQuery(request().setPaginationLimit(101).build()).pageSize()).isEqualTo(100);
+        assertThat(StoreCodec.toQuery(request().setPaginationLimit(-1L).build()).pageSize()).as("2^64 - 1").isEqualTo(100);
+    }
+
+    @Test
+    void everyFieldOfAQueryTravelsToTheRequestAndBack() {
+        StoreQuery query = StoreQuery.builder().pubsubTopic(ServiceNode.TOPIC).contentTopics("/a/1/b/proto", "/a/1/c/proto")
+                .startTime(5L).endTime(9L).cursor(hash(3)).pageSize(7).ascending(true).includeData(true).build();
+        assertThat(StoreCodec.toQuery(StoreCodec.toRequest(query, "id"))).isEqualTo(query);
+        StoreQuery byHashes = StoreQuery.builder().hashes(hash(1), hash(2)).pageSize(3).build();
+        assertThat(StoreCodec.toQuery(StoreCodec.toRequest(byHashes, "id"))).isEqualTo(byHashes);
+    }
+
+    @Test
+    void invalidRequestsSayWhatIsWrong() {
+        assertThatThrownBy(() -> StoreCodec.toQuery(StoreQueryRequest.newBuilder().build()))
+                .isInstanceOf(InvalidQueryException.class).hasMessage("request_id is required");
+        assertThatThrownBy(() -> StoreCodec.toQuery(request().setPaginationCursor(ByteString.copyFrom(new byte[5])).build()))
+                .hasMessage("pagination_cursor is 5 bytes; a message hash is 32");
+        assertThatThrownBy(() -> StoreCodec.toQuery(request().addMessageHashes(ByteString.copyFrom(new byte[32]))
+                .setPubsubTopic(ServiceNode.TOPIC).addContentTopics("/a/1/b/proto").build()))
+                .hasMessageContaining("hashes cannot be combined");
+        assertThatThrownBy(() -> StoreCodec.toQuery(request().setPubsubTopic("/not/a/topic").build()))
+                .hasMessageContaining("pubsubTopic");
+    }
+
+    @Test
+    void aPubsubTopicSentWithHashesAloneIsNotUsed() {
+        StoreQuery q = StoreCodec.toQuery(request().setPubsubTopic(ServiceNode.TOPIC)
+                .addMessageHashes(ByteString.copyFrom(hash(1).toByteArray())).build());
+        assertThat(q.kind()).isEqualTo(StoreQuery.Kind.HASHES);
+        assertThat(q.pubsubTopic()).isNull();
+    }
+
+    private static StoreResponse tenMessages(int payloadSize, MessageHash cursor) {
+        List<StoredMessage> messages = new ArrayList<>();
+        for (int i = 0; i < 10; i++) {
+            WakuMessage m = Messages.message(i, payloadSize, 1000 + i, ServiceNode.CONTENT_TOPIC);
+            messages.add(new StoredMessage(hash(i), 1000 + i, ServiceNode.TOPIC, m));
+        }
+        return new StoreResponse(messages, cursor);
+    }
+
+    private static List<MessageHash> hashes(StoreQueryResponse r) {
+        return r.getMessagesList().stream().map(kv -> MessageHash.of(kv.getMessageHash().toByteArray())).toList();
+    }
+
+    @Test
+    void aForwardPageOverTheByteLimitKeepsItsOldestMessagesAndPointsTheCursorAtTheLastKept() {
+        StoreQuery q = StoreQuery.builder().pageSize(10).ascending(true).includeData(true).build();
+        StoreCodec.Page page = StoreCodec.page("r", q, tenMessages(60_000, hash(9)), 256 * 1024);
+
+        assertThat(page.truncated()).isTrue();
+        assertThat(hashes(page.response())).containsExactly(hash(0), hash(1), hash(2), hash(3));
+        assertThat(page.response().getPaginationCursor().toByteArray()).isEqualTo(hash(3).toByteArray());
+        assertThat(StoreCodec.framedSize(page.response())).isLessThanOrEqualTo(256 * 1024);
+    }
+
+    @Test
+    void aBackwardPageOverTheByteLimitKeepsItsNewestMessagesInChronologicalOrderAndPointsTheCursorAtTheOldestKept() {
+        StoreQuery q = StoreQuery.builder().pageSize(10).ascending(false).includeData(true).build();
+        StoreCodec.Page page = StoreCodec.page("r", q, tenMessages(60_000, hash(0)), 256 * 1024);
+
+        assertThat(page.truncated()).isTrue();
+        assertThat(hashes(page.response())).containsExactly(hash(6), hash(7), hash(8), hash(9));
+        assertThat(page.response().getPaginationCursor().toByteArray()).isEqualTo(hash(6).toByteArray());
+    }
+
+    @Test
+    void aPageThatFitsKeepsTheArchivesCursorAndAMessageLargerThanTheLimitStillGoesOutAlone() {
+        StoreQuery q = StoreQuery.builder().pageSize(10).ascending(true).includeData(true).build();
+        StoreCodec.Page fits = StoreCodec.page("r", q, tenMessages(100, null), 256 * 1024);
+        assertThat(fits.truncated()).isFalse();
+        assertThat(fits.response().getMessagesCount()).isEqualTo(10);
+        assertThat(fits.response().hasPaginationCursor()).isFalse();
+        assertThat(fits.response().getMessages(0).getPubsubTopic()).isEqualTo(ServiceNode.TOPIC);
+
+        StoreCodec.Page huge = StoreCodec.page("r", q, tenMessages(300_000, null), 256 * 1024);
+        assertThat(hashes(huge.response())).containsExactly(hash(0));
+        assertThat(huge.response().getPaginationCursor().toByteArray()).isEqualTo(hash(0).toByteArray());
+    }
+
+    @Test
+    void withoutDataOnlyTheHashesAreSent() {
+        StoreQuery q = StoreQuery.builder().pageSize(10).ascending(true).build();
+        StoreQueryResponse r = StoreCodec.page("r", q, tenMessages(100, null), 256 * 1024).response();
+        assertThat(r.getMessages(0).hasMessage()).isFalse();
+        assertThat(r.getMessages(0).hasPubsubTopic()).isFalse();
+        assertThat(r.getStatusCode()).isEqualTo(200);
+        assertThat(r.getStatusDesc()).isEqualTo("OK");
+    }
+}
