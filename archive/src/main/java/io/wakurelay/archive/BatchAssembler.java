@@ -1,5 +1,6 @@
 package io.wakurelay.archive;
 
+import io.netty.buffer.ByteBuf;
 import io.wakurelay.protocol.Envelope;
 import io.wakurelay.protocol.MessageHash;
 import org.rocksdb.ColumnFamilyHandle;
@@ -81,14 +82,15 @@ final class BatchAssembler {
         byte[] contentTopic = Keys.utf8(envelope.message().contentTopic());
         byte[] tail = Keys.tail(timestamp, hash);
 
-        ByteBuffer value = envelope.messageBuffer();
-        if (value.isDirect()) {
+        ByteBuf bytes = envelope.messageBytes();
+        if (bytes.isDirect() && bytes.nioBufferCount() == 1) {
             directKey.clear();
             directKey.put(tail).flip();
-            batch.put(messages, directKey, value);
+            batch.put(messages, directKey, bytes.nioBuffer());
         } else {
-            byte[] copy = new byte[value.remaining()];
-            value.get(copy);
+            // a message that spans several received buffers (a composite) goes into the batch through one array
+            byte[] copy = new byte[bytes.readableBytes()];
+            bytes.getBytes(bytes.readerIndex(), copy);
             batch.put(messages, tail, copy);
         }
         batch.put(messageInfo, hash, Keys.infoValue(timestamp, pubsubTopic));

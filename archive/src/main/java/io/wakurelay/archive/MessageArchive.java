@@ -117,13 +117,32 @@ public final class MessageArchive implements AutoCloseable {
      */
     public StoreResponse query(StoreQuery query) {
         Objects.requireNonNull(query, "query");
-        long start = System.nanoTime();
         try {
-            return database.guarded(() -> reader.execute(query));
+            return reader.execute(query, nanos -> metrics.queryLatency(query.kind()).record(nanos, TimeUnit.NANOSECONDS));
         } catch (RocksDBException e) {
             throw new ArchiveStorageException("store query failed: " + Errors.describe(e), e);
-        } finally {
-            metrics.queryLatency(query.kind()).record(System.nanoTime() - start, TimeUnit.NANOSECONDS);
+        }
+    }
+
+    /**
+     * Opens one page of a Store v3 query, to be read message by message ({@link StorePage}); with data, the page
+     * ends early, with a cursor, once its messages' stored bytes would pass {@code maxPageBytes} (its first message
+     * is always in). The caller must close the page. The query latency metric records the time the archive spent on
+     * it, from opening to closing, the time between reads not counted.
+     *
+     * @throws InvalidQueryException   when the cursor is not a stored message
+     * @throws ArchiveClosedException  after {@link #close()}
+     * @throws ArchiveStorageException when RocksDB fails to read
+     */
+    public StorePage openPage(StoreQuery query, long maxPageBytes) {
+        Objects.requireNonNull(query, "query");
+        if (maxPageBytes < 1) {
+            throw new IllegalArgumentException("a page's byte budget must be positive, was " + maxPageBytes);
+        }
+        try {
+            return reader.open(query, maxPageBytes, nanos -> metrics.queryLatency(query.kind()).record(nanos, TimeUnit.NANOSECONDS));
+        } catch (RocksDBException e) {
+            throw new ArchiveStorageException("store query failed: " + Errors.describe(e), e);
         }
     }
 
@@ -194,8 +213,8 @@ public final class MessageArchive implements AutoCloseable {
 
     /**
      * Ends the write stream (queued envelopes are released, not written), waits for the batch being committed,
-     * stops retention and the writer thread, waits for running queries, then closes every RocksDB object and
-     * removes the meters. Idempotent. Not from a CommittedBatch subscriber (the writer thread):
+     * stops retention and the writer thread, closes open store pages, waits for running queries, then closes every
+     * RocksDB object and removes the meters. Idempotent. Not from a CommittedBatch subscriber (the writer thread):
      * {@link IllegalStateException}.
      */
     @Override
@@ -207,6 +226,7 @@ public final class MessageArchive implements AutoCloseable {
         retentionSchedule.dispose();
         retention.close();
         writer.close();
+        reader.close(); // open store pages hold snapshots, which must be released before the database closes
         metrics.close();
         database.close();
         log.info("archive closed in {}: {} messages, {} bytes", config.dataDir(), counters.messages(), counters.bytes());

@@ -1,6 +1,8 @@
 package io.wakurelay.archive;
 
+import com.google.protobuf.CodedInputStream;
 import com.google.protobuf.InvalidProtocolBufferException;
+import com.google.protobuf.UnsafeByteOperations;
 import io.wakurelay.protocol.MessageHash;
 import io.wakurelay.protocol.proto.WakuMessage;
 import org.rocksdb.ColumnFamilyHandle;
@@ -15,8 +17,11 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.Comparator;
+import java.util.HashSet;
 import java.util.List;
 import java.util.PriorityQueue;
+import java.util.Set;
+import java.util.function.LongConsumer;
 
 /**
  * Runs Store v3 queries as range scans over the indexes, all reads of one query on one RocksDB snapshot so
@@ -26,17 +31,26 @@ import java.util.PriorityQueue;
  * exists, and the cursor is the hash of the last entry returned. Because the cursor is a position in
  * (timestamp, hash) order, the next page starts strictly after it: paging returns every matching message
  * once and in order, and messages inserted meanwhile appear only if they sort after the cursor.
+ *
+ * <p>A page is opened ({@link #open}) and its messages are then read one by one as it is iterated
+ * ({@link StorePage}), under the snapshot it was opened with. With data, the page also ends when its next message
+ * would take the stored bytes past the page's byte budget; the sizes are known before any message is read (a read
+ * of the value's length only), so that the page's extent and cursor are fixed when it opens, also for backward
+ * pages, whose messages are returned oldest first.
  */
-final class StoreReader {
+final class StoreReader implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(StoreReader.class);
+    /** Asking RocksDB for a value into an empty array returns the value's length and copies nothing. */
+    private static final byte[] LENGTH_ONLY = new byte[0];
 
     /** An index entry found for a query; {@code pubsubTopic} is filled when known without another read. */
-    private record Hit(byte[] tail, String pubsubTopic) {
+    record Hit(byte[] tail, String pubsubTopic) {
         MessageHash hash() {
             return Keys.hashOfTail(tail);
         }
     }
 
+    private final ArchiveDatabase database;
     private final RocksDB db;
     private final ColumnFamilyHandle messages;
     private final ColumnFamilyHandle messageInfo;
@@ -44,7 +58,11 @@ final class StoreReader {
     private final ColumnFamilyHandle byPubsub;
     private final ColumnFamilyHandle byContent;
 
+    private final Set<StorePage> openPages = new HashSet<>();
+    private boolean closed;
+
     StoreReader(ArchiveDatabase database) {
+        this.database = database;
         this.db = database.db();
         this.messages = database.handle(ArchiveDatabase.Family.MESSAGES);
         this.messageInfo = database.handle(ArchiveDatabase.Family.MESSAGE_INFO);
@@ -53,29 +71,114 @@ final class StoreReader {
         this.byContent = database.handle(ArchiveDatabase.Family.BY_CONTENT);
     }
 
-    StoreResponse execute(StoreQuery query) throws RocksDBException {
-        Snapshot snapshot = db.getSnapshot();
-        try (ReadOptions read = new ReadOptions().setSnapshot(snapshot)) {
-            byte[] cursorTail = query.cursor() == null ? null : cursorTail(read, query.cursor());
-            TailRange range = TailRange.of(query, cursorTail);
-            int wanted = query.pageSize() + 1;
-            List<Hit> hits = switch (query.kind()) {
-                case HASHES -> byHashes(read, query, range, wanted);
-                case TOPICS -> byTopics(snapshot, query, range, wanted);
-                case TIME -> byTime(snapshot, query, range, wanted);
-            };
-            boolean more = hits.size() > query.pageSize();
-            List<Hit> page = more ? hits.subList(0, query.pageSize()) : hits;
-            MessageHash next = more ? page.get(page.size() - 1).hash() : null;
-            List<StoredMessage> results = toMessages(read, page, query.includeData());
-            if (!query.ascending()) {
-                // nwaku returns every page in chronological order; the cursor still marks where the scan stopped
-                Collections.reverse(results);
-            }
-            return new StoreResponse(results, next);
-        } finally {
-            db.releaseSnapshot(snapshot);
+    /** The whole page at once (no byte budget): what {@link MessageArchive#query} returns. */
+    StoreResponse execute(StoreQuery query, LongConsumer busyNanos) throws RocksDBException {
+        try (StorePage page = open(query, Long.MAX_VALUE, busyNanos)) {
+            List<StoredMessage> results = new ArrayList<>(page.size());
+            page.forEachRemaining(results::add);
+            return new StoreResponse(results, page.paginationCursor());
         }
+    }
+
+    /**
+     * Opens a page: finds its index entries, and with data fixes where the byte budget ends it (the first message
+     * is always in, whatever its size); reads no message yet.
+     *
+     * @throws ArchiveClosedException when the archive is closed
+     */
+    StorePage open(StoreQuery query, long maxPageBytes, LongConsumer busyNanos) throws RocksDBException {
+        long start = System.nanoTime();
+        return database.guarded(() -> {
+            Snapshot snapshot = db.getSnapshot();
+            ReadOptions read = new ReadOptions().setSnapshot(snapshot);
+            try {
+                byte[] cursorTail = query.cursor() == null ? null : cursorTail(read, query.cursor());
+                TailRange range = TailRange.of(query, cursorTail);
+                int wanted = query.pageSize() + 1;
+                List<Hit> hits = switch (query.kind()) {
+                    case HASHES -> byHashes(read, query, range, wanted);
+                    case TOPICS -> byTopics(snapshot, query, range, wanted);
+                    case TIME -> byTime(snapshot, query, range, wanted);
+                };
+                List<Hit> page = new ArrayList<>(Math.min(hits.size(), query.pageSize()));
+                long bytes = 0;
+                boolean budgetEnded = false;
+                Hit last = null;
+                for (int i = 0; i < Math.min(hits.size(), query.pageSize()); i++) {
+                    Hit hit = hits.get(i);
+                    if (query.includeData()) {
+                        int size = db.get(messages, read, hit.tail(), LENGTH_ONLY);
+                        if (size == RocksDB.NOT_FOUND) {
+                            // every index entry is written in the same batch as its message: this is corruption
+                            log.error("index entry {} has no stored message; skipped", hit.hash());
+                            last = hit;
+                            continue;
+                        }
+                        if (!page.isEmpty() && bytes + size > maxPageBytes) {
+                            budgetEnded = true;
+                            break;
+                        }
+                        bytes += size;
+                    }
+                    page.add(hit);
+                    last = hit;
+                }
+                boolean more = budgetEnded || hits.size() > query.pageSize();
+                MessageHash next = more ? last.hash() : null;
+                if (!query.ascending()) {
+                    // nwaku returns every page in chronological order; the cursor still marks where the scan stopped
+                    Collections.reverse(page);
+                }
+                StorePage opened = new StorePage(this, snapshot, read, page, query.includeData(), next, bytes,
+                        System.nanoTime() - start, busyNanos);
+                if (!register(opened)) {
+                    throw new ArchiveClosedException("the archive is closing");
+                }
+                return opened;
+            } catch (RocksDBException | RuntimeException e) {
+                read.close();
+                db.releaseSnapshot(snapshot);
+                throw e;
+            }
+        });
+    }
+
+    /** One message of a page, read under the page's snapshot. */
+    StoredMessage read(ReadOptions read, Hit hit, boolean includeData) throws RocksDBException {
+        long timestamp = Keys.timestampOfTail(hit.tail());
+        if (!includeData) {
+            return new StoredMessage(hit.hash(), timestamp, null, null);
+        }
+        byte[] bytes = database.guarded(() -> db.get(messages, read, hit.tail()));
+        if (bytes == null) {
+            // the page's snapshot had it when the page opened
+            throw new ArchiveStorageException("stored message " + hit.hash() + " vanished from the page's snapshot", null);
+        }
+        return new StoredMessage(hit.hash(), timestamp, hit.pubsubTopic(), parse(hit, bytes));
+    }
+
+    private synchronized boolean register(StorePage page) {
+        return !closed && openPages.add(page);
+    }
+
+    /** Called by {@link StorePage#close()}: gives the snapshot back while the database is still open. */
+    void release(StorePage page, Snapshot snapshot, ReadOptions read) {
+        synchronized (this) {
+            openPages.remove(page);
+        }
+        read.close();
+        db.releaseSnapshot(snapshot);
+    }
+
+    /** Closes every open page (before the database closes: a snapshot must not outlive it); no page opens after. */
+    @Override
+    public void close() {
+        List<StorePage> pages;
+        synchronized (this) {
+            closed = true;
+            pages = new ArrayList<>(openPages);
+        }
+        pages.forEach(StorePage::close);
     }
 
     private byte[] cursorTail(ReadOptions read, MessageHash cursor) throws RocksDBException {
@@ -167,38 +270,12 @@ final class StoreReader {
         return hits;
     }
 
-    private List<StoredMessage> toMessages(ReadOptions read, List<Hit> page, boolean includeData) throws RocksDBException {
-        List<StoredMessage> results = new ArrayList<>(page.size());
-        if (page.isEmpty()) {
-            return results; // RocksJava asserts that a multi-get has keys
-        }
-        if (!includeData) {
-            for (Hit hit : page) {
-                results.add(new StoredMessage(hit.hash(), Keys.timestampOfTail(hit.tail()), null, null));
-            }
-            return results;
-        }
-        List<byte[]> keys = new ArrayList<>(page.size());
-        for (Hit hit : page) {
-            keys.add(hit.tail());
-        }
-        List<byte[]> values = db.multiGetAsList(read, Collections.nCopies(keys.size(), messages), keys);
-        for (int i = 0; i < page.size(); i++) {
-            Hit hit = page.get(i);
-            byte[] bytes = values.get(i);
-            if (bytes == null) {
-                // every index entry is written in the same batch as its message: this is corruption
-                log.error("index entry {} has no stored message; skipped", hit.hash());
-                continue;
-            }
-            results.add(new StoredMessage(hit.hash(), Keys.timestampOfTail(hit.tail()), hit.pubsubTopic(), parse(hit, bytes)));
-        }
-        return results;
-    }
-
     private static WakuMessage parse(Hit hit, byte[] bytes) {
         try {
-            return WakuMessage.parseFrom(bytes);
+            // the array is this read's own: the message's bytes fields (the payload) alias it instead of copying it
+            CodedInputStream in = UnsafeByteOperations.unsafeWrap(bytes).newCodedInput();
+            in.enableAliasing(true);
+            return WakuMessage.parser().parseFrom(in);
         } catch (InvalidProtocolBufferException e) {
             throw new ArchiveStorageException("stored message " + hit.hash() + " does not parse as a WakuMessage", e);
         }

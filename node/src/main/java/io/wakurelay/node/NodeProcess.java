@@ -16,6 +16,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import io.wakurelay.p2p.multiaddr.Multiaddr;
 
 /**
  * A node running as a separate JVM process (for end-to-end tests and the load generator's multi-process
@@ -23,11 +24,12 @@ import java.util.regex.Pattern;
  */
 public final class NodeProcess implements AutoCloseable {
     private static final Pattern STARTED = Pattern.compile(
-            "node started nodeId=(\\S+) version=\\S+ tcp=(\\S+) rest=(\\S+) metrics=(\\S+)");
+            "node started peerId=(\\S+) version=\\S+ listen=\\[([^\\]]*)\\] rest=(\\S+) metrics=(\\S+)");
 
     private final Process process;
     private final List<String> output;
-    private final String nodeId;
+    private final String peerId;
+    private final Multiaddr multiaddr;
     private final InetSocketAddress peerAddress;
     private final InetSocketAddress restAddress;
     private final InetSocketAddress metricsAddress;
@@ -37,8 +39,9 @@ public final class NodeProcess implements AutoCloseable {
     private NodeProcess(Process process, List<String> output, Matcher started) {
         this.process = process;
         this.output = output;
-        this.nodeId = started.group(1);
-        this.peerAddress = address(started.group(2));
+        this.peerId = started.group(1);
+        this.multiaddr = Multiaddr.parse(started.group(2).split(", ")[0]);
+        this.peerAddress = multiaddr.toSocketAddress();
         this.restAddress = address(started.group(3));
         this.metricsAddress = address(started.group(4));
     }
@@ -108,8 +111,13 @@ public final class NodeProcess implements AutoCloseable {
                 Integer.parseInt(hostPort.substring(colon + 1)));
     }
 
-    public String nodeId() {
-        return nodeId;
+    public String peerId() {
+        return peerId;
+    }
+
+    /** The first address the node announced, with its /p2p peer id. */
+    public Multiaddr multiaddr() {
+        return multiaddr;
     }
 
     public InetSocketAddress peerAddress() {

@@ -1,17 +1,18 @@
 package io.wakurelay.node;
 
-import io.wakurelay.relay.PeerInfo;
+import io.wakurelay.p2p.multiaddr.Multiaddr;
 
-import java.net.InetSocketAddress;
 import java.util.List;
 import java.util.Set;
 
 /** What the REST API may ask of the running node. */
 public interface NodeStatus {
-    String nodeId();
+    /** The node's libp2p peer id (base58). */
+    String peerId();
 
     String version();
 
+    /** Where peers can dial this node, as multiaddrs ending in {@code /p2p/<peer id>}. */
     List<String> listenAddresses();
 
     Set<String> pubsubTopics();
@@ -21,7 +22,8 @@ public interface NodeStatus {
     /** "Ready", or a short description of what is wrong; null when the node does not archive. */
     String storeHealth();
 
-    List<PeerInfo> peers();
+    List<PeerView> peers();
 
-    void addPeer(InetSocketAddress address);
+    /** Keeps {@code address} (with its /p2p peer id) connected, as a static peer. */
+    void addPeer(Multiaddr address);
 }

@@ -2,20 +2,21 @@ package io.wakurelay.node;
 
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.micrometer.core.instrument.FunctionCounter;
-import io.micrometer.core.instrument.Gauge;
 import io.wakurelay.archive.CommittedBatch;
 import io.wakurelay.archive.MessageArchive;
 import io.wakurelay.node.config.HostPort;
+import io.wakurelay.p2p.Host;
+import io.wakurelay.p2p.multiaddr.Multiaddr;
 import io.wakurelay.node.metrics.MetricsServer;
 import io.wakurelay.node.metrics.NodeMetrics;
 import io.wakurelay.node.rest.LiveStreams;
 import io.wakurelay.node.rest.LocalDelivery;
+import io.wakurelay.node.rest.RestMetrics;
 import io.wakurelay.node.rest.RestServer;
 import io.wakurelay.node.rest.TopicCache;
+import io.wakurelay.node.store.StoreQueries;
 import io.wakurelay.protocol.Envelope;
 import io.wakurelay.protocol.PathCounters;
-import io.wakurelay.relay.PeerInfo;
 import io.wakurelay.relay.Relay;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -36,9 +37,10 @@ import java.util.function.Consumer;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
- * One running node: the relay's accepted messages flow to local REST consumers and into the archive; REST
- * and metrics servers on top. {@link #close()} shuts down in the order that loses nothing: peers get a
- * Goodbye and stop sending, the archive commits what it holds, RocksDB closes, then the servers stop.
+ * One running node: a libp2p host with Waku relay on it; the relay's accepted messages flow to local REST consumers
+ * and into the archive; REST and metrics servers on top. {@link #close()} shuts down in the order that loses
+ * nothing: REST stops taking requests (503 while the rest closes), the relay stops taking messages and hands over
+ * what it accepted, the archive commits it, the host closes its connections, RocksDB closes, then the servers stop.
  */
 public final class WakuNode implements NodeStatus, AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(WakuNode.class);
@@ -48,6 +50,7 @@ public final class WakuNode implements NodeStatus, AutoCloseable {
     private final PathCounters counters = new PathCounters();
     private final NodeMetrics metrics;
     private final MessageArchive archive;
+    private final Host host;
     private final Relay relay;
     private final RestServer rest;
     private final MetricsServer metricsServer;
@@ -68,14 +71,16 @@ public final class WakuNode implements NodeStatus, AutoCloseable {
             if (archive != null) {
                 opened.add(archive);
             }
-            this.relay = Relay.start(config.relay(), counters, metrics.registry());
+            // static peers are dialled once the relay listens for connections, so that it sees them from the start
+            this.host = Host.start(config.host().toBuilder().staticPeers(List.of()).build(), config.nodeKey(), metrics.registry());
+            opened.add(host);
+            this.relay = Relay.start(config.relay(), host, counters, metrics.registry());
             opened.add(relay);
             // a repeated key is ambiguous (which one did the client mean?), so it is refused rather than last-one-wins
             ObjectMapper mapper = new ObjectMapper().enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION);
-            TopicCache cache = new TopicCache(config.rest() == null ? 1 : config.rest().cacheCapacity());
-            this.streams = new LiveStreams(config.rest() == null ? 0 : config.rest().maxStreams(),
-                    config.rest() == null ? 1 : config.rest().streamBufferMessages());
-            bindRestMeters(cache, streams);
+            TopicCache cache = TopicCache.of(config.rest());
+            this.streams = LiveStreams.of(config.rest());
+            RestMetrics.bind(metrics.registry(), cache, streams);
             LocalDelivery delivery = new LocalDelivery(mapper, cache, streams);
 
             Flux<Envelope> accepted = relay.accepted().doOnNext(e -> {
@@ -98,13 +103,15 @@ public final class WakuNode implements NodeStatus, AutoCloseable {
                     done::tryEmitEmpty);
 
             this.rest = config.rest() == null ? null
-                    : new RestServer(config.rest(), relay, archive, this, mapper, cache, streams, WakuNode::nowNanos,
+                    : new RestServer(config.rest(), new RelayBinding(relay),
+                    archive == null ? null : new StoreQueries(archive, config.store(), metrics.registry()), this, mapper, cache, streams, WakuNode::nowNanos,
                     config.relay().limits().maxTopicBytes());
             if (rest != null) {
                 opened.add(rest);
             }
             this.metricsServer = config.metrics() == null ? null
                     : new MetricsServer(config.metrics().address(), config.metrics().port(), metrics::scrape);
+            config.host().staticPeers().forEach(host::addStaticPeer);
         } catch (RuntimeException e) {
             for (int i = opened.size() - 1; i >= 0; i--) {
                 closeQuietly(opened.get(i));
@@ -116,13 +123,12 @@ public final class WakuNode implements NodeStatus, AutoCloseable {
 
     public static WakuNode start(NodeConfig config) {
         WakuNode node = new WakuNode(config);
-        log.info("node started nodeId={} version={} tcp={} rest={} metrics={} store={} dataDir={} topics={} staticPeers={}",
-                node.nodeId(), VERSION, node.listenAddresses().isEmpty() ? "off" : node.listenAddresses().get(0),
+        log.info("node started peerId={} version={} listen={} rest={} metrics={} store={} dataDir={} topics={} staticPeers={}",
+                node.peerId(), VERSION, node.listenAddresses(),
                 node.rest == null ? "off" : HostPort.format(node.rest.address()),
                 node.metricsServer == null ? "off" : HostPort.format(node.metricsServer.address()),
                 node.archive == null ? "off" : config.archive().retention(),
-                config.dataDir().toAbsolutePath(), config.relay().pubsubTopics(),
-                config.relay().staticPeers().stream().map(HostPort::format).toList());
+                config.dataDir().toAbsolutePath(), config.relay().pubsubTopics(), config.host().staticPeers());
         return node;
     }
 
@@ -133,20 +139,6 @@ public final class WakuNode implements NodeStatus, AutoCloseable {
             // a REST consumer must never stop the archive path
             log.warn("local delivery of {} failed", e.hash(), ex);
         }
-    }
-
-    private void bindRestMeters(TopicCache cache, LiveStreams streams) {
-        var registry = metrics.registry();
-        Gauge.builder("waku.rest.cache.messages", cache, TopicCache::size)
-                .description("messages held for REST-subscribed topics").register(registry);
-        FunctionCounter.builder("waku.rest.cache.dropped", cache, TopicCache::dropped)
-                .description("cached messages dropped because a topic's cache was full").register(registry);
-        Gauge.builder("waku.rest.streams.open", streams, LiveStreams::openStreams)
-                .description("open Server-Sent Event streams").register(registry);
-        FunctionCounter.builder("waku.rest.streams.dropped", streams, LiveStreams::dropped)
-                .description("events not sent to a stream reader that was too slow").register(registry);
-        FunctionCounter.builder("waku.rest.streams.disconnected", streams, LiveStreams::disconnected)
-                .description("stream readers disconnected because they took nothing while a whole buffer of events was dropped").register(registry);
     }
 
     public static long nowNanos() {
@@ -161,6 +153,10 @@ public final class WakuNode implements NodeStatus, AutoCloseable {
 
     public Relay relay() {
         return relay;
+    }
+
+    public Host host() {
+        return host;
     }
 
     /** Null when the node does not archive. */
@@ -199,8 +195,14 @@ public final class WakuNode implements NodeStatus, AutoCloseable {
         return metricsServer == null ? null : metricsServer.address();
     }
 
+    /** The bound TCP address of the host (the actual port when configured with port 0). */
     public InetSocketAddress peerAddress() {
-        return relay.boundAddress();
+        return host.boundAddress();
+    }
+
+    /** The first address a peer can dial this node at, with its /p2p peer id. */
+    public Multiaddr multiaddr() {
+        return host.listenAddresses().get(0);
     }
 
     public NodeConfig config() {
@@ -208,8 +210,8 @@ public final class WakuNode implements NodeStatus, AutoCloseable {
     }
 
     @Override
-    public String nodeId() {
-        return relay.nodeId();
+    public String peerId() {
+        return host.peerId().toString();
     }
 
     @Override
@@ -219,12 +221,7 @@ public final class WakuNode implements NodeStatus, AutoCloseable {
 
     @Override
     public List<String> listenAddresses() {
-        InetSocketAddress bound = relay.boundAddress();
-        if (bound == null) {
-            return List.of();
-        }
-        // as configured (0.0.0.0 rather than the IPv6 wildcard the socket reports), with the port actually bound
-        return List.of(config.relay().listenAddress().getHostString() + ":" + bound.getPort());
+        return host.listenAddresses().stream().map(Multiaddr::toString).toList();
     }
 
     @Override
@@ -250,13 +247,13 @@ public final class WakuNode implements NodeStatus, AutoCloseable {
     }
 
     @Override
-    public List<PeerInfo> peers() {
-        return relay.peers();
+    public List<PeerView> peers() {
+        return PeerViews.of(host, relay);
     }
 
     @Override
-    public void addPeer(InetSocketAddress address) {
-        relay.addPeer(address);
+    public void addPeer(Multiaddr address) {
+        host.addStaticPeer(address);
     }
 
     /** Graceful shutdown: Goodbye to peers, archive flushed, RocksDB closed, servers stopped. Idempotent. */
@@ -265,7 +262,10 @@ public final class WakuNode implements NodeStatus, AutoCloseable {
         if (!closed.compareAndSet(false, true)) {
             return;
         }
-        log.info("node stopping nodeId={}", nodeId());
+        log.info("node stopping peerId={}", peerId());
+        if (rest != null) {
+            rest.drain(Duration.ofSeconds(5)); // first: no REST request may reach a relay or archive that is closing
+        }
         closeQuietly(() -> relay.shutdown(Duration.ofSeconds(5)).block(Duration.ofSeconds(15)));
         try {
             pipelineDone.block(Duration.ofSeconds(30));
@@ -274,10 +274,10 @@ public final class WakuNode implements NodeStatus, AutoCloseable {
         }
         pipeline.dispose();
         committed.tryEmitComplete();
+        closeQuietly(host);
         if (archive != null) {
             closeQuietly(archive);
         }
-        streams.completeAll();
         if (rest != null) {
             closeQuietly(rest);
         }
@@ -285,7 +285,7 @@ public final class WakuNode implements NodeStatus, AutoCloseable {
             closeQuietly(metricsServer);
         }
         metrics.close();
-        log.info("node stopped nodeId={}", nodeId());
+        log.info("node stopped peerId={}", peerId());
     }
 
     private static void closeQuietly(AutoCloseable c) {

@@ -27,14 +27,23 @@ class AdminApiTest {
         try (WakuNode a = start("a"); WakuNode b = start("b")) {
             Http restB = new Http(b.restAddress());
             assertThat(restB.get("/admin/v1/peers").json()).isEmpty();
-            assertThat(restB.post("/admin/v1/peers", "[\"127.0.0.1:" + a.peerAddress().getPort() + "\"]").status()).isEqualTo(200);
-            Eventually.until(Duration.ofSeconds(20), "B is connected to A", () -> restB.get("/admin/v1/peers").json().size() == 1);
+            assertThat(restB.post("/admin/v1/peers", "[\"" + a.multiaddr() + "\"]").status()).isEqualTo(200);
+            Eventually.until(Duration.ofSeconds(20), "B is connected to A and knows its topics", () -> {
+                JsonNode peers = restB.get("/admin/v1/peers").json();
+                return peers.size() == 1 && peers.get(0).get("connected").asBoolean()
+                        && peers.get(0).get("pubsubTopics").toString().contains("/waku/2/rs/0/0");
+            });
             JsonNode peer = restB.get("/admin/v1/peers").json().get(0);
-            assertThat(peer.get("nodeId").asText()).isEqualTo(a.nodeId());
+            assertThat(peer.get("peerId").asText()).isEqualTo(a.peerId());
+            assertThat(peer.get("multiaddr").asText()).isEqualTo(a.multiaddr().toString());
             assertThat(peer.get("direction").asText()).isEqualTo("outbound");
-            assertThat(peer.get("pubsubTopics").toString()).contains("/waku/2/rs/0/0");
-            assertThat(peer.get("connectedSince").asText()).isNotBlank();
+            assertThat(peer.get("origin").asText()).isEqualTo("static");
+            assertThat(peer.get("protocols").toString()).contains("/vac/waku/relay/2.0.0", "/ipfs/ping/1.0.0");
+            assertThat(peer.get("agent").asText()).startsWith("wakurelay/");
+            assertThat(peer.has("score")).isTrue();
             assertThat(restB.post("/admin/v1/peers", "[\"nohost\"]").status()).isEqualTo(400);
+            assertThat(restB.post("/admin/v1/peers", "[\"/ip4/127.0.0.1/tcp/1\"]").status())
+                    .as("a multiaddr without /p2p cannot prove who it reaches").isEqualTo(400);
         }
     }
 }

@@ -48,7 +48,7 @@ class ArchiveOverloadTest {
             int samples;
             try (NodeMemory.Peaks peaks = new NodeMemory.Peaks(() -> metrics.get("/metrics").body(), 100)) {
                 start = System.nanoTime();
-                publisher = new Publisher(new InetSocketAddress("127.0.0.1", node.peerAddress().getPort()), "fast-publisher",
+                publisher = new Publisher(node.multiaddr(), "fast-publisher",
                         MESSAGES, MIN_BYTES, MAX_BYTES, 7);
                 assertThat(publisher.join(300_000)).as("the publisher wrote everything within 5 minutes").isTrue();
                 assertThat(publisher.failure()).as("the connection held").isNull();

@@ -1,10 +1,9 @@
 package io.wakurelay.node;
 
 import io.wakurelay.node.config.NodeOptions;
-import io.wakurelay.relay.RateLimits;
-import io.wakurelay.relay.TlsConfig;
-import io.wakurelay.testkit.TestCertificates;
-import io.wakurelay.testkit.TestCertificates.NodeFiles;
+import io.wakurelay.p2p.crypto.PeerId;
+import io.wakurelay.p2p.crypto.PrivateKey;
+import io.wakurelay.p2p.multiaddr.Multiaddr;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
@@ -40,7 +39,7 @@ class NodeCommandLineTest {
     @Test
     void defaultsAreNwakusPortsAndLocalOnlyApis() {
         NodeConfig c = NodeMain.parse(new String[]{"--data-dir", dir.toString()}, Map.of());
-        assertThat(c.relay().listenAddress().getPort()).isEqualTo(60000);
+        assertThat(c.host().listenAddress().getPort()).isEqualTo(60000);
         assertThat(c.rest().address()).isEqualTo("127.0.0.1");
         assertThat(c.rest().port()).isEqualTo(8645);
         assertThat(c.rest().admin()).isFalse();
@@ -48,87 +47,69 @@ class NodeCommandLineTest {
         assertThat(c.metrics().port()).isEqualTo(8008);
         assertThat(c.relay().limits().maxMessageSize()).isEqualTo(153_600);
         assertThat(c.relay().pubsubTopics()).containsExactly("/waku/2/rs/0/0");
-        assertThat(c.relay().tls()).as("plaintext peer connections unless TLS files are given").isNull();
-        assertThat(c.relay().rateLimits()).isEqualTo(RateLimits.DEFAULTS);
+        assertThat(c.relay().clusterId()).isZero();
+        assertThat(c.host().muxers()).containsExactly("/yamux/1.0.0", "/mplex/6.7.0");
+        assertThat(c.nodeKey().type()).as("nwaku's node keys are secp256k1").hasToString("SECP256K1");
     }
 
     @Test
-    void tlsAndRateLimitFlagsReachTheRelayConfiguration() {
-        NodeFiles files = TestCertificates.authority("cli-ca").issue(dir.resolve("certs"), "node");
-        NodeConfig c = NodeMain.parse(new String[]{"--data-dir", dir.toString(), "--tls-cert", files.certificateChain().toString(),
-                "--tls-key", files.privateKey().toString(), "--tls-trust", files.trustedCertificates().toString(),
-                "--tls-require-client-auth", "false", "--peer-publish-rate", "500", "--peer-publish-byte-rate", "10MiB",
-                "--peer-control-rate", "0"}, Map.of());
-
-        assertThat(c.relay().tls()).isEqualTo(new TlsConfig(files.certificateChain(), files.privateKey(),
-                files.trustedCertificates(), false));
-        assertThat(c.relay().rateLimits()).isEqualTo(new RateLimits(500, 10L << 20, 0));
+    void shardsOfTheClusterAndNamedTopicsAreRelayed() {
+        NodeConfig c = NodeMain.parse(new String[]{"--data-dir", dir.toString(), "--cluster-id", "16", "--shard", "1",
+                "--shard", "4", "--pubsub-topic", "/waku/2/default-waku/proto"}, Map.of());
+        assertThat(c.relay().clusterId()).isEqualTo(16);
+        assertThat(c.relay().pubsubTopics()).containsExactly("/waku/2/rs/16/1", "/waku/2/rs/16/4", "/waku/2/default-waku/proto");
+        NodeConfig named = NodeMain.parse(new String[]{"--data-dir", dir.toString(), "--pubsub-topic", "/waku/2/default-waku/proto"}, Map.of());
+        assertThat(named.relay().pubsubTopics()).as("a named topic alone replaces the default shard")
+                .containsExactly("/waku/2/default-waku/proto");
     }
 
     @Test
-    void refusesTlsFilesThatAreMissingIncompleteOrWrong() {
-        NodeFiles files = TestCertificates.authority("cli-ca").issue(dir.resolve("certs"), "node");
-        String cert = files.certificateChain().toString();
-        String key = files.privateKey().toString();
-        String trust = files.trustedCertificates().toString();
-
-        assertRefused("--tls-cert " + cert, "--tls-cert, --tls-key and --tls-trust go together");
-        assertRefused("--tls-cert " + dir.resolve("nope.pem") + " --tls-key " + key + " --tls-trust " + trust,
-                "--tls-cert: " + dir.resolve("nope.pem") + " is not a readable file");
-        assertRefused("--tls-cert " + cert + " --tls-key " + cert + " --tls-trust " + trust, "private key");
-        assertRefused("--peer-publish-byte-rate 1KB", "publish bytes per second must be 0 (unlimited) or at least the max message size");
-        assertRefused("--peer-control-rate -1", "control frames per second");
+    void aNodekeyGivesThePeerIdAndStaticNodesAreMultiaddrsWithTheirPeerId() {
+        String hex = "1122334455667788990011223344556677889900112233445566778899001122";
+        PeerId other = PeerId.fromPublicKey(PrivateKey.generateEd25519().publicKey());
+        NodeConfig c = NodeMain.parse(new String[]{"--data-dir", dir.toString(), "--nodekey", hex,
+                "--staticnode", "/ip4/127.0.0.1/tcp/60001/p2p/" + other, "--ext-multiaddr", "/dns4/node.example.org/tcp/60000"}, Map.of());
+        assertThat(PeerId.fromPublicKey(c.nodeKey().publicKey())).isEqualTo(PeerId.fromPublicKey(PrivateKey.secp256k1Hex(hex).publicKey()));
+        assertThat(c.host().staticPeers()).containsExactly(Multiaddr.parse("/ip4/127.0.0.1/tcp/60001/p2p/" + other));
+        assertThat(c.host().announceAddresses()).containsExactly(Multiaddr.parse("/dns4/node.example.org/tcp/60000"));
     }
 
     @Test
-    void aMissingTlsFileExitsWithCodeTwoBeforeOpeningAnyPort() throws Exception {
-        int port;
-        try (ServerSocket probe = new ServerSocket(0)) {
-            port = probe.getLocalPort();
-        }
-        Path missing = dir.resolve("missing.pem");
-        PrintStream err = System.err;
-        ByteArrayOutputStream captured = new ByteArrayOutputStream();
-        System.setErr(new PrintStream(captured, true, StandardCharsets.UTF_8));
-        int code;
-        try {
-            code = NodeMain.run(new String[]{"--data-dir", dir.toString(), "--tcp-port", String.valueOf(port),
-                    "--tls-cert", missing.toString(), "--tls-key", missing.toString(), "--tls-trust", missing.toString()}, Map.of());
-        } finally {
-            System.setErr(err);
-        }
-        assertThat(code).isEqualTo(NodeMain.EXIT_CONFIG);
-        assertThat(captured.toString(StandardCharsets.UTF_8)).contains("--tls-cert", missing.toString());
-        try (ServerSocket stillFree = new ServerSocket(port)) {
-            assertThat(stillFree.isBound()).isTrue();
-        }
+    void refusesStaticNodesWithoutPeerIdsAndBadNodekeys() {
+        assertRefused("--staticnode 127.0.0.1:60000", "--staticnode");
+        assertRefused("--staticnode /ip4/127.0.0.1/tcp/60000", "/p2p/<peer id>");
+        assertRefused("--nodekey 1234", "--nodekey");
+        assertRefused("--shard 5000", "--shard");
     }
 
     @Test
     void flagsBeatEnvironmentWhichBeatsTheConfigFile() throws Exception {
         Path file = dir.resolve("node.toml");
-        Files.writeString(file, "tcp-port = 61000\nrest-port = 9000\nstaticnode = [\"127.0.0.1:1\", \"127.0.0.1:2\"]\n");
+        PeerId a = PeerId.fromPublicKey(PrivateKey.generateEd25519().publicKey());
+        PeerId b = PeerId.fromPublicKey(PrivateKey.generateEd25519().publicKey());
+        Files.writeString(file, "tcp-port = 61000\nrest-port = 9000\nstaticnode = [\"/ip4/127.0.0.1/tcp/1/p2p/" + a
+                + "\", \"/ip4/127.0.0.1/tcp/2/p2p/" + b + "\"]\n");
         Map<String, String> env = Map.of("WAKURELAY_REST_PORT", "9100", "WAKURELAY_METRICS_SERVER_PORT", "9200");
         NodeConfig c = NodeMain.parse(new String[]{"--config-file", file.toString(), "--data-dir", dir.toString(),
                 "--metrics-server-port", "9300"}, env);
-        assertThat(c.relay().listenAddress().getPort()).isEqualTo(61000);
+        assertThat(c.host().listenAddress().getPort()).isEqualTo(61000);
         assertThat(c.rest().port()).isEqualTo(9100);
         assertThat(c.metrics().port()).isEqualTo(9300);
-        assertThat(c.relay().staticPeers()).hasSize(2);
+        assertThat(c.host().staticPeers()).hasSize(2);
     }
 
     @Test
     void portsShiftMovesEveryPort() {
         NodeConfig c = NodeMain.parse(new String[]{"--data-dir", dir.toString(), "--ports-shift", "1"}, Map.of());
-        assertThat(c.relay().listenAddress().getPort()).isEqualTo(60001);
+        assertThat(c.host().listenAddress().getPort()).isEqualTo(60001);
         assertThat(c.rest().port()).isEqualTo(8646);
         assertThat(c.metrics().port()).isEqualTo(8009);
     }
 
     @Test
-    void keepsTheSameNodeIdAcrossRestarts() {
+    void keepsTheSamePeerIdAcrossRestarts() {
         String[] args = {"--data-dir", dir.toString()};
-        assertThat(NodeMain.parse(args, Map.of()).relay().nodeId()).isEqualTo(NodeMain.parse(args, Map.of()).relay().nodeId());
+        assertThat(NodeMain.parse(args, Map.of()).nodeKey().publicKey()).isEqualTo(NodeMain.parse(args, Map.of()).nodeKey().publicKey());
     }
 
     @Test

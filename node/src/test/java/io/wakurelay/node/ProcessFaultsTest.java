@@ -35,7 +35,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * REST publish's 200 only says the message was accepted and queued, before the archive commit.
  */
 class ProcessFaultsTest {
-    private static final String TOPIC = PeerSocket.TOPIC;
+    private static final String TOPIC = Publisher.TOPIC;
     private static final List<String> JVM = List.of("-Xmx192m", "-XX:+ExitOnOutOfMemoryError", "-Dio.netty.leakDetection.level=paranoid");
     private static final Duration STARTUP = Duration.ofSeconds(60);
 
@@ -60,7 +60,7 @@ class ProcessFaultsTest {
         try (NodeProcess node = NodeProcess.start(JVM, args(data, 0), STARTUP, dir.resolve("node.log"))) {
             Http rest = new Http(node.restAddress());
             AtomicBoolean running = new AtomicBoolean(true);
-            Publisher publisher = new Publisher(new InetSocketAddress("127.0.0.1", node.peerAddress().getPort()), "loader",
+            Publisher publisher = new Publisher(node.multiaddr(), "loader",
                     Integer.MAX_VALUE, 5_000, 50_000, 11);
             // acknowledgements: the node's own store answers for what was sent and not yet seen there
             Thread acks = new Thread(() -> {
@@ -147,10 +147,12 @@ class ProcessFaultsTest {
         int portA = freePort();
         Path dataA = dir.resolve("a");
         NodeProcess a = NodeProcess.start(JVM, args(dataA, portA), STARTUP, dir.resolve("a.log"));
-        try (NodeProcess b = NodeProcess.start(JVM, args(dir.resolve("b"), 0, "--staticnode", "127.0.0.1:" + portA), STARTUP, dir.resolve("b.log"))) {
+        // A keeps its key (and so its peer id) in its data directory across the restart
+        String staticA = a.multiaddr().toString();
+        try (NodeProcess b = NodeProcess.start(JVM, args(dir.resolve("b"), 0, "--staticnode", staticA), STARTUP, dir.resolve("b.log"))) {
             Http metricsB = new Http(b.metricsAddress());
-            Eventually.until(Duration.ofSeconds(30), "B is connected to A",
-                    () -> Http.metric(metricsB.get("/metrics").body(), "waku_relay_peers_connected{direction=\"outbound\"}") == 1);
+            Eventually.until(Duration.ofSeconds(30), "B is connected to A and relays with it",
+                    () -> Http.metric(metricsB.get("/metrics").body(), "libp2p_pubsub_peers") == 1);
             BlockingQueue<JsonNode> streamB = new Http(b.restAddress()).stream("/relay/v1/stream/" + Http.topic(TOPIC));
 
             List<String> before = publish(new Http(a.restAddress()), "before", 20);
@@ -158,12 +160,12 @@ class ProcessFaultsTest {
 
             a.kill();
             Eventually.until(Duration.ofSeconds(30), "B noticed",
-                    () -> Http.metric(metricsB.get("/metrics").body(), "waku_relay_peers_connected{direction=\"outbound\"}") == 0);
+                    () -> Http.metric(metricsB.get("/metrics").body(), "libp2p_peers") == 0);
             a = NodeProcess.start(JVM, args(dataA, portA), STARTUP, dir.resolve("a-restarted.log"));
             Http metricsBAfter = metricsB;
             long restartedAt = System.nanoTime();
             Eventually.until(Duration.ofSeconds(90), "B redialled the restarted A",
-                    () -> Http.metric(metricsBAfter.get("/metrics").body(), "waku_relay_peers_connected{direction=\"outbound\"}") == 1);
+                    () -> Http.metric(metricsBAfter.get("/metrics").body(), "libp2p_pubsub_peers") == 1);
             long redialMillis = (System.nanoTime() - restartedAt) / 1_000_000;
 
             List<String> after = publish(new Http(a.restAddress()), "after", 20);

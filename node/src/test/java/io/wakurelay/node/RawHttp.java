@@ -9,6 +9,7 @@ import java.net.Socket;
 import java.net.SocketTimeoutException;
 import java.nio.charset.StandardCharsets;
 import java.util.Locale;
+import java.util.Map;
 
 /**
  * HTTP/1.1 over a plain socket, one request per connection ({@code Connection: close}), for requests that
@@ -37,10 +38,20 @@ final class RawHttp {
 
     /** Sends {@code method target} with a body (may be null) and the usual headers. */
     Reply request(String method, String target, byte[] body, String contentType) {
+        return request(method, target, body, contentType, Map.of());
+    }
+
+    /** As {@link #request(String, String, byte[], String)}, with more headers; a {@code Host} among them replaces the usual one. */
+    Reply request(String method, String target, byte[] body, String contentType, Map<String, String> headers) {
         StringBuilder head = new StringBuilder();
         head.append(method).append(' ').append(target).append(" HTTP/1.1\r\n")
-                .append("Host: ").append(address.getHostString()).append(':').append(address.getPort()).append("\r\n")
+                .append("Host: ").append(headers.getOrDefault("Host", address.getHostString() + ":" + address.getPort())).append("\r\n")
                 .append("Connection: close\r\n");
+        headers.forEach((name, value) -> {
+            if (!name.equals("Host")) {
+                head.append(name).append(": ").append(value).append("\r\n");
+            }
+        });
         if (contentType != null) {
             head.append("Content-Type: ").append(contentType).append("\r\n");
         }

@@ -69,6 +69,20 @@ class RestApiTest {
         assertThat(m.get("message").get("timestamp").asLong()).isEqualTo(timestamp);
     }
 
+    @Test
+    void aStoredMessageComesBackWithEveryFieldAsPublishedAnEmptyPayloadIncluded() {
+        long timestamp = WakuNode.nowNanos();
+        String published = "{\"payload\":\"\",\"contentTopic\":\"/app/1/fields/proto\",\"version\":4294967295,\"timestamp\":" + timestamp
+                + ",\"meta\":\"bWV0YQ==\",\"rateLimitProof\":\"cHJvb2Y=\",\"ephemeral\":false}";
+        assertThat(rest.post("/relay/v1/messages/" + Http.topic(TOPIC), published).status()).isEqualTo(200);
+        String query = "/store/v3/messages?includeData=true&pubsubTopic=" + Http.topic(TOPIC) + "&contentTopics=" + Http.topic("/app/1/fields/proto");
+        Eventually.until(Duration.ofSeconds(10), "the message is archived", () -> storeCount(query) == 1);
+        JsonNode m = rest.get(query).json().get("messages").get(0);
+        assertThat(m.get("pubsubTopic").asText()).isEqualTo(TOPIC);
+        assertThat(m.get("message").toString()).isEqualTo("{\"payload\":\"\",\"contentTopic\":\"/app/1/fields/proto\",\"version\":4294967295,"
+                + "\"timestamp\":" + timestamp + ",\"meta\":\"bWV0YQ==\",\"rateLimitProof\":\"cHJvb2Y=\",\"ephemeral\":false}");
+    }
+
     private static int storeCount(String query) {
         Http.Reply reply = rest.get(query);
         assertThat(reply.status()).as(reply.body()).isEqualTo(200);
@@ -121,6 +135,20 @@ class RestApiTest {
     }
 
     @Test
+    void publishingOnATopicTheNodeDoesNotRelayIsA400ThatSaysSoUntilTheNodeSubscribes() {
+        String topic = "/waku/2/rs/0/5";
+        Http.Reply refused = rest.post("/relay/v1/messages/" + Http.topic(topic), body("nowhere", WakuNode.nowNanos()));
+        assertThat(refused.status()).as(refused.body()).isEqualTo(400);
+        assertThat(refused.json().get("error").asText()).startsWith("not_subscribed").contains(topic);
+
+        assertThat(rest.post("/relay/v1/subscriptions", "[\"" + topic + "\"]").status()).isEqualTo(200);
+        assertThat(rest.post("/relay/v1/messages/" + Http.topic(topic), body("somewhere", WakuNode.nowNanos())).status()).isEqualTo(200);
+        assertThat(rest.delete("/relay/v1/subscriptions", "[\"" + topic + "\"]").status()).isEqualTo(200);
+        assertThat(rest.post("/relay/v1/messages/" + Http.topic(topic), body("gone", WakuNode.nowNanos())).status())
+                .as("unsubscribed again").isEqualTo(400);
+    }
+
+    @Test
     void refusesAPayloadOverTheMessageSizeWith400() {
         String big = Base64.getEncoder().encodeToString(new byte[160_000]);
         Http.Reply reply = rest.post("/relay/v1/messages/" + Http.topic(TOPIC),
@@ -147,6 +175,29 @@ class RestApiTest {
         JsonNode body = reply.json();
         assertThat(body.get("statusCode").asInt()).isEqualTo(400);
         assertThat(body.get("statusDesc").asText()).isNotBlank();
+    }
+
+    @Test
+    void aContentTopicContainingACommaIsFoundWhenTheCommaIsSentAsPercent2C() {
+        String comma = "/app/1/a,b/proto";
+        String body = "{\"payload\":\"" + Base64.getEncoder().encodeToString("comma".getBytes()) + "\",\"contentTopic\":\"" + comma
+                + "\",\"timestamp\":" + WakuNode.nowNanos() + "}";
+        assertThat(rest.post("/relay/v1/messages/" + Http.topic(TOPIC), body).status()).isEqualTo(200);
+        // Http.topic percent-encodes the comma as %2C; the raw comma between the two topics separates them
+        String query = "/store/v3/messages?includeData=true&pubsubTopic=" + Http.topic(TOPIC) + "&contentTopics=" + Http.topic(comma)
+                + "," + Http.topic("/app/1/other/proto");
+        Eventually.until(Duration.ofSeconds(10), "the message is archived and found", () -> storeCount(query) == 1);
+        assertThat(rest.get(query).json().get("messages").get(0).get("message").get("contentTopic").asText()).isEqualTo(comma);
+    }
+
+    @Test
+    void aStoreQueryForARemotePeerIs501AndSaysWhy() {
+        Http.Reply reply = rest.get("/store/v3/messages?peerAddr=" + Http.topic("/ip4/127.0.0.1/tcp/60000/p2p/16Uiu2HAm") + "&requestId=r1");
+        assertThat(reply.status()).as(reply.body()).isEqualTo(501);
+        JsonNode body = reply.json();
+        assertThat(body.get("statusCode").asInt()).isEqualTo(501);
+        assertThat(body.get("requestId").asText()).isEqualTo("r1");
+        assertThat(body.get("statusDesc").asText()).contains("peerAddr");
     }
 
     @Test
@@ -198,7 +249,10 @@ class RestApiTest {
         assertThat(health.status()).isEqualTo(200);
         assertThat(health.json().get("nodeHealth").asText()).isEqualTo("Ready");
         JsonNode info = rest.get("/debug/v1/info").json();
-        assertThat(info.get("nodeId").asText()).isEqualTo(node.nodeId());
+        assertThat(info.get("peerId").asText()).isEqualTo(node.peerId());
+        assertThat(info.get("listenAddresses").size()).isPositive();
+        info.get("listenAddresses").forEach(a -> assertThat(a.asText()).endsWith("/p2p/" + node.peerId())
+                .doesNotContain("/ip4/0.0.0.0"));
         assertThat(info.get("pubsubTopics").toString()).contains(TOPIC);
         Http.Reply peers = rest.get("/admin/v1/peers");
         assertThat(peers.status()).isEqualTo(403);
@@ -218,6 +272,7 @@ class RestApiTest {
         String text = new Http(node.metricsAddress()).get("/metrics").body();
         assertThat(Http.metric(text, "waku_hashes_total")).isGreaterThanOrEqualTo(1);
         assertThat(text).contains("waku_encodes_total", "waku_payload_copies_total", "jvm_memory_used_bytes",
-                "waku_netty_pooled_memory_bytes", "waku_archive_messages", "waku_relay_peers_connected", "waku_process_rss_bytes");
+                "waku_netty_pooled_memory_bytes", "waku_archive_messages", "libp2p_peers", "libp2p_pubsub_peers", "waku_message_ids_total",
+                "libp2p_gossipsub_peers_per_topic_mesh", "waku_process_rss_bytes");
     }
 }

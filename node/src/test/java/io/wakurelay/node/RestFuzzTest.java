@@ -25,7 +25,10 @@ import static org.assertj.core.api.Assertions.assertThat;
  * types, huge and deeply nested bodies, bad base64, bad and injection-looking topics in paths and query
  * parameters, broken %-escapes, odd methods and paths, broken request lines. Every answer must be below 500,
  * carry no stack trace or class name, and, when the request reached the API, be a JSON error; the node must keep
- * serving throughout. {@code -Dfuzz.seed=N -Dfuzz.requests=N} replay or widen a run (the seed is printed).
+ * serving throughout. The cases of the REST hardening issue must each get their one answer: a foreign Origin or
+ * Host 403, a body that is not JSON 415, a publish on a topic the node does not relay 400, nwaku's peerAddr 501,
+ * content topics with %2C commas and the largest store pages 200. {@code -Dfuzz.seed=N -Dfuzz.requests=N} replay or
+ * widen a run (the seed is printed).
  */
 class RestFuzzTest {
     private static final String TOPIC = "/waku/2/rs/0/0";
@@ -63,7 +66,16 @@ class RestFuzzTest {
         node.close();
     }
 
-    private record Case(String kind, String method, String target, byte[] body, String contentType, byte[] rawRequest) {
+    /**
+     * @param headers  more headers (a {@code Host} among them replaces the usual one)
+     * @param expected the one status the request must get; 0 when any 4xx (or a 200 by chance) will do
+     */
+    private record Case(String kind, String method, String target, byte[] body, String contentType, byte[] rawRequest,
+                        Map<String, String> headers, int expected) {
+        Case(String kind, String method, String target, byte[] body, String contentType, byte[] rawRequest) {
+            this(kind, method, target, body, contentType, rawRequest, Map.of(), 0);
+        }
+
         static Case http(String kind, String method, String target, String body) {
             return new Case(kind, method, target, body == null ? null : body.getBytes(StandardCharsets.UTF_8), "application/json", null);
         }
@@ -82,7 +94,9 @@ class RestFuzzTest {
                 () -> mutatedPublish(random), () -> mutatedPublish(random), () -> wrongTypes(random),
                 () -> badBase64(random), () -> hostileTopicInPath(random), () -> hostileTopicInPath(random),
                 () -> hostileQuery(random), () -> hostileQuery(random), () -> badSubscriptions(random),
-                () -> oddMethodOrPath(random), () -> brokenRequest(random), () -> nestedOrHuge(random));
+                () -> oddMethodOrPath(random), () -> brokenRequest(random), () -> nestedOrHuge(random),
+                () -> foreignOrigin(random), () -> foreignHost(random), () -> notJson(random), () -> unrelayedTopic(random),
+                () -> remoteStore(random), () -> commaInContentTopic(random), () -> largestStorePage(random));
         Map<String, Integer> byStatus = new TreeMap<>();
         Map<String, Integer> byKind = new TreeMap<>();
         Map<String, Long> millisByKind = new TreeMap<>();
@@ -92,7 +106,7 @@ class RestFuzzTest {
             long t0 = System.nanoTime();
             // broken requests may be left waiting by the codec, and a stream on a valid topic never ends: short reads
             RawHttp client = c.rawRequest != null || c.target.startsWith("/relay/v1/stream/") ? rawShort : raw;
-            RawHttp.Reply reply = c.rawRequest != null ? client.raw(c.rawRequest) : client.request(c.method, c.target, c.body, c.contentType);
+            RawHttp.Reply reply = c.rawRequest != null ? client.raw(c.rawRequest) : client.request(c.method, c.target, c.body, c.contentType, c.headers);
             millisByKind.merge(c.kind, (System.nanoTime() - t0) / 1_000_000, Long::sum);
             byStatus.merge(c.kind + " " + reply.status(), 1, Integer::sum);
             byKind.merge(c.kind, 1, Integer::sum);
@@ -133,7 +147,10 @@ class RestFuzzTest {
 
     /** Null when the reply is acceptable. */
     private static String problemWith(Case c, RawHttp.Reply reply) {
-        if (reply.status() >= 500) {
+        if (c.expected != 0 && reply.status() != c.expected) {
+            return "expected " + c.expected;
+        }
+        if (reply.status() >= 500 && c.expected != 501) {
             return "a 5xx";
         }
         String everything = reply.head() + "\n" + reply.body();
@@ -153,7 +170,7 @@ class RestFuzzTest {
             return c.rawRequest != null || reply.writeFailed() ? null : "no HTTP answer";
         }
         if (reply.status() < 400) {
-            return reply.status() == 200 ? null : "unexpected status";
+            return reply.status() == 200 || reply.status() == c.expected ? null : "unexpected status";
         }
         if (reply.body().isEmpty() && (c.rawRequest != null || reply.status() == 414 || reply.status() == 431 || brokenRequestLine(c.target))) {
             // refused by the HTTP codec before routing (broken request line or headers, a request line over
@@ -387,6 +404,86 @@ class RestFuzzTest {
             case 3 -> Case.http("nested-or-huge", "POST", "/relay/v1/subscriptions", "[" + "\"/waku/2/rs/0/1\",".repeat(60_000) + "\"/waku/2/rs/0/1\"]");
             default -> Case.http("nested-or-huge", "POST", publishPath(),
                     "{\"payload\":\"aGk=\",\"contentTopic\":\"" + CONTENT + "\"," + "\"x\":1,".repeat(100_000) + "\"y\":2}");
+        };
+    }
+
+    // ---- the cases of the REST hardening issue: each has the one answer it must get
+
+    private static final String[] FOREIGN_ORIGINS = {"http://evil.example", "null", "https://localhost.evil.example", "file://",
+            "http://127.0.0.1.nip.io:8645", "chrome-extension://abcdef", "http://[::1]:3000", "http://localhost:3000"};
+
+    /** A valid request of some kind, sent as a web page's script would: refused whatever it is (no origin is allowed here). */
+    private static Case foreignOrigin(Random r) {
+        Case valid = validRequest(r);
+        return new Case("foreign-origin", valid.method, valid.target, valid.body, valid.contentType, null,
+                Map.of("Origin", FOREIGN_ORIGINS[r.nextInt(FOREIGN_ORIGINS.length)]), 403);
+    }
+
+    private static final String[] FOREIGN_HOSTS = {"rebind.attacker.example", "localhost.attacker.example", "127.0.0.1.nip.io",
+            "0x7f.1", "127.1", "2130706433", "[::1]", "127.0.0.2", "wakurelay", "LOCALHOST.example"};
+
+    /** DNS rebinding: a valid request under a name the node was not given. */
+    private static Case foreignHost(Random r) {
+        Case valid = validRequest(r);
+        String host = FOREIGN_HOSTS[r.nextInt(FOREIGN_HOSTS.length)] + (r.nextBoolean() ? ":" + node.restAddress().getPort() : "");
+        return new Case("foreign-host", valid.method, valid.target, valid.body, valid.contentType, null, Map.of("Host", host), 403);
+    }
+
+    private static final String[] NOT_JSON = {"text/plain", "text/plain; charset=utf-8", "application/x-www-form-urlencoded",
+            "multipart/form-data; boundary=x", "text/json", "application/jsonx", "application/json-patch+json", "", "*/*"};
+
+    /** A body a page may POST anywhere without a CORS preflight (or any other non-JSON type): 415. */
+    private static Case notJson(Random r) {
+        Case valid = switch (r.nextInt(3)) {
+            case 0 -> Case.http("", "POST", publishPath(), validPublish(r));
+            case 1 -> Case.http("", r.nextBoolean() ? "POST" : "DELETE", "/relay/v1/subscriptions", "[\"" + TOPIC + "\"]");
+            default -> Case.http("", "POST", "/admin/v1/peers", "[\"127.0.0.1:1\"]"); // 403 anyway: admin is off
+        };
+        String type = r.nextInt(8) == 0 ? null : NOT_JSON[r.nextInt(NOT_JSON.length)];
+        int expected = valid.target.startsWith("/admin") ? 403 : 415;
+        return new Case("not-json", valid.method, valid.target, valid.body, type, null, Map.of(), expected);
+    }
+
+    /** A valid publish on a valid topic this node does not relay: 400 not_subscribed, never a silent 200. */
+    private static Case unrelayedTopic(Random r) {
+        String topic = "/waku/2/rs/77/" + r.nextInt(1000);
+        return new Case("unrelayed-topic", "POST", "/relay/v1/messages/" + Http.topic(topic), validPublish(r).getBytes(StandardCharsets.UTF_8),
+                "application/json", null, Map.of(), 400);
+    }
+
+    /** nwaku's peerAddr (a remote store): 501 until the node can query one. */
+    private static Case remoteStore(Random r) {
+        String peer = r.nextBoolean() ? "/ip4/127.0.0.1/tcp/60000/p2p/16Uiu2HAm" + r.nextInt(1000) : hostileString(r);
+        String more = r.nextBoolean() ? "&pubsubTopic=" + Http.topic(TOPIC) + "&pageSize=" + r.nextInt(200) : "";
+        return new Case("remote-store", "GET", "/store/v3/messages?peerAddr=" + URLEncoder.encode(peer, StandardCharsets.UTF_8) + more,
+                null, null, null, Map.of(), 501);
+    }
+
+    /** Content topics with a comma sent as %2C, several of them separated by raw commas: a valid query, 200. */
+    private static Case commaInContentTopic(Random r) {
+        List<String> topics = new ArrayList<>();
+        for (int i = 0; i <= r.nextInt(4); i++) {
+            topics.add(Http.topic("/app/" + i + "/a,b" + ",".repeat(r.nextInt(3)) + "c/proto"));
+        }
+        return new Case("comma-in-content-topic", "GET", "/store/v3/messages?pubsubTopic=" + Http.topic(TOPIC) + "&contentTopics="
+                + String.join(",", topics) + "&includeData=" + r.nextBoolean(), null, null, null, Map.of(), 200);
+    }
+
+    /** The largest page there is, forward or backward: 200 (or 503 were every query slot taken). */
+    private static Case largestStorePage(Random r) {
+        String query = "pageSize=" + (100 + r.nextInt(1000)) + "&includeData=true&ascending=" + r.nextBoolean()
+                + (r.nextBoolean() ? "&pubsubTopic=" + Http.topic(TOPIC) + "&contentTopics=" + Http.topic(CONTENT) : "");
+        return new Case("largest-store-page", "GET", "/store/v3/messages?" + query, null, null, null, Map.of(), 200);
+    }
+
+    /** A request that is answered 200 when sent properly. */
+    private static Case validRequest(Random r) {
+        return switch (r.nextInt(5)) {
+            case 0 -> Case.http("", "POST", publishPath(), validPublish(r));
+            case 1 -> Case.http("", "POST", "/relay/v1/subscriptions", "[\"" + TOPIC + "\"]");
+            case 2 -> Case.http("", "GET", "/store/v3/messages?includeData=true&pageSize=100", null);
+            case 3 -> Case.http("", "GET", "/relay/v1/messages/" + Http.topic(TOPIC), null);
+            default -> Case.http("", "GET", "/health", null);
         };
     }
 }

@@ -42,14 +42,15 @@ class TwoNodeProcessesTest {
     void aMessagePublishedOnOneNodeIsStreamedAndArchivedOnTheOther() throws Exception {
         Duration startup = Duration.ofSeconds(60);
         try (NodeProcess a = NodeProcess.start(JVM, args(dir.resolve("a")), startup, dir.resolve("a.log"))) {
-            String peerA = "127.0.0.1:" + a.peerAddress().getPort();
+            String peerA = a.multiaddr().toString();
             Path dataB = dir.resolve("b");
             List<String> hashes = new ArrayList<>();
             try (NodeProcess b = NodeProcess.start(JVM, args(dataB, "--staticnode", peerA), startup, dir.resolve("b.log"))) {
                 Http restA = new Http(a.restAddress());
                 Http restB = new Http(b.restAddress());
-                Eventually.until(Duration.ofSeconds(30), "B is connected to A",
-                        () -> Http.metric(new Http(b.metricsAddress()).get("/metrics").body(), "waku_relay_peers_connected{direction=\"outbound\"}") == 1);
+                Eventually.until(Duration.ofSeconds(30), "A knows B relays the topic",
+                        () -> Http.metric(new Http(a.metricsAddress()).get("/metrics").body(),
+                                "libp2p_gossipsub_peers_per_topic_gossipsub{topic=\"" + TOPIC + "\"}") == 1);
                 BlockingQueue<JsonNode> streamB = restB.stream("/relay/v1/stream/" + Http.topic(TOPIC));
 
                 for (int i = 0; i < 5; i++) {

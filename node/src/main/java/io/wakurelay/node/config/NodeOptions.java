@@ -3,11 +3,14 @@ package io.wakurelay.node.config;
 import io.wakurelay.archive.ArchiveConfig;
 import io.wakurelay.archive.RetentionPolicy;
 import io.wakurelay.node.NodeConfig;
-import io.wakurelay.node.NodeIdentity;
 import io.wakurelay.node.metrics.MetricsConfig;
 import io.wakurelay.node.rest.RestConfig;
+import io.wakurelay.node.store.StoreLimits;
 import io.wakurelay.protocol.ProtocolLimits;
 import io.wakurelay.protocol.Topics;
+import io.wakurelay.p2p.HostConfig;
+import io.wakurelay.p2p.crypto.NodeKey;
+import io.wakurelay.p2p.crypto.PrivateKey;
 import io.wakurelay.relay.RelayConfig;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -27,18 +30,19 @@ import java.util.Locale;
  */
 @Command(name = "wakurelay-node", mixinStandardHelpOptions = true, sortOptions = false, usageHelpWidth = 110,
         versionProvider = NodeVersion.class,
-        description = "A relay node for Waku envelopes with an embedded RocksDB archive.%n"
+        description = "A Waku relay and store node (libp2p, gossipsub on /vac/waku/relay/2.0.0) with an embedded RocksDB archive.%n"
                 + "Options also come from WAKURELAY_<OPTION> environment variables and --config-file (TOML).%n",
         showDefaultValues = true)
 public final class NodeOptions {
     @Option(names = "--config-file", paramLabel = "FILE", description = "TOML file of options (keys are option names without --)")
     Path configFile;
 
-    @Option(names = "--data-dir", paramLabel = "DIR", defaultValue = "./data", description = "directory of the archive and the node id")
+    @Option(names = "--data-dir", paramLabel = "DIR", defaultValue = "./data", description = "directory of the archive and the node key")
     Path dataDir;
 
-    @Option(names = "--node-id", paramLabel = "HEX", description = "node id (8-64 lower-case hex); default: made once and kept in the data dir")
-    String nodeId;
+    @Option(names = "--nodekey", paramLabel = "HEX",
+            description = "secp256k1 private key of the node (64 hex digits, as nwaku takes it); default: made once and kept in the data dir")
+    String nodeKey;
 
     @Option(names = "--listen-address", paramLabel = "IP", defaultValue = "0.0.0.0", description = "interface for peer connections")
     String listenAddress;
@@ -49,18 +53,31 @@ public final class NodeOptions {
     @Option(names = "--ports-shift", paramLabel = "N", defaultValue = "0", description = "added to every port (to run several nodes on one host)")
     int portsShift;
 
-    @Option(names = "--staticnode", paramLabel = "HOST:PORT", split = ",", description = "peer to connect to and keep connected to (repeatable)")
+    @Option(names = "--ext-multiaddr", paramLabel = "MULTIADDR", split = ",",
+            description = "address peers should dial, announced by identify instead of the bound one (repeatable)")
+    List<String> extMultiaddrs = new ArrayList<>();
+
+    @Option(names = "--staticnode", paramLabel = "MULTIADDR", split = ",",
+            description = "peer to connect to and keep connected to, /ip4|/ip6|/dns4|/dns6/.../tcp/N/p2p/<peer id> (repeatable)")
     List<String> staticNodes = new ArrayList<>();
 
-    @Option(names = "--pubsub-topic", paramLabel = "TOPIC", split = ",", defaultValue = Topics.DEFAULT_PUBSUB_TOPIC,
-            description = "pubsub topic to relay (repeatable)")
+    @Option(names = "--cluster-id", paramLabel = "N", defaultValue = "0",
+            description = "Waku cluster; peers of another cluster are disconnected")
+    int clusterId;
+
+    @Option(names = "--shard", paramLabel = "N", split = ",",
+            description = "shard to relay, /waku/2/rs/<cluster-id>/<N> (repeatable); default: shard 0 unless --pubsub-topic is given")
+    List<Integer> shards = new ArrayList<>();
+
+    @Option(names = "--pubsub-topic", paramLabel = "TOPIC", split = ",",
+            description = "named pubsub topic to relay besides the shards (repeatable)")
     List<String> pubsubTopics = new ArrayList<>();
 
     @Option(names = "--max-msg-size", paramLabel = "SIZE", defaultValue = "150KiB", description = "largest WakuMessage accepted")
     String maxMessageSize;
 
-    @Option(names = "--max-frame-size", paramLabel = "SIZE", defaultValue = "1MiB", description = "largest wire frame accepted")
-    String maxFrameSize;
+    @Option(names = "--max-rpc-size", paramLabel = "SIZE", defaultValue = "1MiB", description = "largest relay RPC accepted from a peer")
+    String maxRpcSize;
 
     @Option(names = "--max-clock-drift", paramLabel = "DURATION", defaultValue = "20s",
             description = "how far a message timestamp may be from this node's clock (0 = no check)")
@@ -69,56 +86,32 @@ public final class NodeOptions {
     @Option(names = "--max-connections", paramLabel = "N", defaultValue = "50", description = "peer connections, inbound and outbound")
     int maxConnections;
 
+    @Option(names = "--reserved-outbound-slots", paramLabel = "N", defaultValue = "10",
+            description = "of --max-connections, slots inbound connections may not take (at least one per static node is kept)")
+    int reservedOutboundSlots;
+
     @Option(names = "--max-connections-per-address", paramLabel = "N", defaultValue = "0",
             description = "inbound peer connections one IP address may hold, handshaking ones included, so that one address "
                     + "cannot take every --max-connections slot (0 = no limit)")
     int maxConnectionsPerAddress;
 
-    @Option(names = "--handshake-timeout", paramLabel = "DURATION", defaultValue = "5s", description = "time a new peer has to say Hello")
+    @Option(names = "--handshake-timeout", paramLabel = "DURATION", defaultValue = "10s",
+            description = "time a new connection has for its security and muxer negotiation")
     String handshakeTimeout;
 
-    @Option(names = "--idle-timeout", paramLabel = "DURATION", defaultValue = "60s",
-            description = "a peer that sends nothing for this long is dropped (it is pinged at half of it)")
-    String idleTimeout;
+    @Option(names = "--ping-interval", paramLabel = "DURATION", defaultValue = "15s",
+            description = "how often each connection is pinged; an answer missing for 10 s closes it")
+    String pingInterval;
 
-    @Option(names = "--peer-queue-messages", paramLabel = "N", defaultValue = "1024", description = "messages queued per peer before drops")
+    @Option(names = "--peer-queue-messages", paramLabel = "N", defaultValue = "1024", description = "messages queued per relay peer before drops")
     int peerQueueMessages;
 
-    @Option(names = "--peer-queue-size", paramLabel = "SIZE", defaultValue = "4MiB", description = "bytes queued per peer before drops")
+    @Option(names = "--peer-queue-size", paramLabel = "SIZE", defaultValue = "4MiB", description = "bytes queued per relay peer before drops")
     String peerQueueSize;
 
     @Option(names = "--peer-max-drops", paramLabel = "N", defaultValue = "256",
-            description = "consecutive drops after which a slow peer is disconnected")
+            description = "mesh messages dropped in a row after which a stuck peer is disconnected")
     int peerMaxDrops;
-
-    @Option(names = "--peer-publish-rate", paramLabel = "N", defaultValue = "0",
-            description = "Publish frames per second one peer connection may send; a faster peer is read more slowly (0 = unlimited)")
-    long peerPublishRate;
-
-    @Option(names = "--peer-publish-byte-rate", paramLabel = "SIZE", defaultValue = "0",
-            description = "bytes of Publish frames per second one peer connection may send; a faster peer is read more slowly "
-                    + "(0 = unlimited, else at least --max-msg-size)")
-    String peerPublishByteRate;
-
-    @Option(names = "--peer-control-rate", paramLabel = "N", defaultValue = "100",
-            description = "Ping, Pong, Subscribe and Unsubscribe frames per second one peer connection may send before it is "
-                    + "disconnected (0 = unlimited)")
-    long peerControlRate;
-
-    @Option(names = "--tls-cert", paramLabel = "FILE",
-            description = "PEM certificate chain of this node; with --tls-key and --tls-trust, turns TLS on for every peer connection")
-    Path tlsCert;
-
-    @Option(names = "--tls-key", paramLabel = "FILE", description = "PEM private key of --tls-cert (unencrypted PKCS#8)")
-    Path tlsKey;
-
-    @Option(names = "--tls-trust", paramLabel = "FILE", description = "PEM CA certificates that peers' certificates must be signed by")
-    Path tlsTrust;
-
-    @Option(names = "--tls-require-client-auth", paramLabel = "BOOL", defaultValue = "true", arity = "1",
-            showDefaultValue = CommandLine.Help.Visibility.ALWAYS,
-            description = "with TLS, peers that dial this node must present a trusted certificate too (false: encrypted, not authenticated)")
-    boolean tlsRequireClientAuth;
 
     @Option(names = "--store", paramLabel = "BOOL", defaultValue = "true", arity = "1", showDefaultValue = CommandLine.Help.Visibility.ALWAYS, description = "archive messages in the embedded store")
     boolean store;
@@ -137,6 +130,15 @@ public final class NodeOptions {
 
     @Option(names = "--store-write-buffer-size", paramLabel = "SIZE", defaultValue = "64MiB", description = "RocksDB memtable memory")
     String storeWriteBufferSize;
+
+    @Option(names = "--store-max-queries", paramLabel = "N", defaultValue = "16",
+            description = "Store queries answered at once; more are refused (REST: 503 with Retry-After)")
+    int storeMaxQueries;
+
+    @Option(names = "--store-max-page-bytes", paramLabel = "SIZE", defaultValue = "4MiB",
+            description = "stored bytes of the messages of one Store page with data; a page that would pass it ends early "
+                    + "with a cursor (its first message is always in)")
+    String storeMaxPageBytes;
 
     @Option(names = "--rest", paramLabel = "BOOL", defaultValue = "true", arity = "1", showDefaultValue = CommandLine.Help.Visibility.ALWAYS, description = "serve the REST API")
     boolean rest;
@@ -157,8 +159,31 @@ public final class NodeOptions {
             description = "messages kept per REST-subscribed topic")
     int restCacheCapacity;
 
+    @Option(names = "--rest-relay-cache-size", paramLabel = "SIZE", defaultValue = "16MiB",
+            description = "bytes of messages the caches of all REST-subscribed topics hold together")
+    String restCacheSize;
+
     @Option(names = "--rest-max-streams", paramLabel = "N", defaultValue = "64", description = "concurrent Server-Sent Event streams")
     int restMaxStreams;
+
+    @Option(names = "--rest-stream-buffer-size", paramLabel = "SIZE", defaultValue = "1MiB",
+            description = "bytes of events one Server-Sent Event stream holds for a slow reader before dropping (an empty stream "
+                    + "takes one event whatever its size)")
+    String restStreamBufferSize;
+
+    @Option(names = "--rest-streams-memory", paramLabel = "SIZE", defaultValue = "16MiB",
+            description = "bytes of events all Server-Sent Event streams together hold for slow readers before dropping")
+    String restStreamsMemory;
+
+    @Option(names = "--rest-allow-origin", paramLabel = "ORIGIN", split = ",",
+            description = "browser origin allowed to call the REST API, as nwaku: * and ? are wildcards, e.g. \"localhost:*\" "
+                    + "or \"https://app.example\" (repeatable); requests from any other origin are refused")
+    List<String> restAllowOrigins = new ArrayList<>();
+
+    @Option(names = "--rest-allow-host", paramLabel = "NAME", split = ",",
+            description = "host name accepted in the Host header of REST requests besides the bound IP address and localhost "
+                    + "(repeatable; * accepts any); other names are refused, which defeats DNS rebinding")
+    List<String> restAllowHosts = new ArrayList<>();
 
     @Option(names = "--metrics-server", paramLabel = "BOOL", defaultValue = "true", arity = "1", showDefaultValue = CommandLine.Help.Visibility.ALWAYS, description = "serve /metrics")
     boolean metricsServer;
@@ -173,7 +198,7 @@ public final class NodeOptions {
     String logLevel;
 
     /**
-     * Builds and validates the configuration; nothing is opened yet except the data directory (for the node id).
+     * Builds and validates the configuration; nothing is opened yet except the data directory (for the node key).
      *
      * @throws IllegalArgumentException saying which option is wrong
      */
@@ -183,18 +208,10 @@ public final class NodeOptions {
             throw new IllegalArgumentException("--log-level must be TRACE, DEBUG, INFO, WARN or ERROR, was '" + logLevel + "'");
         }
         ProtocolLimits limits = limits();
-        List<InetSocketAddress> peers = new ArrayList<>();
-        for (String s : staticNodes) {
-            peers.add(option("--staticnode", () -> HostPort.parse(s)));
-        }
-        for (String topic : pubsubTopics) {
-            option("--pubsub-topic", () -> {
-                Topics.checkPubsubTopic(topic, limits.maxTopicBytes());
-                return topic;
-            });
-        }
-        String id = nodeId != null ? option("--node-id", () -> NodeIdentity.validate(nodeId)) : NodeIdentity.loadOrCreate(dataDir);
-        RelayConfig relay = option("relay options", () -> RelayConfigs.from(this, id, limits, peers));
+        RelayConfig relay = option("relay options", () -> RelayConfigs.relay(this, limits));
+        HostConfig host = option("peer options", () -> RelayConfigs.host(this));
+        PrivateKey key = nodeKey != null ? option("--nodekey", () -> PrivateKey.secp256k1Hex(nodeKey))
+                : option("--data-dir", () -> NodeKey.loadOrCreate(dataDir));
         ArchiveConfig archive = !store ? null : option("store options", () -> {
             ArchiveConfig defaults = ArchiveConfig.defaults(dataDir.resolve("store"));
             return new ArchiveConfig(defaults.dataDir(), RetentionPolicy.parse(retentionPolicy), syncWrites,
@@ -202,23 +219,27 @@ public final class NodeOptions {
                     ByteSize.parse(storeCacheSize), ByteSize.parse(storeWriteBufferSize), defaults.retentionInterval());
         });
         RestConfig restConfig = !rest ? null : option("REST options", () -> {
-            RestConfig d = RestConfig.defaults();
-            return new RestConfig(restAddress, shifted(restPort), restAdmin, (int) Math.min(Integer.MAX_VALUE, ByteSize.parse(restMaxBodySize)),
-                    restCacheCapacity, restMaxStreams, d.streamBufferMessages());
+            return RestConfig.builder().address(restAddress).port(shifted(restPort)).admin(restAdmin)
+                    .maxBodyBytes((int) Math.min(Integer.MAX_VALUE, ByteSize.parse(restMaxBodySize)))
+                    .cacheCapacity(restCacheCapacity).cacheBytes(ByteSize.parse(restCacheSize)).maxStreams(restMaxStreams)
+                    .streamBufferBytes(ByteSize.parse(restStreamBufferSize)).streamsMemoryBytes(ByteSize.parse(restStreamsMemory))
+                    .allowOrigins(restAllowOrigins).allowHosts(restAllowHosts).build();
         });
         MetricsConfig metrics = !metricsServer ? null : option("metrics options", () -> new MetricsConfig(metricsAddress, shifted(metricsPort)));
-        checkPortsDiffer(relay, restConfig, metrics);
-        return new NodeConfig(relay, archive, restConfig, metrics, dataDir, level);
+        StoreLimits storeLimits = option("--store-max-queries/--store-max-page-bytes",
+                () -> new StoreLimits(storeMaxQueries, ByteSize.parse(storeMaxPageBytes)));
+        checkPortsDiffer(host, restConfig, metrics);
+        return new NodeConfig(host, relay, key, archive, storeLimits, restConfig, metrics, dataDir, level);
     }
 
     private ProtocolLimits limits() {
         long message = option("--max-msg-size", () -> ByteSize.parse(maxMessageSize));
-        long frame = option("--max-frame-size", () -> ByteSize.parse(maxFrameSize));
-        if (message > Integer.MAX_VALUE / 2 || frame > Integer.MAX_VALUE) {
-            throw new IllegalArgumentException("--max-msg-size and --max-frame-size must be below 1 GiB");
+        long rpc = option("--max-rpc-size", () -> ByteSize.parse(maxRpcSize));
+        if (message > Integer.MAX_VALUE / 2 || rpc > Integer.MAX_VALUE) {
+            throw new IllegalArgumentException("--max-msg-size and --max-rpc-size must be below 1 GiB");
         }
         var drift = option("--max-clock-drift", () -> DurationText.parse(maxClockDrift));
-        return option("--max-msg-size/--max-frame-size", () -> new ProtocolLimits((int) frame, (int) message,
+        return option("--max-msg-size/--max-rpc-size", () -> new ProtocolLimits((int) rpc, (int) message,
                 ProtocolLimits.DEFAULT_MAX_TOPIC_BYTES, drift));
     }
 
@@ -233,11 +254,11 @@ public final class NodeOptions {
         return p;
     }
 
-    private static void checkPortsDiffer(RelayConfig relay, RestConfig rest, MetricsConfig metrics) {
+    private static void checkPortsDiffer(HostConfig host, RestConfig rest, MetricsConfig metrics) {
         LinkedHashSet<Integer> seen = new LinkedHashSet<>();
         List<Integer> ports = new ArrayList<>();
-        if (relay.listenAddress() != null) {
-            ports.add(relay.listenAddress().getPort());
+        if (host.listenAddress() != null) {
+            ports.add(host.listenAddress().getPort());
         }
         if (rest != null) {
             ports.add(rest.port());

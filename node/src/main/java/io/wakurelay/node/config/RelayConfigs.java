@@ -1,55 +1,82 @@
 package io.wakurelay.node.config;
 
+import io.wakurelay.p2p.HostConfig;
+import io.wakurelay.p2p.multiaddr.Multiaddr;
 import io.wakurelay.protocol.ProtocolLimits;
-import io.wakurelay.relay.RateLimits;
+import io.wakurelay.protocol.Topics;
 import io.wakurelay.relay.RelayConfig;
-import io.wakurelay.relay.TlsConfig;
 
 import java.net.InetSocketAddress;
-import java.nio.file.Files;
-import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Set;
 
-/** The relay part of the node's configuration, from its command line. */
+/** The peer side of the node's configuration (the p2p host and the relay), from its command line. */
 final class RelayConfigs {
     private RelayConfigs() {
     }
 
-    static RelayConfig from(NodeOptions o, String nodeId, ProtocolLimits limits, List<InetSocketAddress> peers) {
-        InetSocketAddress listen = new InetSocketAddress(o.listenAddress, o.shifted(o.tcpPort));
-        return RelayConfig.defaults(nodeId, listen)
-                .withLimits(limits)
-                .withStaticPeers(peers)
-                .withPubsubTopics(new LinkedHashSet<>(o.pubsubTopics))
-                .withMaxConnections(o.maxConnections)
-                .withMaxInboundPerAddress(o.maxConnectionsPerAddress)
-                .withHandshakeTimeout(NodeOptions.option("--handshake-timeout", () -> DurationText.parse(o.handshakeTimeout)))
-                .withIdleTimeout(NodeOptions.option("--idle-timeout", () -> DurationText.parse(o.idleTimeout)))
-                .withPeerQueue(o.peerQueueMessages, NodeOptions.option("--peer-queue-size", () -> ByteSize.parse(o.peerQueueSize)))
-                .withMaxDropsBeforeDisconnect(o.peerMaxDrops)
-                .withRateLimits(new RateLimits(o.peerPublishRate,
-                        NodeOptions.option("--peer-publish-byte-rate", () -> ByteSize.parse(o.peerPublishByteRate)), o.peerControlRate))
-                .withTls(tls(o));
+    static HostConfig host(NodeOptions o) {
+        List<Multiaddr> statics = new ArrayList<>();
+        for (String s : o.staticNodes) {
+            statics.add(NodeOptions.option("--staticnode", () -> staticPeer(s)));
+        }
+        List<Multiaddr> announced = new ArrayList<>();
+        for (String s : o.extMultiaddrs) {
+            announced.add(NodeOptions.option("--ext-multiaddr", () -> Multiaddr.parse(s).withoutPeerId()));
+        }
+        return HostConfig.builder()
+                .listenAddress(new InetSocketAddress(o.listenAddress, o.shifted(o.tcpPort)))
+                .announceAddresses(announced)
+                .agentVersion("wakurelay/" + io.wakurelay.node.WakuNode.VERSION)
+                .maxConnections(o.maxConnections)
+                .reservedOutboundSlots(o.reservedOutboundSlots)
+                .maxConnectionsPerAddress(o.maxConnectionsPerAddress)
+                .handshakeTimeout(NodeOptions.option("--handshake-timeout", () -> DurationText.parse(o.handshakeTimeout)))
+                .pingInterval(NodeOptions.option("--ping-interval", () -> DurationText.parse(o.pingInterval)))
+                .staticPeers(statics)
+                .build();
     }
 
-    /** TLS from the three file options: all or none, each a readable file, their contents checked. */
-    private static TlsConfig tls(NodeOptions o) {
-        if (o.tlsCert == null && o.tlsKey == null && o.tlsTrust == null) {
-            return null;
+    /** A static node's address: TCP, ending in /p2p/<peer id> (the node must prove it is that peer). */
+    static Multiaddr staticPeer(String text) {
+        Multiaddr address = Multiaddr.parse(text);
+        if (!address.isTcp() || address.peerId().isEmpty()) {
+            throw new IllegalArgumentException("'" + text + "' must be a TCP multiaddr ending in /p2p/<peer id>, "
+                    + "e.g. /ip4/127.0.0.1/tcp/60000/p2p/16Uiu2…");
         }
-        if (o.tlsCert == null || o.tlsKey == null || o.tlsTrust == null) {
-            throw new IllegalArgumentException("--tls-cert, --tls-key and --tls-trust go together: give all three to turn TLS on, or none");
-        }
-        readable("--tls-cert", o.tlsCert);
-        readable("--tls-key", o.tlsKey);
-        readable("--tls-trust", o.tlsTrust);
-        return NodeOptions.option("TLS files", () -> new TlsConfig(o.tlsCert, o.tlsKey, o.tlsTrust, o.tlsRequireClientAuth));
+        return address;
     }
 
-    private static void readable(String option, Path file) {
-        if (!Files.isRegularFile(file) || !Files.isReadable(file)) {
-            throw new IllegalArgumentException(option + ": " + file + " is not a readable file");
+    static RelayConfig relay(NodeOptions o, ProtocolLimits limits) {
+        return RelayConfig.builder()
+                .clusterId(o.clusterId)
+                .pubsubTopics(List.copyOf(topics(o, limits)))
+                .limits(limits)
+                .peerQueueMessages(o.peerQueueMessages)
+                .peerQueueBytes(NodeOptions.option("--peer-queue-size", () -> ByteSize.parse(o.peerQueueSize)))
+                .maxDropsBeforeDisconnect(o.peerMaxDrops)
+                .build();
+    }
+
+    /** The shards as /waku/2/rs/<cluster>/<shard> topics, then the named topics; shard 0 when neither is given. */
+    static Set<String> topics(NodeOptions o, ProtocolLimits limits) {
+        Set<String> topics = new LinkedHashSet<>();
+        List<Integer> shards = o.shards.isEmpty() && o.pubsubTopics.isEmpty() ? List.of(0) : o.shards;
+        for (int shard : shards) {
+            if (shard < 0 || shard > 1023) {
+                throw new IllegalArgumentException("--shard must be in 0..1023, was " + shard);
+            }
+            topics.add("/waku/2/rs/" + o.clusterId + "/" + shard);
         }
+        for (String topic : o.pubsubTopics) {
+            NodeOptions.option("--pubsub-topic", () -> {
+                Topics.checkPubsubTopic(topic, limits.maxTopicBytes());
+                return topic;
+            });
+            topics.add(topic);
+        }
+        return topics;
     }
 }

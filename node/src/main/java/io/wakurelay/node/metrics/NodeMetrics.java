@@ -50,6 +50,9 @@ public final class NodeMetrics implements AutoCloseable {
     static void bindPathCounters(MeterRegistry registry, PathCounters counters) {
         FunctionCounter.builder("waku.decodes", counters, PathCounters::decodes)
                 .description("WakuMessage decodes").register(registry);
+        FunctionCounter.builder("waku.message.ids", counters, PathCounters::messageIds)
+                .description("gossipsub message id computations (SHA-256 of the WakuMessage bytes): one per message received or published")
+                .register(registry);
         FunctionCounter.builder("waku.hashes", counters, PathCounters::hashes)
                 .description("message hash computations").register(registry);
         FunctionCounter.builder("waku.payload.copies", counters, PathCounters::payloadCopies)

@@ -10,12 +10,21 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 
-/** Reads request bodies with a size limit, refusing oversized ones before buffering them whole. */
+/**
+ * Reads request bodies: JSON only ({@code Content-Type: application/json}, else 415: a web page can send a form or
+ * {@code text/plain} POST to any address without asking, but not JSON), with a size limit, refusing oversized ones
+ * before buffering them whole.
+ */
 final class Bodies {
     private Bodies() {
     }
 
     static Mono<byte[]> read(HttpServerRequest request, int maxBytes) {
+        String type = request.requestHeaders().get(HttpHeaderNames.CONTENT_TYPE);
+        if (!isJson(type)) {
+            return Mono.error(new HttpError(HttpResponseStatus.UNSUPPORTED_MEDIA_TYPE, "the body must be JSON with Content-Type: application/json, "
+                    + (type == null ? "there was no Content-Type" : "was '" + (type.length() > 100 ? type.substring(0, 100) + "..." : type) + "'")));
+        }
         String declared = request.requestHeaders().get(HttpHeaderNames.CONTENT_LENGTH);
         if (declared != null) {
             long length;
@@ -32,6 +41,16 @@ final class Bodies {
                 .reduceWith(ByteArrayOutputStream::new, (out, chunk) -> append(out, chunk, maxBytes))
                 .map(ByteArrayOutputStream::toByteArray)
                 .defaultIfEmpty(new byte[0]);
+    }
+
+    /** {@code application/json}, with or without parameters such as {@code ; charset=utf-8}. */
+    static boolean isJson(String contentType) {
+        if (contentType == null) {
+            return false;
+        }
+        int semicolon = contentType.indexOf(';');
+        String media = (semicolon < 0 ? contentType : contentType.substring(0, semicolon)).trim();
+        return media.equalsIgnoreCase("application/json");
     }
 
     private static ByteArrayOutputStream append(ByteArrayOutputStream out, ByteBuf chunk, int maxBytes) {

@@ -1,14 +1,19 @@
 package io.wakurelay.node.rest;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.wakurelay.protocol.Envelope;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 
 /**
  * Hands accepted messages to the REST consumers (topic cache and SSE streams). Runs inline on the message
  * path, so it only renders a message when someone wants it, and never blocks.
  */
 public final class LocalDelivery {
+    private static final byte[] DATA = "data: ".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] END = "\n\n".getBytes(StandardCharsets.US_ASCII);
     private final ObjectMapper mapper;
     private final TopicCache cache;
     private final LiveStreams streams;
@@ -26,15 +31,20 @@ public final class LocalDelivery {
         if (!cached && !streamed) {
             return;
         }
-        if (cached) {
-            cache.add(topic, MessageJson.write(mapper, envelope.message()));
-        }
-        if (streamed) {
-            try {
-                streams.publish(topic, mapper.writeValueAsString(MessageJson.writeEnvelope(mapper, envelope)));
-            } catch (JsonProcessingException e) {
-                throw new IllegalStateException("a JSON tree always serialises", e);
+        try {
+            if (cached) {
+                cache.add(topic, mapper.writeValueAsBytes(MessageJson.write(mapper, envelope.message())));
             }
+            if (streamed) {
+                // one SSE frame, rendered once and shared by every reader of the topic
+                ByteArrayOutputStream frame = new ByteArrayOutputStream();
+                frame.writeBytes(DATA);
+                mapper.writeValue(frame, MessageJson.writeEnvelope(mapper, envelope));
+                frame.writeBytes(END);
+                streams.publish(topic, frame.toByteArray());
+            }
+        } catch (IOException e) {
+            throw new IllegalStateException("a JSON tree always serialises into memory", e);
         }
     }
 }

@@ -6,13 +6,14 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.wakurelay.node.NodeStatus;
-import io.wakurelay.relay.PeerInfo;
+import io.wakurelay.node.PeerView;
+import io.wakurelay.p2p.multiaddr.Multiaddr;
+import io.wakurelay.p2p.multiaddr.MultiaddrFormatException;
 import org.reactivestreams.Publisher;
 import reactor.core.publisher.Mono;
 import reactor.netty.http.server.HttpServerRequest;
 import reactor.netty.http.server.HttpServerResponse;
 
-import java.net.InetSocketAddress;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -46,7 +47,7 @@ final class NodeApi {
     /** GET /debug/v1/info */
     Publisher<Void> info(HttpServerResponse response) {
         ObjectNode body = mapper.createObjectNode();
-        body.put("nodeId", node.nodeId());
+        body.put("peerId", node.peerId());
         body.put("version", node.version());
         ArrayNode listen = body.putArray("listenAddresses");
         node.listenAddresses().forEach(listen::add);
@@ -60,23 +61,29 @@ final class NodeApi {
     Publisher<Void> peers(HttpServerResponse response) {
         requireAdmin();
         ArrayNode peers = mapper.createArrayNode();
-        for (PeerInfo p : node.peers()) {
+        for (PeerView p : node.peers()) {
             ObjectNode o = peers.addObject();
-            o.put("nodeId", p.nodeId());
-            o.put("remoteAddress", p.remoteAddress());
-            o.put("listenAddress", p.listenAddress());
+            o.put("peerId", p.peerId());
+            o.put("multiaddr", p.multiaddr());
+            ArrayNode protocols = o.putArray("protocols");
+            p.protocols().forEach(protocols::add);
+            o.put("agent", p.agent());
+            o.put("connected", p.connected());
             o.put("direction", p.direction());
+            o.put("origin", p.origin());
+            o.put("muxer", p.muxer());
+            o.put("score", p.score());
             ArrayNode topics = o.putArray("pubsubTopics");
             p.topics().stream().sorted().forEach(topics::add);
-            o.put("queuedMessages", p.queuedMessages());
+            ArrayNode mesh = o.putArray("meshTopics");
+            p.meshTopics().stream().sorted().forEach(mesh::add);
             o.put("queuedBytes", p.queuedBytes());
             o.put("drops", p.drops());
-            o.put("connectedSince", p.connectedSince().toString());
         }
         return Responses.json(response, mapper, HttpResponseStatus.OK, peers);
     }
 
-    /** POST /admin/v1/peers with a JSON array of host:port; the node keeps connecting to them. */
+    /** POST /admin/v1/peers with a JSON array of multiaddrs ending in /p2p/<peer id>; the node keeps connecting to them. */
     Publisher<Void> addPeers(HttpServerRequest request, HttpServerResponse response) {
         requireAdmin();
         return Bodies.read(request, config.maxBodyBytes()).flatMap(bytes -> {
@@ -87,16 +94,20 @@ final class NodeApi {
                 throw HttpError.badRequest("the body is not valid JSON");
             }
             if (body == null || !body.isArray() || body.isEmpty()) {
-                throw HttpError.badRequest("the body must be a non-empty JSON array of host:port");
+                throw HttpError.badRequest("the body must be a non-empty JSON array of multiaddrs");
             }
-            List<InetSocketAddress> peers = new ArrayList<>();
+            List<Multiaddr> peers = new ArrayList<>();
             for (JsonNode p : body) {
                 if (!p.isTextual()) {
-                    throw HttpError.badRequest("every peer must be a host:port string");
+                    throw HttpError.badRequest("every peer must be a multiaddr string");
                 }
                 try {
-                    peers.add(io.wakurelay.node.config.HostPort.parse(p.asText()));
-                } catch (IllegalArgumentException e) {
+                    Multiaddr address = Multiaddr.parse(p.asText());
+                    if (!address.isTcp() || address.peerId().isEmpty()) {
+                        throw HttpError.badRequest("'" + p.asText() + "' must be a TCP multiaddr ending in /p2p/<peer id>");
+                    }
+                    peers.add(address);
+                } catch (MultiaddrFormatException | IllegalArgumentException e) {
                     throw HttpError.badRequest(e.getMessage());
                 }
             }

@@ -3,13 +3,14 @@ package io.wakurelay.node.rest;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
+import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpHeaderValues;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.wakurelay.protocol.ProtocolViolation;
 import io.wakurelay.protocol.Topics;
 import io.wakurelay.protocol.proto.WakuMessage;
-import io.wakurelay.relay.Relay;
-import io.wakurelay.relay.RelayBusyException;
 import org.reactivestreams.Publisher;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
@@ -25,7 +26,12 @@ import java.util.function.LongSupplier;
 
 /** The nwaku-compatible relay endpoints, plus the Server-Sent Events stream. */
 final class RelayApi {
-    private final Relay relay;
+    private static final byte[] OPEN = {'['};
+    private static final byte[] COMMA = {','};
+    private static final byte[] CLOSE = {']'};
+    private static final byte[] EMPTY = {'[', ']'};
+
+    private final RelayPort relay;
     private final ObjectMapper mapper;
     private final TopicCache cache;
     private final LiveStreams streams;
@@ -34,7 +40,7 @@ final class RelayApi {
     private final int maxTopicBytes;
     private final Set<String> configuredTopics;
 
-    RelayApi(Relay relay, ObjectMapper mapper, TopicCache cache, LiveStreams streams, RestConfig config,
+    RelayApi(RelayPort relay, ObjectMapper mapper, TopicCache cache, LiveStreams streams, RestConfig config,
              LongSupplier clockNanos, int maxTopicBytes) {
         this.configuredTopics = Set.copyOf(relay.subscriptions());
         this.relay = relay;
@@ -46,15 +52,22 @@ final class RelayApi {
         this.maxTopicBytes = maxTopicBytes;
     }
 
-    /** POST /relay/v1/messages/{pubsubTopic} → 200 OK once the message is validated, relayed and queued locally. */
+    /**
+     * POST /relay/v1/messages/{pubsubTopic} → 200 OK once the message is validated, relayed and queued locally;
+     * 400 when the node does not relay the topic (as nwaku: the message would be neither archived nor delivered).
+     */
     Publisher<Void> publish(HttpServerRequest request, HttpServerResponse response, String topic) {
         checkTopic(topic);
+        if (!relay.subscriptions().contains(topic)) {
+            throw HttpError.badRequest("not_subscribed: this node does not relay " + topic
+                    + "; subscribe to it first (POST /relay/v1/subscriptions) or start the node with --pubsub-topic");
+        }
         return Bodies.read(request, config.maxBodyBytes())
                 .map(body -> MessageJson.read(parse(body), clockNanos.getAsLong()))
                 .flatMap(message -> relay.publish(topic, message))
                 .flatMap(result -> Mono.from(Responses.text(response, HttpResponseStatus.OK, "OK")))
                 .onErrorMap(ProtocolViolation.class, e -> HttpError.badRequest(e.getMessage()))
-                .onErrorMap(RelayBusyException.class, e -> new HttpError(HttpResponseStatus.SERVICE_UNAVAILABLE, e.getMessage()));
+                .onErrorMap(RelayPort.Busy.class, e -> new HttpError(HttpResponseStatus.SERVICE_UNAVAILABLE, e.getMessage()));
     }
 
     /** POST /relay/v1/subscriptions with a JSON array of pubsub topics. */
@@ -83,11 +96,18 @@ final class RelayApi {
     /** GET /relay/v1/messages/{pubsubTopic}: returns and clears what was cached for the topic. */
     Publisher<Void> cached(HttpServerResponse response, String topic) {
         checkTopic(topic);
-        var messages = cache.drain(topic);
+        List<byte[]> messages = cache.drain(topic);
         if (messages == null) {
             throw HttpError.notFound("not subscribed to " + topic + " over REST; POST it to /relay/v1/subscriptions first");
         }
-        return Responses.json(response, mapper, HttpResponseStatus.OK, messages);
+        // the array around the cached JSON, one message per chunk, without copying them into one body
+        List<ByteBuf> chunks = new ArrayList<>(messages.size() + 1);
+        for (int i = 0; i < messages.size(); i++) {
+            chunks.add(Unpooled.wrappedBuffer(i == 0 ? OPEN : COMMA, messages.get(i)));
+        }
+        chunks.add(Unpooled.wrappedBuffer(messages.isEmpty() ? EMPTY : CLOSE));
+        response.status(HttpResponseStatus.OK).header(HttpHeaderNames.CONTENT_TYPE, HttpHeaderValues.APPLICATION_JSON);
+        return Responses.sendOneByOne(response, Flux.fromIterable(chunks));
     }
 
     /** GET /relay/v1/stream/{pubsubTopic}: Server-Sent Events, one {"messageHash","pubsubTopic","message"} per event. */
@@ -96,14 +116,14 @@ final class RelayApi {
         if (!relay.subscriptions().contains(topic)) {
             throw HttpError.notFound("the node does not relay " + topic + "; subscribe to it first");
         }
-        Flux<String> events = streams.open(topic, () -> response.withConnection(Connection::dispose));
+        Flux<byte[]> events = streams.open(topic, () -> response.withConnection(Connection::dispose));
         if (events == null) {
             throw new HttpError(HttpResponseStatus.SERVICE_UNAVAILABLE, "too many open streams (max " + config.maxStreams() + ")");
         }
         // a comment first, so that clients see the stream open before the first message
-        Flux<String> withHello = Flux.just(": subscribed to " + topic + "\n\n").concatWith(events.map(json -> "data: " + json + "\n\n"));
-        return response.sse()
-                .send(withHello.map(s -> Unpooled.wrappedBuffer(s.getBytes(StandardCharsets.UTF_8))), b -> true);
+        Flux<byte[]> withHello = Flux.just((": subscribed to " + topic + "\n\n").getBytes(StandardCharsets.UTF_8)).concatWith(events);
+        // one event at a time: the next leaves the stream's bounded buffer only once the previous is written
+        return Responses.sendOneByOne(response.sse(), withHello.map(Unpooled::wrappedBuffer));
     }
 
     private void checkTopic(String topic) {

@@ -5,11 +5,15 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpHeaderValues;
 import io.netty.handler.codec.http.HttpResponseStatus;
+import io.netty.buffer.ByteBuf;
 import org.reactivestreams.Publisher;
+import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
+import reactor.netty.NettyOutbound;
 import reactor.netty.http.server.HttpServerResponse;
 
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 
 /** Writes JSON and text responses. */
 final class Responses {
@@ -26,6 +30,21 @@ final class Responses {
         return response.status(status)
                 .header(HttpHeaderNames.CONTENT_TYPE, HttpHeaderValues.APPLICATION_JSON)
                 .sendByteArray(Mono.just(bytes));
+    }
+
+    /**
+     * Sends each chunk only once the previous one is written to the socket, so that what a slow reader makes the node
+     * hold is one chunk, not the whole answer (Reactor Netty asks a body's publisher for up to 128 items at once
+     * and keeps what the socket does not take). The chunks are heap buffers (wrapped arrays, nothing to release); the
+     * next is asked for only once the previous one's write completed, so a producer may reuse its array.
+     */
+    static Mono<Void> sendOneByOne(NettyOutbound out, Flux<ByteBuf> chunks) {
+        return chunks.concatMap(chunk -> out.send(Flux.just(chunk)), 0).then();
+    }
+
+    /** As {@link #sendOneByOne(NettyOutbound, Flux)}; a chunk the client does not take within {@code stall} ends the answer with an error. */
+    static Mono<Void> sendOneByOne(NettyOutbound out, Flux<ByteBuf> chunks, Duration stall) {
+        return chunks.concatMap(chunk -> Mono.from(out.send(Flux.just(chunk))).timeout(stall), 0).then();
     }
 
     static Publisher<Void> text(HttpServerResponse response, HttpResponseStatus status, String body) {

@@ -1,21 +1,35 @@
 package io.wakurelay.node.rest;
 
+import java.util.List;
 import java.util.Objects;
 
 /**
- * The REST API's settings.
+ * The REST API's settings; {@link #DEFAULTS} holds every default (flags, docs and tests take them from here).
  *
- * @param address            interface to bind (default 127.0.0.1: the API is local unless asked otherwise)
- * @param port               TCP port (default 8645, as nwaku); 0 picks a free one
- * @param admin              whether /admin endpoints are served (default off)
- * @param maxBodyBytes       largest request body accepted; larger ones get 413
- * @param cacheCapacity      messages kept per REST-subscribed topic for GET /relay/v1/messages (oldest dropped)
- * @param maxStreams         concurrent Server-Sent Event streams; more get 503
+ * @param address              interface to bind (default 127.0.0.1: the API is local unless asked otherwise)
+ * @param port                 TCP port (default 8645, as nwaku); 0 picks a free one
+ * @param admin                whether /admin endpoints are served (default off)
+ * @param maxBodyBytes         largest request body accepted; larger ones get 413
+ * @param cacheCapacity        messages kept per REST-subscribed topic for GET /relay/v1/messages (oldest dropped)
+ * @param maxStreams           concurrent Server-Sent Event streams; more get 503
  * @param streamBufferMessages messages buffered per stream for a slow reader before they are dropped (counted)
+ * @param allowOrigins         browser origins allowed to call the API (nwaku's {@code --rest-allow-origin}: patterns
+ *                             with {@code *} and {@code ?}, matched against the whole origin or the origin without
+ *                             its scheme); a request with any other {@code Origin} header is refused (403)
+ * @param allowHosts           host names accepted in the {@code Host} header besides IP literals of the bound address
+ *                             and {@code localhost} (refusing other names defeats DNS rebinding); {@code *} accepts any
+ * @param cacheBytes           bytes of JSON the relay caches of all REST-subscribed topics may hold together
+ * @param streamBufferBytes    bytes of events one Server-Sent Event stream may hold for its reader (it always
+ *                             takes one event when empty, whatever its size)
+ * @param streamsMemoryBytes   bytes of events all streams together may hold for their readers
  */
 public record RestConfig(String address, int port, boolean admin, int maxBodyBytes, int cacheCapacity, int maxStreams,
-                         int streamBufferMessages) {
+                         int streamBufferMessages, List<String> allowOrigins, List<String> allowHosts, long cacheBytes,
+                         long streamBufferBytes, long streamsMemoryBytes) {
     public static final int DEFAULT_PORT = 8645;
+    private static final long MIB = 1 << 20;
+    public static final RestConfig DEFAULTS = new RestConfig("127.0.0.1", DEFAULT_PORT, false, (int) MIB, 50, 64, 256,
+            List.of(), List.of(), 16 * MIB, MIB, 16 * MIB);
 
     public RestConfig {
         Objects.requireNonNull(address, "address");
@@ -37,9 +51,124 @@ public record RestConfig(String address, int port, boolean admin, int maxBodyByt
         if (streamBufferMessages < 1) {
             throw new IllegalArgumentException("REST stream buffer must be positive, was " + streamBufferMessages);
         }
+        if (cacheBytes < 0 || streamBufferBytes < 0 || streamsMemoryBytes < 0) {
+            throw new IllegalArgumentException("REST cache and stream sizes must not be negative");
+        }
+        allowOrigins = List.copyOf(allowOrigins);
+        allowHosts = List.copyOf(allowHosts);
+        for (String origin : allowOrigins) {
+            if (origin.isBlank()) {
+                throw new IllegalArgumentException("an allowed origin must not be empty");
+            }
+        }
+        for (String host : allowHosts) {
+            if (host.isBlank() || host.contains(":") || host.contains("/")) {
+                throw new IllegalArgumentException("an allowed host is a host name without port or scheme, was '" + host + "'");
+            }
+        }
     }
 
-    public static RestConfig defaults() {
-        return new RestConfig("127.0.0.1", DEFAULT_PORT, false, 1 << 20, 50, 64, 256);
+    public Builder toBuilder() {
+        return new Builder(this);
+    }
+
+    public static Builder builder() {
+        return DEFAULTS.toBuilder();
+    }
+
+    /** Starts from {@link #DEFAULTS} (or a given config); {@link #build()} validates. */
+    public static final class Builder {
+        private String address;
+        private int port;
+        private boolean admin;
+        private int maxBodyBytes;
+        private int cacheCapacity;
+        private int maxStreams;
+        private int streamBufferMessages;
+        private List<String> allowOrigins;
+        private List<String> allowHosts;
+        private long cacheBytes;
+        private long streamBufferBytes;
+        private long streamsMemoryBytes;
+
+        private Builder(RestConfig c) {
+            address = c.address;
+            port = c.port;
+            admin = c.admin;
+            maxBodyBytes = c.maxBodyBytes;
+            cacheCapacity = c.cacheCapacity;
+            maxStreams = c.maxStreams;
+            streamBufferMessages = c.streamBufferMessages;
+            allowOrigins = c.allowOrigins;
+            allowHosts = c.allowHosts;
+            cacheBytes = c.cacheBytes;
+            streamBufferBytes = c.streamBufferBytes;
+            streamsMemoryBytes = c.streamsMemoryBytes;
+        }
+
+        public Builder address(String value) {
+            address = value;
+            return this;
+        }
+
+        public Builder port(int value) {
+            port = value;
+            return this;
+        }
+
+        public Builder admin(boolean value) {
+            admin = value;
+            return this;
+        }
+
+        public Builder maxBodyBytes(int value) {
+            maxBodyBytes = value;
+            return this;
+        }
+
+        public Builder cacheCapacity(int value) {
+            cacheCapacity = value;
+            return this;
+        }
+
+        public Builder maxStreams(int value) {
+            maxStreams = value;
+            return this;
+        }
+
+        public Builder streamBufferMessages(int value) {
+            streamBufferMessages = value;
+            return this;
+        }
+
+        public Builder allowOrigins(List<String> value) {
+            allowOrigins = value;
+            return this;
+        }
+
+        public Builder allowHosts(List<String> value) {
+            allowHosts = value;
+            return this;
+        }
+
+        public Builder cacheBytes(long value) {
+            cacheBytes = value;
+            return this;
+        }
+
+        public Builder streamBufferBytes(long value) {
+            streamBufferBytes = value;
+            return this;
+        }
+
+        public Builder streamsMemoryBytes(long value) {
+            streamsMemoryBytes = value;
+            return this;
+        }
+
+        public RestConfig build() {
+            return new RestConfig(address, port, admin, maxBodyBytes, cacheCapacity, maxStreams, streamBufferMessages,
+                    allowOrigins, allowHosts, cacheBytes, streamBufferBytes, streamsMemoryBytes);
+        }
     }
 }

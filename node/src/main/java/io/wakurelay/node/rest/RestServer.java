@@ -3,15 +3,17 @@ package io.wakurelay.node.rest;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.netty.buffer.PooledByteBufAllocator;
 import io.netty.channel.ChannelOption;
+import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpHeaderValues;
 import io.netty.handler.codec.http.HttpMethod;
 import io.netty.handler.codec.http.HttpResponseStatus;
-import io.wakurelay.archive.MessageArchive;
+import io.wakurelay.node.store.StoreQueries;
 import io.wakurelay.node.NodeStatus;
-import io.wakurelay.relay.Relay;
 import org.reactivestreams.Publisher;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import reactor.core.publisher.Mono;
+import reactor.netty.Connection;
 import reactor.netty.DisposableServer;
 import reactor.netty.channel.AbortedException;
 import reactor.netty.http.server.HttpServer;
@@ -20,6 +22,10 @@ import reactor.netty.http.server.HttpServerResponse;
 
 import java.net.InetSocketAddress;
 import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.LongSupplier;
 
 /**
@@ -36,14 +42,20 @@ public final class RestServer implements AutoCloseable {
     private final RelayApi relay;
     private final StoreApi store;
     private final NodeApi node;
+    private final RequestGuard guard;
+    private final LiveStreams streams;
     private final DisposableServer server;
+    private final AtomicBoolean draining = new AtomicBoolean();
+    private final AtomicInteger inFlight = new AtomicInteger();
 
-    public RestServer(RestConfig config, Relay relay, MessageArchive archive, NodeStatus status, ObjectMapper mapper,
+    public RestServer(RestConfig config, RelayPort relay, StoreQueries store, NodeStatus status, ObjectMapper mapper,
                       TopicCache cache, LiveStreams streams, LongSupplier clockNanos, int maxTopicBytes) {
         this.mapper = mapper;
         this.relay = new RelayApi(relay, mapper, cache, streams, config, clockNanos, maxTopicBytes);
-        this.store = new StoreApi(archive, mapper);
+        this.store = new StoreApi(store, mapper);
         this.node = new NodeApi(status, mapper, config);
+        this.guard = new RequestGuard(config);
+        this.streams = streams;
         this.server = HttpServer.create()
                 .host(config.address())
                 .port(config.port())
@@ -61,13 +73,51 @@ public final class RestServer implements AutoCloseable {
     }
 
     private Publisher<Void> handle(HttpServerRequest request, HttpServerResponse response) {
+        inFlight.incrementAndGet(); // before the check: drain() then either sees this request or it sees draining
+        if (draining.get()) {
+            inFlight.decrementAndGet();
+            return shuttingDown(request, response);
+        }
         Publisher<Void> reply;
         try {
-            reply = route(request, response);
+            Publisher<Void> preflight = guard.check(request, response);
+            reply = preflight != null ? preflight : route(request, response);
         } catch (RuntimeException e) {
             reply = Mono.error(e);
         }
-        return Mono.from(reply).onErrorResume(e -> Mono.from(fail(request, response, e)));
+        return Mono.from(reply).onErrorResume(e -> Mono.from(fail(request, response, e)))
+                .doFinally(signal -> inFlight.decrementAndGet());
+    }
+
+    private Publisher<Void> shuttingDown(HttpServerRequest request, HttpServerResponse response) {
+        response.header(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE);
+        if (Paths.rawPath(request.uri()).equals("/health")) {
+            return Responses.json(response, mapper, HttpResponseStatus.SERVICE_UNAVAILABLE,
+                    Map.of("nodeHealth", "ShuttingDown", "protocolsHealth", List.of()));
+        }
+        return Responses.error(response, mapper, new HttpError(HttpResponseStatus.SERVICE_UNAVAILABLE, "the node is shutting down"));
+    }
+
+    /**
+     * The first step of the node's shutdown, before the relay and the archive close: from now on every request is
+     * answered 503 (and its connection closed), the event streams end, and requests already being served get up
+     * to {@code grace} to finish, so that none of them meets a closed relay or archive.
+     */
+    public void drain(Duration grace) {
+        draining.set(true);
+        streams.completeAll();
+        long deadline = System.nanoTime() + grace.toNanos();
+        while (inFlight.get() > 0 && System.nanoTime() - deadline < 0) {
+            try {
+                Thread.sleep(10);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+        }
+        if (inFlight.get() > 0) {
+            log.warn("{} REST requests still running after {} of draining; they may fail as the node closes", inFlight.get(), grace);
+        }
     }
 
     private Publisher<Void> route(HttpServerRequest request, HttpServerResponse response) {
@@ -124,8 +174,9 @@ public final class RestServer implements AutoCloseable {
 
     private Publisher<Void> fail(HttpServerRequest request, HttpServerResponse response, Throwable e) {
         if (response.hasSentHeaders()) {
-            // a stream that fails midway can only be cut
+            // an answer that fails midway can only be cut: closing the connection tells the client it is incomplete
             log.debug("{} {} failed after the response started: {}", request.method(), request.uri(), e.toString());
+            response.withConnection(Connection::dispose);
             return Mono.empty();
         }
         if (e instanceof HttpError error) {

@@ -1,103 +1,167 @@
 package io.wakurelay.node.rest;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.netty.buffer.ByteBuf;
+import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpHeaderValues;
 import io.netty.handler.codec.http.HttpResponseStatus;
-import io.netty.handler.codec.http.QueryStringDecoder;
+import io.wakurelay.archive.ArchiveClosedException;
 import io.wakurelay.archive.InvalidQueryException;
-import io.wakurelay.archive.MessageArchive;
 import io.wakurelay.archive.StoreQuery;
-import io.wakurelay.archive.StoreResponse;
-import io.wakurelay.archive.StoredMessage;
+import io.wakurelay.node.store.OpenQuery;
+import io.wakurelay.node.store.StoreBusyException;
+import io.wakurelay.node.store.StoreQueries;
 import io.wakurelay.protocol.MessageHash;
 import org.reactivestreams.Publisher;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 import reactor.core.scheduler.Schedulers;
+import reactor.netty.channel.AbortedException;
 import reactor.netty.http.server.HttpServerRequest;
 import reactor.netty.http.server.HttpServerResponse;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
+import java.util.function.Supplier;
 
 /** {@code GET /store/v3/messages}: Store v3 queries over the archive, in nwaku's REST shape. */
 final class StoreApi {
+    private static final Logger log = LoggerFactory.getLogger(StoreApi.class);
     private static final Set<String> PARAMETERS = Set.of("pubsubTopic", "contentTopics", "startTime", "endTime", "hashes",
             "cursor", "pageSize", "ascending", "includeData", "requestId");
 
-    private final MessageArchive archive;
+    /** How long one chunk of an answer may wait for the client to take it before the answer is cut (its slot freed). */
+    static final Duration WRITE_STALL_TIMEOUT = Duration.ofSeconds(20);
+
+    private final StoreQueries queries;
     private final ObjectMapper mapper;
 
-    /** @param archive null when the node does not archive */
-    StoreApi(MessageArchive archive, ObjectMapper mapper) {
-        this.archive = archive;
+    /** @param queries null when the node does not archive */
+    StoreApi(StoreQueries queries, ObjectMapper mapper) {
+        this.queries = queries;
         this.mapper = mapper;
     }
 
     Publisher<Void> query(HttpServerRequest request, HttpServerResponse response) {
-        Map<String, List<String>> params;
+        QueryParameters params;
         try {
-            params = new QueryStringDecoder(request.uri()).parameters();
+            params = QueryParameters.of(request.uri());
         } catch (IllegalArgumentException e) { // a broken %-escape in the query string
-            return reply(response, HttpResponseStatus.BAD_REQUEST, "", "the query string is not valid: " + e.getMessage(), null);
+            return reply(response, HttpResponseStatus.BAD_REQUEST, "", "the query string is not valid: " + e.getMessage());
         }
         String requestId;
         try {
-            requestId = single(params, "requestId", "");
-        } catch (IllegalArgumentException e) { // requestId given twice: nothing to echo
-            return reply(response, HttpResponseStatus.BAD_REQUEST, "", e.getMessage(), null);
+            requestId = params.single("requestId", "");
+        } catch (IllegalArgumentException e) { // requestId given twice or broken: nothing to echo
+            return reply(response, HttpResponseStatus.BAD_REQUEST, "", e.getMessage());
         }
-        if (archive == null) {
+        if (params.has("peerAddr")) {
+            // nwaku's REST store asks a remote store node when given one; this node answers from its own archive only
+            return reply(response, HttpResponseStatus.NOT_IMPLEMENTED, requestId, "peerAddr is not supported yet: this node answers "
+                    + "Store queries from its own archive only; leave peerAddr out to query it");
+        }
+        if (queries == null) {
             return reply(response, HttpResponseStatus.SERVICE_UNAVAILABLE, requestId,
-                    "this node does not archive messages (it was started with --store=false)", null);
+                    "this node does not archive messages (it was started with --store=false)");
         }
         StoreQuery query;
         try {
             query = parse(params);
         } catch (IllegalArgumentException e) { // InvalidQueryException is one
-            return reply(response, HttpResponseStatus.BAD_REQUEST, requestId, e.getMessage(), null);
+            return reply(response, HttpResponseStatus.BAD_REQUEST, requestId, e.getMessage());
         }
-        // RocksDB reads block; they never run on the network threads
-        return Mono.fromCallable(() -> archive.query(query))
-                .subscribeOn(Schedulers.boundedElastic())
-                .flatMap(result -> Mono.from(reply(response, HttpResponseStatus.OK, requestId, "OK", render(result, query.includeData()))))
-                .onErrorResume(InvalidQueryException.class,
-                        e -> Mono.from(reply(response, HttpResponseStatus.BAD_REQUEST, requestId, e.getMessage(), null)));
+        // RocksDB reads block; they never run on the network threads. The page is opened first (its slot, index
+        // entries and cursor), so that any failure until then still gets a JSON answer; then it is written out as
+        // it is read, one chunk at a time as the client takes them, and closed (freeing its slot) however that ends.
+        Mono<OpenQuery> open = Mono.fromCallable(() -> contained(() -> queries.open(query))).subscribeOn(Schedulers.boundedElastic());
+        return Mono.usingWhen(open, page -> stream(response, page, query.includeData(), requestId),
+                        page -> Mono.fromRunnable(page::close), (page, error) -> Mono.fromRunnable(page::close),
+                        page -> Mono.fromRunnable(page::close))
+                .doOnDiscard(OpenQuery.class, OpenQuery::close) // opened after the client went away
+                // a client that hung up goes on to RestServer, which logs it quietly; nothing can be sent to it
+                .onErrorResume(e -> !response.hasSentHeaders() && !(e instanceof AbortedException), e -> Mono.from(failed(response, requestId, e)));
     }
 
-    private StoreQuery parse(Map<String, List<String>> params) {
-        for (String name : params.keySet()) {
+    private Mono<Void> stream(HttpServerResponse response, OpenQuery page, boolean includeData, String requestId) {
+        Flux<ByteBuf> chunks = Flux.<ByteBuf, StorePageJson>generate(() -> new StorePageJson(mapper, page, includeData, requestId),
+                        (json, sink) -> {
+                            ByteBuf chunk = contained(json::nextChunk);
+                            if (chunk == null) {
+                                sink.complete();
+                            } else {
+                                sink.next(chunk);
+                            }
+                            return json;
+                        }, StorePageJson::close)
+                .subscribeOn(Schedulers.boundedElastic());
+        response.status(HttpResponseStatus.OK).header(HttpHeaderNames.CONTENT_TYPE, HttpHeaderValues.APPLICATION_JSON);
+        return Responses.sendOneByOne(response, chunks, WRITE_STALL_TIMEOUT);
+    }
+
+    /** The answer to a query that failed before its first byte was sent: always a JSON answer, never a dropped request. */
+    private Publisher<Void> failed(HttpServerResponse response, String requestId, Throwable e) {
+        if (e instanceof InvalidQueryException) {
+            return reply(response, HttpResponseStatus.BAD_REQUEST, requestId, e.getMessage());
+        }
+        if (e instanceof StoreBusyException) {
+            response.header(HttpHeaderNames.RETRY_AFTER, "1");
+            return reply(response, HttpResponseStatus.SERVICE_UNAVAILABLE, requestId, e.getMessage());
+        }
+        if (e instanceof ArchiveClosedException) {
+            return reply(response, HttpResponseStatus.SERVICE_UNAVAILABLE, requestId, "the store is closing");
+        }
+        log.error("store query failed", e);
+        return reply(response, HttpResponseStatus.INTERNAL_SERVER_ERROR, requestId, "internal error");
+    }
+
+    /**
+     * Runs {@code step}, turning an {@link Error} (an OutOfMemoryError, say) into an exception: Reactor rethrows JVM
+     * errors on the thread they happened on, where nobody answers the request, which then hangs.
+     */
+    private static <T> T contained(Supplier<T> step) {
+        try {
+            return step.get();
+        } catch (VirtualMachineError | LinkageError e) {
+            throw new IllegalStateException("store query failed: " + e, e);
+        }
+    }
+
+    private StoreQuery parse(QueryParameters params) {
+        for (String name : params.names()) {
             if (!PARAMETERS.contains(name)) {
                 throw new IllegalArgumentException("unknown parameter '" + name + "'; parameters are "
                         + String.join(", ", PARAMETERS.stream().sorted().toList()));
             }
         }
         StoreQuery.Builder b = StoreQuery.builder();
-        String pubsubTopic = single(params, "pubsubTopic", null);
+        String pubsubTopic = params.single("pubsubTopic", null);
         if (pubsubTopic != null && !pubsubTopic.isEmpty()) {
             b.pubsubTopic(pubsubTopic);
         }
-        b.contentTopics(list(params, "contentTopics"));
+        b.contentTopics(params.list("contentTopics"));
         List<MessageHash> hashes = new ArrayList<>();
-        for (String h : list(params, "hashes")) {
+        for (String h : params.list("hashes")) {
             hashes.add(hash(h, "hashes"));
         }
         b.hashes(hashes);
-        String start = single(params, "startTime", null);
+        String start = params.single("startTime", null);
         if (start != null) {
             b.startTime(number(start, "startTime"));
         }
-        String end = single(params, "endTime", null);
+        String end = params.single("endTime", null);
         if (end != null) {
             b.endTime(number(end, "endTime"));
         }
-        String cursor = single(params, "cursor", null);
+        String cursor = params.single("cursor", null);
         if (cursor != null && !cursor.isEmpty()) {
             b.cursor(hash(cursor, "cursor"));
         }
-        String pageSize = single(params, "pageSize", null);
+        String pageSize = params.single("pageSize", null);
         if (pageSize != null) {
             long n = number(pageSize, "pageSize");
             if (n < 0) {
@@ -106,62 +170,18 @@ final class StoreApi {
             // as nwaku: 0 means the default, more than the maximum means the maximum
             b.pageSize((int) Math.min(n, StoreQuery.MAX_PAGE_SIZE));
         }
-        b.ascending(bool(single(params, "ascending", "true"), "ascending"));
-        b.includeData(bool(single(params, "includeData", "false"), "includeData"));
+        b.ascending(bool(params.single("ascending", "true"), "ascending"));
+        b.includeData(bool(params.single("includeData", "false"), "includeData"));
         return b.build();
     }
 
-    private ObjectNode render(StoreResponse result, boolean includeData) {
-        ObjectNode body = mapper.createObjectNode();
-        ArrayNode messages = body.putArray("messages");
-        for (StoredMessage m : result.messages()) {
-            ObjectNode o = messages.addObject();
-            o.put("messageHash", m.hash().toHex());
-            if (includeData) {
-                o.set("message", MessageJson.write(mapper, m.message()));
-                o.put("pubsubTopic", m.pubsubTopic());
-            }
-        }
-        if (result.paginationCursor() != null) {
-            body.put("paginationCursor", result.paginationCursor().toHex());
-        }
-        return body;
-    }
-
-    private Publisher<Void> reply(HttpServerResponse response, HttpResponseStatus status, String requestId, String desc, ObjectNode result) {
+    private Publisher<Void> reply(HttpServerResponse response, HttpResponseStatus status, String requestId, String desc) {
         ObjectNode body = mapper.createObjectNode();
         body.put("requestId", requestId);
         body.put("statusCode", status.code());
         body.put("statusDesc", desc);
-        if (result != null) {
-            body.setAll(result);
-        } else {
-            body.putArray("messages");
-        }
+        body.putArray("messages");
         return Responses.json(response, mapper, status, body);
-    }
-
-    private static String single(Map<String, List<String>> params, String name, String fallback) {
-        List<String> values = params.get(name);
-        if (values == null || values.isEmpty()) {
-            return fallback;
-        }
-        if (values.size() > 1) {
-            throw new IllegalArgumentException(name + " is given " + values.size() + " times");
-        }
-        return values.get(0);
-    }
-
-    private static List<String> list(Map<String, List<String>> params, String name) {
-        List<String> out = new ArrayList<>();
-        for (String value : params.getOrDefault(name, List.of())) {
-            for (String part : value.split(",")) {
-                if (!part.isBlank()) {
-                    out.add(part.trim());
-                }
-            }
-        }
-        return out;
     }
 
     private static long number(String text, String name) {

@@ -1,77 +1,99 @@
 package io.wakurelay.node.rest;
 
-import com.fasterxml.jackson.databind.node.ObjectNode;
-
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Messages kept for topics subscribed over REST, for {@code GET /relay/v1/messages/{topic}} (nwaku's relay
- * cache). Bounded per topic: when full, the oldest message is dropped and counted.
+ * cache), each as its rendered JSON. Bounded per topic by count ({@code capacity}, oldest dropped first) and for all
+ * topics together by bytes ({@code maxBytes}): a client that polls slowly, or never, holds at most that much. A
+ * message that does not fit even after its own topic's older messages are dropped is itself dropped; every drop is
+ * counted.
  */
 public final class TopicCache {
     private final int capacity;
-    private final Map<String, ArrayDeque<ObjectNode>> topics = new ConcurrentHashMap<>();
-    private final AtomicLong dropped = new AtomicLong();
+    private final long maxBytes;
+    private final Map<String, ArrayDeque<byte[]>> topics = new HashMap<>();
+    private long bytes;
+    private long messages;
+    private long dropped;
 
-    public TopicCache(int capacity) {
+    public TopicCache(int capacity, long maxBytes) {
         this.capacity = capacity;
+        this.maxBytes = maxBytes;
     }
 
-    public void open(String topic) {
+    /** The cache of a REST API with {@code config}; holding nothing when it is off (null). */
+    public static TopicCache of(RestConfig config) {
+        return config == null ? new TopicCache(1, 0) : new TopicCache(config.cacheCapacity(), config.cacheBytes());
+    }
+
+    public synchronized void open(String topic) {
         topics.computeIfAbsent(topic, t -> new ArrayDeque<>());
     }
 
-    public void close(String topic) {
-        topics.remove(topic);
+    public synchronized void close(String topic) {
+        ArrayDeque<byte[]> queue = topics.remove(topic);
+        if (queue != null) {
+            queue.forEach(this::forget);
+        }
     }
 
-    public boolean isOpen(String topic) {
+    public synchronized boolean isOpen(String topic) {
         return topics.containsKey(topic);
     }
 
-    public void add(String topic, ObjectNode message) {
-        ArrayDeque<ObjectNode> queue = topics.get(topic);
+    public synchronized void add(String topic, byte[] json) {
+        ArrayDeque<byte[]> queue = topics.get(topic);
         if (queue == null) {
             return;
         }
-        synchronized (queue) {
-            if (queue.size() == capacity) {
-                queue.pollFirst();
-                dropped.incrementAndGet();
-            }
-            queue.addLast(message);
+        if (queue.size() == capacity) {
+            forget(queue.pollFirst());
+            dropped++;
         }
+        while (bytes + json.length > maxBytes && !queue.isEmpty()) {
+            forget(queue.pollFirst());
+            dropped++;
+        }
+        if (bytes + json.length > maxBytes) {
+            dropped++; // other topics hold the budget
+            return;
+        }
+        queue.addLast(json);
+        bytes += json.length;
+        messages++;
     }
 
-    /** Returns and forgets the cached messages, oldest first; null when the topic is not subscribed. */
-    public List<ObjectNode> drain(String topic) {
-        ArrayDeque<ObjectNode> queue = topics.get(topic);
+    /** Returns and forgets the cached messages (their JSON), oldest first; null when the topic is not subscribed. */
+    public synchronized List<byte[]> drain(String topic) {
+        ArrayDeque<byte[]> queue = topics.get(topic);
         if (queue == null) {
             return null;
         }
-        synchronized (queue) {
-            List<ObjectNode> out = new ArrayList<>(queue);
-            queue.clear();
-            return out;
-        }
+        List<byte[]> out = new ArrayList<>(queue);
+        queue.forEach(this::forget);
+        queue.clear();
+        return out;
     }
 
-    public long size() {
-        long n = 0;
-        for (ArrayDeque<ObjectNode> q : topics.values()) {
-            synchronized (q) {
-                n += q.size();
-            }
-        }
-        return n;
+    private void forget(byte[] json) {
+        bytes -= json.length;
+        messages--;
     }
 
-    public long dropped() {
-        return dropped.get();
+    public synchronized long size() {
+        return messages;
+    }
+
+    public synchronized long bytes() {
+        return bytes;
+    }
+
+    public synchronized long dropped() {
+        return dropped;
     }
 }

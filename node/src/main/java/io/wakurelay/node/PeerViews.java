@@ -1,0 +1,52 @@
+package io.wakurelay.node;
+
+import io.wakurelay.p2p.Connection;
+import io.wakurelay.p2p.Host;
+import io.wakurelay.p2p.PeerRecord;
+import io.wakurelay.p2p.crypto.PeerId;
+import io.wakurelay.p2p.multiaddr.Multiaddr;
+import io.wakurelay.relay.Relay;
+import io.wakurelay.relay.RelayPeer;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/** The peers of a node for the admin API: its connections with what identify and the relay know, and its static peers. */
+final class PeerViews {
+    private PeerViews() {
+    }
+
+    static List<PeerView> of(Host host, Relay relay) {
+        Map<PeerId, RelayPeer> relayPeers = new HashMap<>();
+        for (RelayPeer p : relay.peers()) {
+            relayPeers.put(p.peerId(), p);
+        }
+        List<PeerView> views = new ArrayList<>();
+        Set<PeerId> shown = new HashSet<>();
+        for (Connection c : host.connections()) {
+            PeerRecord record = host.peer(c.remotePeer()).orElse(PeerRecord.unknown(c.remotePeer()));
+            RelayPeer r = relayPeers.get(c.remotePeer());
+            Multiaddr address = c.isOutbound() || record.listenAddresses().isEmpty()
+                    ? c.remoteAddress() : record.listenAddresses().get(0);
+            String origin = host.isStaticConnection(c) ? "static" : c.isOutbound() ? "dialed" : "inbound";
+            views.add(new PeerView(c.remotePeer().toString(), address == null ? null : address.withPeerId(c.remotePeer()).toString(),
+                    List.copyOf(new java.util.TreeSet<>(record.protocols())), record.agentVersion(),
+                    c.isOutbound() ? "outbound" : "inbound", origin, c.isOpen(), r == null ? 0 : r.score(),
+                    r == null ? List.of() : r.topics(), r == null ? List.of() : r.meshTopics(), c.muxer(),
+                    r == null ? 0 : r.queuedBytes(), r == null ? 0 : r.drops()));
+            shown.add(c.remotePeer());
+        }
+        for (Multiaddr statics : host.staticPeers()) {
+            PeerId id = statics.peerId().orElseThrow();
+            if (shown.add(id)) {
+                views.add(new PeerView(id.toString(), statics.toString(), List.of(), "", null, "static", false, 0,
+                        List.of(), List.of(), null, 0, 0));
+            }
+        }
+        return views;
+    }
+}

@@ -1,0 +1,82 @@
+package io.wakurelay.node.rest;
+
+import io.netty.handler.codec.http.QueryStringDecoder;
+
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The parameters of a query string, split on {@code &} and {@code =} while still percent-encoded, so that
+ * {@code %26}, {@code %3D} and {@code %2C} stay data: a list value ({@code contentTopics=a,b}) is split on its raw
+ * commas and each part decoded after, which lets a content topic that contains a comma travel as {@code %2C}.
+ * Decoding is as browsers encode forms ({@code +} is a space); a broken {@code %}-escape is an
+ * {@link IllegalArgumentException}.
+ */
+final class QueryParameters {
+    private final Map<String, List<String>> raw;
+
+    private QueryParameters(Map<String, List<String>> raw) {
+        this.raw = raw;
+    }
+
+    /** @throws IllegalArgumentException when a parameter name has a broken %-escape */
+    static QueryParameters of(String uri) {
+        Map<String, List<String>> raw = new LinkedHashMap<>();
+        int q = uri.indexOf('?');
+        if (q >= 0) {
+            for (String pair : uri.substring(q + 1).split("&")) {
+                if (pair.isEmpty()) {
+                    continue;
+                }
+                int eq = pair.indexOf('=');
+                String name = decode(eq < 0 ? pair : pair.substring(0, eq));
+                raw.computeIfAbsent(name, n -> new ArrayList<>()).add(eq < 0 ? "" : pair.substring(eq + 1));
+            }
+        }
+        return new QueryParameters(raw);
+    }
+
+    Iterable<String> names() {
+        return raw.keySet();
+    }
+
+    boolean has(String name) {
+        return raw.containsKey(name);
+    }
+
+    /**
+     * @return the decoded value, or {@code fallback} when absent
+     * @throws IllegalArgumentException when it is given more than once or has a broken %-escape
+     */
+    String single(String name, String fallback) {
+        List<String> values = raw.get(name);
+        if (values == null || values.isEmpty()) {
+            return fallback;
+        }
+        if (values.size() > 1) {
+            throw new IllegalArgumentException(name + " is given " + values.size() + " times");
+        }
+        return decode(values.get(0));
+    }
+
+    /** Every comma-separated part of every occurrence, each decoded after the split; blank parts are skipped. */
+    List<String> list(String name) {
+        List<String> out = new ArrayList<>();
+        for (String value : raw.getOrDefault(name, List.of())) {
+            for (String part : value.split(",")) {
+                String decoded = decode(part).trim();
+                if (!decoded.isEmpty()) {
+                    out.add(decoded);
+                }
+            }
+        }
+        return out;
+    }
+
+    private static String decode(String encoded) {
+        return QueryStringDecoder.decodeComponent(encoded, StandardCharsets.UTF_8);
+    }
+}

@@ -1,0 +1,39 @@
+package io.wakurelay.node.rest;
+
+import io.wakurelay.protocol.MessageHash;
+import io.wakurelay.protocol.proto.WakuMessage;
+import reactor.core.publisher.Mono;
+
+import java.util.Collection;
+import java.util.Set;
+
+/**
+ * What the REST API asks of the relay, and nothing more: the node plugs its relay in behind this, so that the
+ * relay can change (its own frame protocol today, gossipsub tomorrow) without the REST API changing.
+ */
+public interface RelayPort {
+    /**
+     * Publishes a message from this node on a topic it relays.
+     *
+     * @return the message hash; errors with {@link io.wakurelay.protocol.ProtocolViolation} for an invalid
+     * message, with {@link Busy} when the node's local queue is full (retry later), with
+     * {@link IllegalStateException} once the relay is shut down
+     */
+    Mono<MessageHash> publish(String pubsubTopic, WakuMessage message);
+
+    /** The pubsub topics the node relays now. */
+    Set<String> subscriptions();
+
+    void subscribe(Collection<String> topics);
+
+    void unsubscribe(Collection<String> topics);
+
+    /** The node's local queue is full: nothing was published, the client may retry (REST answers 503). */
+    final class Busy extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        public Busy(String message) {
+            super(message, null, false, false);
+        }
+    }
+}

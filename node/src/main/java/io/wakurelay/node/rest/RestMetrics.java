@@ -1,0 +1,28 @@
+package io.wakurelay.node.rest;
+
+import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+
+/** The REST API's meters (docs/metrics.md): its relay caches and its event streams. */
+public final class RestMetrics {
+    private RestMetrics() {
+    }
+
+    public static void bind(MeterRegistry registry, TopicCache cache, LiveStreams streams) {
+        Gauge.builder("waku.rest.cache.messages", cache, TopicCache::size)
+                .description("messages held for REST-subscribed topics").register(registry);
+        Gauge.builder("waku.rest.cache.bytes", cache, TopicCache::bytes).baseUnit("bytes")
+                .description("bytes of JSON held for REST-subscribed topics (bounded by --rest-relay-cache-size)").register(registry);
+        FunctionCounter.builder("waku.rest.cache.dropped", cache, TopicCache::dropped)
+                .description("cached messages dropped because a topic's cache or the caches' byte budget was full").register(registry);
+        Gauge.builder("waku.rest.streams.open", streams, LiveStreams::openStreams)
+                .description("open Server-Sent Event streams").register(registry);
+        Gauge.builder("waku.rest.streams.buffered", streams, LiveStreams::bufferedBytes).baseUnit("bytes")
+                .description("bytes of events waiting for their stream readers, all streams together").register(registry);
+        FunctionCounter.builder("waku.rest.streams.dropped", streams, LiveStreams::dropped)
+                .description("events not sent to a stream reader that was too slow").register(registry);
+        FunctionCounter.builder("waku.rest.streams.disconnected", streams, LiveStreams::disconnected)
+                .description("stream readers disconnected because they took nothing while a whole buffer of events was dropped").register(registry);
+    }
+}

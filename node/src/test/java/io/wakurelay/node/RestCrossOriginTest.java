@@ -1,0 +1,112 @@
+package io.wakurelay.node;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.Base64;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * What a web page in the operator's browser can make the browser send to 127.0.0.1:8645, refused: bodies that
+ * are not JSON (a form or text/plain POST needs no CORS preflight), requests from a foreign Origin, and requests
+ * under a foreign Host name (DNS rebinding). An origin allowed with --rest-allow-origin gets CORS headers.
+ */
+class RestCrossOriginTest {
+    private static final String EVIL = "http://evil.example";
+
+    @TempDir
+    static Path dir;
+    static WakuNode strict; // defaults: no origin allowed
+    static WakuNode open;   // --rest-allow-origin localhost:* --rest-allow-host node-b
+
+    @BeforeAll
+    static void start() {
+        strict = WakuNode.start(NodeMain.parse(new String[]{"--tcp-port", "0", "--rest-port", "0", "--metrics-server-port", "0",
+                "--data-dir", dir.resolve("strict").toString()}, Map.of()));
+        open = WakuNode.start(NodeMain.parse(new String[]{"--tcp-port", "0", "--rest-port", "0", "--metrics-server", "false",
+                "--data-dir", dir.resolve("open").toString(), "--rest-allow-origin", "localhost:*", "--rest-allow-host", "node-b"}, Map.of()));
+    }
+
+    @AfterAll
+    static void stop() {
+        strict.close();
+        open.close();
+    }
+
+    private static byte[] utf8(String s) {
+        return s.getBytes(StandardCharsets.UTF_8);
+    }
+
+    @Test
+    void aBodyThatIsNotJsonIsRefusedWith415AndSubscribesNothing() {
+        RawHttp raw = new RawHttp(strict.restAddress());
+        for (String type : new String[]{"text/plain", "application/x-www-form-urlencoded", "multipart/form-data; boundary=x", null}) {
+            RawHttp.Reply reply = raw.request("POST", "/relay/v1/subscriptions", utf8("[\"/waku/2/rs/0/9\"]"), type);
+            assertThat(reply.status()).as(type + ": " + reply.body()).isEqualTo(415);
+            assertThat(reply.body()).contains("application/json");
+        }
+        String message = "{\"payload\":\"" + Base64.getEncoder().encodeToString(utf8("x")) + "\",\"contentTopic\":\"/app/1/x/proto\"}";
+        assertThat(raw.request("POST", "/relay/v1/messages/" + Http.topic("/waku/2/rs/0/0"), utf8(message), "text/plain").status()).isEqualTo(415);
+        assertThat(strict.relay().subscriptions()).doesNotContain("/waku/2/rs/0/9");
+        assertThat(raw.request("POST", "/relay/v1/subscriptions", utf8("[\"/waku/2/rs/0/9\"]"), "application/json; charset=utf-8").status())
+                .as("JSON with a charset is JSON").isEqualTo(200);
+        assertThat(strict.relay().subscriptions()).contains("/waku/2/rs/0/9");
+    }
+
+    @Test
+    void aRequestFromAForeignOriginIsRefusedWith403AndChangesNothing() {
+        RawHttp raw = new RawHttp(strict.restAddress());
+        RawHttp.Reply subscribe = raw.request("POST", "/relay/v1/subscriptions", utf8("[\"/waku/2/rs/0/8\"]"), "application/json", Map.of("Origin", EVIL));
+        assertThat(subscribe.status()).as(subscribe.body()).isEqualTo(403);
+        assertThat(subscribe.body()).contains("--rest-allow-origin");
+        assertThat(strict.relay().subscriptions()).doesNotContain("/waku/2/rs/0/8");
+        assertThat(raw.request("POST", "/relay/v1/subscriptions", utf8("[\"/waku/2/rs/0/8\"]"), "text/plain", Map.of("Origin", EVIL)).status())
+                .isEqualTo(403);
+        assertThat(raw.request("GET", "/health", null, null, Map.of("Origin", "http://localhost:3000")).status())
+                .as("no origin is allowed by default").isEqualTo(403);
+        assertThat(raw.request("OPTIONS", "/relay/v1/subscriptions", null, null,
+                Map.of("Origin", EVIL, "Access-Control-Request-Method", "POST")).status()).as("preflight refused").isEqualTo(403);
+        assertThat(raw.request("GET", "/health", null, null).status()).as("no Origin: not a browser's cross-origin request").isEqualTo(200);
+    }
+
+    @Test
+    void anAllowedOriginGetsCorsHeadersAndItsPreflightIsAnswered() {
+        RawHttp raw = new RawHttp(open.restAddress());
+        String origin = "http://localhost:3000";
+        RawHttp.Reply preflight = raw.request("OPTIONS", "/relay/v1/subscriptions", null, null,
+                Map.of("Origin", origin, "Access-Control-Request-Method", "POST", "Access-Control-Request-Headers", "content-type"));
+        assertThat(preflight.status()).isEqualTo(204);
+        assertThat(preflight.head().toLowerCase()).contains("access-control-allow-origin: " + origin, "access-control-allow-methods: get, post, delete",
+                "access-control-allow-headers: content-type");
+        RawHttp.Reply subscribe = raw.request("POST", "/relay/v1/subscriptions", utf8("[\"/waku/2/rs/0/6\"]"), "application/json", Map.of("Origin", origin));
+        assertThat(subscribe.status()).as(subscribe.body()).isEqualTo(200);
+        assertThat(subscribe.head().toLowerCase()).contains("access-control-allow-origin: " + origin, "vary: origin");
+        assertThat(raw.request("GET", "/health", null, null, Map.of("Origin", EVIL)).status()).as("other origins stay refused").isEqualTo(403);
+    }
+
+    @Test
+    void aForeignHostNameIsRefusedWhileTheBoundAddressLocalhostAndAllowedNamesAreServed() {
+        int port = strict.restAddress().getPort();
+        RawHttp raw = new RawHttp(strict.restAddress());
+        RawHttp.Reply rebound = raw.request("GET", "/health", null, null, Map.of("Host", "rebind.attacker.example:" + port));
+        assertThat(rebound.status()).as(rebound.body()).isEqualTo(403);
+        assertThat(rebound.body()).contains("--rest-allow-host");
+        assertThat(raw.request("POST", "/relay/v1/subscriptions", utf8("[\"/waku/2/rs/0/4\"]"), "application/json",
+                Map.of("Host", "rebind.attacker.example:" + port)).status()).isEqualTo(403);
+        assertThat(strict.relay().subscriptions()).doesNotContain("/waku/2/rs/0/4");
+        assertThat(raw.request("GET", "/health", null, null, Map.of("Host", "127.0.0.1:" + port)).status()).isEqualTo(200);
+        assertThat(raw.request("GET", "/health", null, null, Map.of("Host", "localhost:" + port)).status()).isEqualTo(200);
+        assertThat(raw.request("GET", "/health", null, null, Map.of("Host", "127.0.0.2:" + port)).status())
+                .as("another IP than the one bound").isEqualTo(403);
+        assertThat(raw.request("GET", "/health", null, null, Map.of("Host", "node-b:" + port)).status())
+                .as("a name not allowed on this node").isEqualTo(403);
+        RawHttp named = new RawHttp(open.restAddress());
+        assertThat(named.request("GET", "/health", null, null, Map.of("Host", "node-b:8645")).status()).as("--rest-allow-host node-b").isEqualTo(200);
+    }
+}
