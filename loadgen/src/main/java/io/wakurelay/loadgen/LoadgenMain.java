@@ -25,9 +25,9 @@ import java.util.stream.Stream;
  * stdout (progress goes to stderr), and optionally the rows as JSON.
  */
 @Command(name = "wakurelay-loadgen", mixinStandardHelpOptions = true, usageHelpWidth = 110,
-        description = "Seeded load for wakurelay nodes: micro, macro, lat, thr and drive scenarios.",
+        description = "Seeded load for wakurelay nodes: micro, macro, lat, thr, drive and query scenarios.",
         subcommands = {LoadgenMain.Micro.class, LoadgenMain.Macro.class, LoadgenMain.Lat.class, LoadgenMain.Thr.class,
-                LoadgenMain.Drive.class})
+                LoadgenMain.Drive.class, LoadgenMain.Query.class})
 public final class LoadgenMain implements Runnable {
     /** Exit code when messages were lost. */
     public static final int EXIT_LOSS = 3;
@@ -62,7 +62,7 @@ public final class LoadgenMain implements Runnable {
 
     @Override
     public void run() {
-        throw new CommandLine.ParameterException(spec.commandLine(), "name a scenario: micro, macro, lat, thr or drive");
+        throw new CommandLine.ParameterException(spec.commandLine(), "name a scenario: micro, macro, lat, thr, drive or query");
     }
 
     /** Where rows go (set per run so tests can capture them). */
@@ -276,6 +276,46 @@ public final class LoadgenMain implements Runnable {
         public Integer call() {
             Workload w = workload.workload();
             return output.report(output.inWorkDir(dir -> DriveScenario.run(w, publishTo, storeAt, rate, DurationText.parse(settle), dir, Sink.err)));
+        }
+    }
+
+    @Command(name = "query", mixinStandardHelpOptions = true,
+            description = "Against a running node: Store query latency and the node's memory per query, pages with data over REST.")
+    static final class Query implements Callable<Integer> {
+        @Mixin
+        OutputOptions output;
+
+        @Option(names = "--rest-at", required = true, paramLabel = "HOST:PORT", description = "REST address of the node queried")
+        String restAt;
+
+        @Option(names = "--metrics-at", required = true, paramLabel = "HOST:PORT", description = "metrics address of the same node")
+        String metricsAt;
+
+        @Option(names = "--page-size", defaultValue = "20", description = "messages per page, with data (default: ${DEFAULT-VALUE})")
+        int pageSize;
+
+        @Option(names = {"-n", "--count"}, defaultValue = "200", description = "queries measured, after 20 of warmup (default: ${DEFAULT-VALUE})")
+        int queries;
+
+        @Option(names = "--concurrency", defaultValue = "1", description = "clients querying at once (default: ${DEFAULT-VALUE})")
+        int concurrency;
+
+        @Option(names = "--fill", defaultValue = "0", description = "messages to publish over REST first (default: ${DEFAULT-VALUE})")
+        int fill;
+
+        @Option(names = "--payload-bytes", defaultValue = "140000", description = "payload size of the --fill messages (default: ${DEFAULT-VALUE})")
+        int payloadBytes;
+
+        @Option(names = "--pubsub-topic", defaultValue = Workload.DEFAULT_PUBSUB_TOPIC, description = "(default: ${DEFAULT-VALUE})")
+        String pubsubTopic;
+
+        @Option(names = "--content-topic", defaultValue = "/loadgen/1/query/proto", description = "(default: ${DEFAULT-VALUE})")
+        String contentTopic;
+
+        @Override
+        public Integer call() {
+            return output.report(QueryScenario.run(new QueryScenario.Options(restAt, metricsAt, pageSize, queries, concurrency, fill,
+                    payloadBytes, pubsubTopic, contentTopic), Sink.err));
         }
     }
 }

@@ -102,4 +102,22 @@ class ScenarioSmokeTest {
         assertThat(Double.parseDouble(row[3])).isPositive();
         assertThat(row[6]).isEqualTo("1.000");
     }
+
+    @Test
+    void queryReadsWholePagesWithDataAndMeasuresTheNodesAllocation() throws Exception {
+        try (io.wakurelay.node.WakuNode node = io.wakurelay.node.WakuNode.start(io.wakurelay.node.NodeMain.parse(new String[]{
+                "--data-dir", dir.resolve("q").toString(), "--listen-address", "127.0.0.1", "--tcp-port", "0",
+                "--rest-port", "0", "--metrics-server-port", "0"}, java.util.Map.of()))) {
+            Path json = dir.resolve("query.json");
+            String[] row = run("query", "--rest-at", "127.0.0.1:" + node.restAddress().getPort(), "--metrics-at",
+                    "127.0.0.1:" + node.metricsAddress().getPort(), "--fill", "30", "--payload-bytes", "10000", "--page-size", "20",
+                    "--count", "30", "--concurrency", "2", "--json", json.toString());
+            assertThat(row[0]).isEqualTo("query");
+            assertThat(row[1]).isEqualTo("30");
+            assertThat(Long.parseLong(row[5])).isGreaterThanOrEqualTo(Long.parseLong(row[4])).isPositive();
+            assertThat(Double.parseDouble(row[11])).as("heap allocated per query, net of the node's idle allocation").isPositive();
+            // 30 messages by pages of 20: the clients alternate pages of 20 and 10
+            assertThat(Files.readString(json)).contains("\"failed\" : 0", "\"refused_503\" : 0", "\"page_size\" : 20");
+        }
+    }
 }
