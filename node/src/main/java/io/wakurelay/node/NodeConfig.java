@@ -18,16 +18,18 @@ import java.util.Objects;
  * @param nodeKey the node's identity key (its peer id)
  * @param archive null when the node does not archive ({@code --store=false})
  * @param store   the limits of Store queries (whichever protocol they come by)
+ * @param services the Waku services served beside relay (store, lightpush, filter)
  * @param rest    null when the REST API is off
  * @param metrics null when the metrics server is off
  */
 public record NodeConfig(HostConfig host, RelayConfig relay, PrivateKey nodeKey, ArchiveConfig archive, StoreLimits store,
-                         RestConfig rest, MetricsConfig metrics, Path dataDir, String logLevel) {
+                         ServicesConfig services, RestConfig rest, MetricsConfig metrics, Path dataDir, String logLevel) {
     public NodeConfig {
         Objects.requireNonNull(host, "host");
         Objects.requireNonNull(relay, "relay");
         Objects.requireNonNull(nodeKey, "nodeKey");
         Objects.requireNonNull(store, "store");
+        Objects.requireNonNull(services, "services");
         Objects.requireNonNull(dataDir, "dataDir");
         Objects.requireNonNull(logLevel, "logLevel");
     }

@@ -18,6 +18,10 @@ import io.wakurelay.node.store.StoreQueries;
 import io.wakurelay.protocol.Envelope;
 import io.wakurelay.protocol.PathCounters;
 import io.wakurelay.relay.Relay;
+import io.wakurelay.services.FilterService;
+import io.wakurelay.services.LightpushService;
+import io.wakurelay.services.StoreClient;
+import io.wakurelay.services.StoreService;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import reactor.core.Disposable;
@@ -37,9 +41,10 @@ import java.util.function.Consumer;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
- * One running node: a libp2p host with Waku relay on it; the relay's accepted messages flow to local REST consumers
- * and into the archive; REST and metrics servers on top. {@link #close()} shuts down in the order that loses
- * nothing: REST stops taking requests (503 while the rest closes), the relay stops taking messages and hands over
+ * One running node: a libp2p host with Waku relay on it, and the Waku services (Store v3, lightpush, filter) beside
+ * it; the relay's accepted messages flow to filter subscribers, local REST consumers and into the archive; REST and
+ * metrics servers on top. {@link #close()} shuts down in the order that loses
+ * nothing: REST stops taking requests (503 while the rest closes), the services stop serving, the relay stops taking messages and hands over
  * what it accepted, the archive commits it, the host closes its connections, RocksDB closes, then the servers stop.
  */
 public final class WakuNode implements NodeStatus, AutoCloseable {
@@ -52,6 +57,10 @@ public final class WakuNode implements NodeStatus, AutoCloseable {
     private final MessageArchive archive;
     private final Host host;
     private final Relay relay;
+    private final StoreService storeService;
+    private final LightpushService lightpush;
+    private final FilterService filter;
+    private final StoreClient storeClient;
     private final RestServer rest;
     private final MetricsServer metricsServer;
     private final LiveStreams streams;
@@ -83,7 +92,31 @@ public final class WakuNode implements NodeStatus, AutoCloseable {
             RestMetrics.bind(metrics.registry(), cache, streams);
             LocalDelivery delivery = new LocalDelivery(mapper, cache, streams);
 
+            ServicesConfig services = config.services();
+            StoreQueries queries = archive == null ? null : new StoreQueries(archive, config.store(), metrics.registry());
+            // the services serve from the relay and the archive, so they start after both and stop before them
+            this.storeService = services.store() == null || archive == null ? null
+                    : StoreService.start(services.store(), host, archive, queries.slots(), metrics.registry());
+            if (storeService != null) {
+                opened.add(storeService);
+            }
+            this.lightpush = services.lightpush() == null ? null
+                    : LightpushService.start(services.lightpush(), host, relay, metrics.registry());
+            if (lightpush != null) {
+                opened.add(lightpush);
+            }
+            this.filter = services.filter() == null ? null
+                    : FilterService.start(services.filter(), host, relay, metrics.registry());
+            if (filter != null) {
+                opened.add(filter);
+            }
+            this.storeClient = StoreClient.start(services.storeClient(), host, metrics.registry());
+            opened.add(storeClient);
+
             Flux<Envelope> accepted = relay.accepted().doOnNext(e -> {
+                if (filter != null) {
+                    filter.onAccepted(e); // never blocks; keeps nothing of the envelope
+                }
                 deliverQuietly(delivery, e);
                 for (Consumer<Envelope> tap : taps) {
                     tap.accept(e);
@@ -103,8 +136,8 @@ public final class WakuNode implements NodeStatus, AutoCloseable {
                     done::tryEmitEmpty);
 
             this.rest = config.rest() == null ? null
-                    : new RestServer(config.rest(), new RelayBinding(relay),
-                    archive == null ? null : new StoreQueries(archive, config.store(), metrics.registry()), this, mapper, cache, streams, WakuNode::nowNanos,
+                    : new RestServer(config.rest(), new RelayBinding(relay), queries, storeClient::query, this, mapper, cache,
+                    streams, WakuNode::nowNanos,
                     config.relay().limits().maxTopicBytes());
             if (rest != null) {
                 opened.add(rest);
@@ -123,11 +156,11 @@ public final class WakuNode implements NodeStatus, AutoCloseable {
 
     public static WakuNode start(NodeConfig config) {
         WakuNode node = new WakuNode(config);
-        log.info("node started peerId={} version={} listen={} rest={} metrics={} store={} dataDir={} topics={} staticPeers={}",
+        log.info("node started peerId={} version={} listen={} rest={} metrics={} store={} protocols={} dataDir={} topics={} staticPeers={}",
                 node.peerId(), VERSION, node.listenAddresses(),
                 node.rest == null ? "off" : HostPort.format(node.rest.address()),
                 node.metricsServer == null ? "off" : HostPort.format(node.metricsServer.address()),
-                node.archive == null ? "off" : config.archive().retention(),
+                node.archive == null ? "off" : config.archive().retention(), node.host.protocols(),
                 config.dataDir().toAbsolutePath(), config.relay().pubsubTopics(), config.host().staticPeers());
         return node;
     }
@@ -266,6 +299,25 @@ public final class WakuNode implements NodeStatus, AutoCloseable {
         if (rest != null) {
             rest.drain(Duration.ofSeconds(5)); // first: no REST request may reach a relay or archive that is closing
         }
+        // the services next: no light client may publish or query through a relay or archive that is closing
+        Duration grace = Duration.ofSeconds(5);
+        List<Mono<Void>> stopping = new ArrayList<>();
+        stopping.add(storeClient.shutdown(grace));
+        if (storeService != null) {
+            stopping.add(storeService.shutdown(grace));
+        }
+        if (lightpush != null) {
+            stopping.add(lightpush.shutdown(grace));
+        }
+        if (filter != null) {
+            stopping.add(filter.shutdown(grace));
+        }
+        Mono.when(stopping)
+                .onErrorResume(e -> {
+                    log.warn("a service did not shut down cleanly", e);
+                    return Mono.empty();
+                })
+                .block(Duration.ofSeconds(15));
         closeQuietly(() -> relay.shutdown(Duration.ofSeconds(5)).block(Duration.ofSeconds(15)));
         try {
             pipelineDone.block(Duration.ofSeconds(30));

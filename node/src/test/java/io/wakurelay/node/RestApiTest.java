@@ -191,11 +191,11 @@ class RestApiTest {
     }
 
     @Test
-    void aStoreQueryForARemotePeerIs501AndSaysWhy() {
+    void aStoreQueryForAPeerAddrWithoutAValidPeerIdIs400AndSaysWhy() {
         Http.Reply reply = rest.get("/store/v3/messages?peerAddr=" + Http.topic("/ip4/127.0.0.1/tcp/60000/p2p/16Uiu2HAm") + "&requestId=r1");
-        assertThat(reply.status()).as(reply.body()).isEqualTo(501);
+        assertThat(reply.status()).as(reply.body()).isEqualTo(400);
         JsonNode body = reply.json();
-        assertThat(body.get("statusCode").asInt()).isEqualTo(501);
+        assertThat(body.get("statusCode").asInt()).isEqualTo(400);
         assertThat(body.get("requestId").asText()).isEqualTo("r1");
         assertThat(body.get("statusDesc").asText()).contains("peerAddr");
     }

@@ -6,13 +6,18 @@ import io.netty.buffer.ByteBufAllocator;
 import io.wakurelay.archive.ArchiveClosedException;
 import io.wakurelay.archive.ArchiveStorageException;
 import io.wakurelay.archive.InvalidQueryException;
+import io.wakurelay.archive.StorePage;
 import io.wakurelay.archive.StoreQuery;
+import io.wakurelay.archive.StoreResponse;
+import io.wakurelay.archive.StoredMessage;
 import io.wakurelay.p2p.Stream;
 import io.wakurelay.services.proto.StoreQueryRequest;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import reactor.core.publisher.Mono;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.RejectedExecutionException;
 
 /**
@@ -64,11 +69,13 @@ final class StoreExchange extends ServerExchange {
         }
         ByteBufAllocator alloc = stream.alloc();
         int maxBytes = service.config().maxResponseBytes();
-        Mono.fromCallable(() -> service.archive().query(query))
+        Mono.fromCallable(() -> readPage(query, maxBytes))
                 .subscribeOn(service.queryScheduler())
                 .map(result -> {
                     StoreCodec.Page page = StoreCodec.page(requestId, query, result, maxBytes);
-                    if (page.truncated()) {
+                    // cut here, or by the archive at the byte budget (a cursor on a page short of its size)
+                    boolean cutByArchive = result.paginationCursor() != null && result.messages().size() < query.pageSize();
+                    if (page.truncated() || cutByArchive) {
                         metrics.truncatedPages.increment();
                     }
                     return Frames.lengthPrefixed(alloc, page.response());
@@ -110,5 +117,19 @@ final class StoreExchange extends ServerExchange {
     @Override
     void onTimeout() {
         metrics.timeout();
+    }
+
+    /**
+     * One page of {@code query}, read under the response's byte budget: the archive stops the page once its
+     * messages' stored bytes would pass {@code maxBytes}, so a query never holds more than about one response of
+     * messages in memory; {@link StoreCodec#page} then trims what the encoding overhead pushes past the limit. Either
+     * cut counts as a truncated page.
+     */
+    private StoreResponse readPage(StoreQuery query, int maxBytes) {
+        try (StorePage page = service.archive().openPage(query, maxBytes)) {
+            List<StoredMessage> messages = new ArrayList<>(page.size());
+            page.forEachRemaining(messages::add);
+            return new StoreResponse(messages, page.paginationCursor());
+        }
     }
 }

@@ -2,6 +2,7 @@ package io.wakurelay.services;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.wakurelay.archive.MessageArchive;
+import io.wakurelay.archive.QuerySlots;
 import io.wakurelay.p2p.Host;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -33,21 +34,21 @@ public final class StoreService implements AutoCloseable {
     private final Meters meters;
     private final StoreMetrics metrics;
     private final PeerRateLimiter rateLimiter;
-    private final ConcurrencyLimit queryLimit;
+    private final QuerySlots queryLimit;
     private final Scheduler queryScheduler;
     private volatile boolean closing;
     private volatile Mono<Void> shutdown;
 
-    private StoreService(StoreServiceConfig config, Host host, MessageArchive archive, MeterRegistry registry) {
+    private StoreService(StoreServiceConfig config, Host host, MessageArchive archive, QuerySlots slots, MeterRegistry registry) {
         this.config = config;
         this.host = host;
         this.archive = archive;
         this.meters = new Meters(registry);
         this.metrics = new StoreMetrics(meters);
         this.rateLimiter = new PeerRateLimiter(config.rateLimit(), System::nanoTime);
-        this.queryLimit = new ConcurrencyLimit(config.maxConcurrentQueries());
-        // the limit above keeps at most maxConcurrentQueries tasks here: a thread each, no queue beyond them
-        this.queryScheduler = Schedulers.newBoundedElastic(config.maxConcurrentQueries(), config.maxConcurrentQueries(),
+        this.queryLimit = slots;
+        // the slots keep at most slots.max() tasks here: a thread each, no queue beyond them
+        this.queryScheduler = Schedulers.newBoundedElastic(slots.max(), slots.max(),
                 "store-query", 60, true);
     }
 
@@ -57,12 +58,22 @@ public final class StoreService implements AutoCloseable {
      * @param registry where the service registers its meters (docs/services.md); removed at shutdown
      */
     public static StoreService start(StoreServiceConfig config, Host host, MessageArchive archive, MeterRegistry registry) {
+        return start(config, host, archive, new QuerySlots(config.maxConcurrentQueries()), registry);
+    }
+
+    /**
+     * Starts serving as {@link #start(StoreServiceConfig, Host, MessageArchive, MeterRegistry)} does, with the query
+     * slots of another way in to the same archive (the node's REST store), so that one bound holds for both; the
+     * config's {@code maxConcurrentQueries} is then not used.
+     */
+    public static StoreService start(StoreServiceConfig config, Host host, MessageArchive archive, QuerySlots slots,
+                                     MeterRegistry registry) {
         StoreService service = new StoreService(Objects.requireNonNull(config, "config"),
                 Objects.requireNonNull(host, "host"), Objects.requireNonNull(archive, "archive"),
-                Objects.requireNonNull(registry, "registry"));
+                Objects.requireNonNull(slots, "slots"), Objects.requireNonNull(registry, "registry"));
         host.handle(StoreServiceConfig.PROTOCOL_ID, stream -> new StoreExchange(service));
         log.info("store service started: {} (page limit {} bytes, {} queries at once, rate {} per peer)",
-                StoreServiceConfig.PROTOCOL_ID, config.maxResponseBytes(), config.maxConcurrentQueries(), config.rateLimit());
+                StoreServiceConfig.PROTOCOL_ID, config.maxResponseBytes(), slots.max(), config.rateLimit());
         return service;
     }
 
@@ -72,7 +83,7 @@ public final class StoreService implements AutoCloseable {
 
     /** Queries running now. */
     public int runningQueries() {
-        return queryLimit.inUse();
+        return queryLimit.running();
     }
 
     MessageArchive archive() {
@@ -87,7 +98,7 @@ public final class StoreService implements AutoCloseable {
         return rateLimiter;
     }
 
-    ConcurrencyLimit queryLimit() {
+    QuerySlots queryLimit() {
         return queryLimit;
     }
 
@@ -112,7 +123,7 @@ public final class StoreService implements AutoCloseable {
                     closing = true;
                     host.unhandle(StoreServiceConfig.PROTOCOL_ID);
                     shutdown = Flux.interval(Duration.ofMillis(10))
-                            .takeUntil(tick -> queryLimit.inUse() == 0)
+                            .takeUntil(tick -> queryLimit.running() == 0)
                             .then()
                             .timeout(grace.isZero() ? Duration.ofMillis(1) : grace, Mono.empty())
                             .doFinally(signal -> {

@@ -1,7 +1,7 @@
 /**
  * Waku's request-response services over the p2p host (docs/services.md), in flow order:
  * <ul>
- *   <li>{@link io.wakurelay.services.RateLimit}, {@code PeerRateLimiter}, {@code ConcurrencyLimit}: the per-peer
+ *   <li>{@link io.wakurelay.services.RateLimit}, {@code PeerRateLimiter}, {@link io.wakurelay.archive.QuerySlots}: the per-peer
  *       request rate (429 past it) and the queries-at-once limit of the store (503 past it);</li>
  *   <li>{@code ServerExchange}: one request, one response, then the end of this side, on an inbound stream; with
  *       {@code OneMessageReader} (the length prefix judged before the body is buffered) and {@code Frames};</li>

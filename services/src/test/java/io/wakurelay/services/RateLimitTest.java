@@ -70,15 +70,4 @@ class RateLimitTest {
         }
         assertThat(limiter.trackedPeers()).isZero();
     }
-
-    @Test
-    void aConcurrencyLimitRefusesPastItsSlotsUntilOneIsReleased() {
-        ConcurrencyLimit limit = new ConcurrencyLimit(2);
-        assertThat(limit.tryAcquire()).isTrue();
-        assertThat(limit.tryAcquire()).isTrue();
-        assertThat(limit.tryAcquire()).isFalse();
-        limit.release();
-        assertThat(limit.tryAcquire()).isTrue();
-        assertThat(limit.inUse()).isEqualTo(2);
-    }
 }

@@ -3,6 +3,7 @@ package io.wakurelay.node.config;
 import io.wakurelay.archive.ArchiveConfig;
 import io.wakurelay.archive.RetentionPolicy;
 import io.wakurelay.node.NodeConfig;
+import io.wakurelay.node.ServicesConfig;
 import io.wakurelay.node.metrics.MetricsConfig;
 import io.wakurelay.node.rest.RestConfig;
 import io.wakurelay.node.store.StoreLimits;
@@ -140,6 +141,31 @@ public final class NodeOptions {
                     + "with a cursor (its first message is always in)")
     String storeMaxPageBytes;
 
+    @Option(names = "--lightpush", paramLabel = "BOOL", defaultValue = "true", arity = "1", showDefaultValue = CommandLine.Help.Visibility.ALWAYS,
+            description = "serve lightpush v3 (/vac/waku/lightpush/3.0.0): light clients publish through this node")
+    boolean lightpush;
+
+    @Option(names = "--filter", paramLabel = "BOOL", defaultValue = "true", arity = "1", showDefaultValue = CommandLine.Help.Visibility.ALWAYS,
+            description = "serve filter v2 (/vac/waku/filter-subscribe/2.0.0-beta1): light clients subscribe to messages")
+    boolean filter;
+
+    @Option(names = "--filter-subscription-timeout", paramLabel = "SECONDS", defaultValue = "300",
+            description = "a filter subscription not refreshed for this long expires")
+    long filterSubscriptionTimeout;
+
+    @Option(names = "--filter-max-peers-to-serve", paramLabel = "N", defaultValue = "1000",
+            description = "filter subscribers at once; a new one past it is answered 503")
+    int filterMaxPeersToServe;
+
+    @Option(names = "--filter-max-criteria", paramLabel = "N", defaultValue = "1000",
+            description = "(pubsub topic, content topic) pairs one filter subscriber may hold")
+    int filterMaxCriteria;
+
+    @Option(names = "--rate-limit", paramLabel = "PROTOCOL:RATE", split = ",",
+            description = "per-peer request rate of store, lightpush or filter (nwaku's form, e.g. store:30/1s, "
+                    + "lightpush:none; without PROTOCOL: all three); defaults: store 30/1s, lightpush 30/1s, filter 30/1m")
+    List<String> rateLimits = new ArrayList<>();
+
     @Option(names = "--rest", paramLabel = "BOOL", defaultValue = "true", arity = "1", showDefaultValue = CommandLine.Help.Visibility.ALWAYS, description = "serve the REST API")
     boolean rest;
 
@@ -228,8 +254,9 @@ public final class NodeOptions {
         MetricsConfig metrics = !metricsServer ? null : option("metrics options", () -> new MetricsConfig(metricsAddress, shifted(metricsPort)));
         StoreLimits storeLimits = option("--store-max-queries/--store-max-page-bytes",
                 () -> new StoreLimits(storeMaxQueries, ByteSize.parse(storeMaxPageBytes)));
+        ServicesConfig services = option("--rate-limit/--filter-*", () -> ServiceOptions.services(this, storeLimits));
         checkPortsDiffer(host, restConfig, metrics);
-        return new NodeConfig(host, relay, key, archive, storeLimits, restConfig, metrics, dataDir, level);
+        return new NodeConfig(host, relay, key, archive, storeLimits, services, restConfig, metrics, dataDir, level);
     }
 
     private ProtocolLimits limits() {

@@ -48,11 +48,11 @@ public final class RestServer implements AutoCloseable {
     private final AtomicBoolean draining = new AtomicBoolean();
     private final AtomicInteger inFlight = new AtomicInteger();
 
-    public RestServer(RestConfig config, RelayPort relay, StoreQueries store, NodeStatus status, ObjectMapper mapper,
+    public RestServer(RestConfig config, RelayPort relay, StoreQueries store, RemoteStore remoteStore, NodeStatus status, ObjectMapper mapper,
                       TopicCache cache, LiveStreams streams, LongSupplier clockNanos, int maxTopicBytes) {
         this.mapper = mapper;
         this.relay = new RelayApi(relay, mapper, cache, streams, config, clockNanos, maxTopicBytes);
-        this.store = new StoreApi(store, mapper);
+        this.store = new StoreApi(store, remoteStore, mapper);
         this.node = new NodeApi(status, mapper, config);
         this.guard = new RequestGuard(config);
         this.streams = streams;

@@ -12,7 +12,10 @@ import io.wakurelay.archive.StoreQuery;
 import io.wakurelay.node.store.OpenQuery;
 import io.wakurelay.node.store.StoreBusyException;
 import io.wakurelay.node.store.StoreQueries;
+import io.wakurelay.p2p.multiaddr.Multiaddr;
+import io.wakurelay.p2p.multiaddr.MultiaddrFormatException;
 import io.wakurelay.protocol.MessageHash;
+import io.wakurelay.services.RemoteStoreException;
 import org.reactivestreams.Publisher;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -33,17 +36,22 @@ import java.util.function.Supplier;
 final class StoreApi {
     private static final Logger log = LoggerFactory.getLogger(StoreApi.class);
     private static final Set<String> PARAMETERS = Set.of("pubsubTopic", "contentTopics", "startTime", "endTime", "hashes",
-            "cursor", "pageSize", "ascending", "includeData", "requestId");
+            "cursor", "pageSize", "ascending", "includeData", "requestId", "peerAddr");
 
     /** How long one chunk of an answer may wait for the client to take it before the answer is cut (its slot freed). */
     static final Duration WRITE_STALL_TIMEOUT = Duration.ofSeconds(20);
 
     private final StoreQueries queries;
+    private final RemoteStore remote;
     private final ObjectMapper mapper;
 
-    /** @param queries null when the node does not archive */
-    StoreApi(StoreQueries queries, ObjectMapper mapper) {
+    /**
+     * @param queries null when the node does not archive
+     * @param remote  asks other nodes' stores ({@code peerAddr})
+     */
+    StoreApi(StoreQueries queries, RemoteStore remote, ObjectMapper mapper) {
         this.queries = queries;
+        this.remote = remote;
         this.mapper = mapper;
     }
 
@@ -60,14 +68,15 @@ final class StoreApi {
         } catch (IllegalArgumentException e) { // requestId given twice or broken: nothing to echo
             return reply(response, HttpResponseStatus.BAD_REQUEST, "", e.getMessage());
         }
-        if (params.has("peerAddr")) {
-            // nwaku's REST store asks a remote store node when given one; this node answers from its own archive only
-            return reply(response, HttpResponseStatus.NOT_IMPLEMENTED, requestId, "peerAddr is not supported yet: this node answers "
-                    + "Store queries from its own archive only; leave peerAddr out to query it");
+        Multiaddr peer;
+        try {
+            peer = peerAddr(params);
+        } catch (IllegalArgumentException e) {
+            return reply(response, HttpResponseStatus.BAD_REQUEST, requestId, e.getMessage());
         }
-        if (queries == null) {
+        if (peer == null && queries == null) {
             return reply(response, HttpResponseStatus.SERVICE_UNAVAILABLE, requestId,
-                    "this node does not archive messages (it was started with --store=false)");
+                    "this node does not archive messages (it was started with --store=false); give peerAddr to ask another node");
         }
         StoreQuery query;
         try {
@@ -78,7 +87,10 @@ final class StoreApi {
         // RocksDB reads block; they never run on the network threads. The page is opened first (its slot, index
         // entries and cursor), so that any failure until then still gets a JSON answer; then it is written out as
         // it is read, one chunk at a time as the client takes them, and closed (freeing its slot) however that ends.
-        Mono<OpenQuery> open = Mono.fromCallable(() -> contained(() -> queries.open(query))).subscribeOn(Schedulers.boundedElastic());
+        // A remote page arrives whole (bounded by the store client's response limit) and is written out the same way.
+        Mono<OpenQuery> open = peer != null
+                ? remote.query(peer, query, requestId).map(OpenQuery::remote)
+                : Mono.fromCallable(() -> contained(() -> queries.open(query))).subscribeOn(Schedulers.boundedElastic());
         return Mono.usingWhen(open, page -> stream(response, page, query.includeData(), requestId),
                         page -> Mono.fromRunnable(page::close), (page, error) -> Mono.fromRunnable(page::close),
                         page -> Mono.fromRunnable(page::close))
@@ -115,6 +127,9 @@ final class StoreApi {
         if (e instanceof ArchiveClosedException) {
             return reply(response, HttpResponseStatus.SERVICE_UNAVAILABLE, requestId, "the store is closing");
         }
+        if (e instanceof RemoteStoreException remoteError) {
+            return reply(response, remoteStatus(remoteError.statusCode()), requestId, remoteError.getMessage());
+        }
         log.error("store query failed", e);
         return reply(response, HttpResponseStatus.INTERNAL_SERVER_ERROR, requestId, "internal error");
     }
@@ -129,6 +144,38 @@ final class StoreApi {
         } catch (VirtualMachineError | LinkageError e) {
             throw new IllegalStateException("store query failed: " + e, e);
         }
+    }
+
+    /**
+     * The HTTP status of a failed remote query: the remote store's own when it is an HTTP error status (400, 429,
+     * 503, ...); its malformed or missing answer (300) is a bad gateway; unreachable or silent (504) a gateway timeout.
+     */
+    static HttpResponseStatus remoteStatus(int code) {
+        if (code == RemoteStoreException.BAD_RESPONSE) {
+            return HttpResponseStatus.BAD_GATEWAY;
+        }
+        if (code == RemoteStoreException.PEER_DIAL_FAILURE) {
+            return HttpResponseStatus.GATEWAY_TIMEOUT;
+        }
+        return code >= 400 && code <= 599 ? HttpResponseStatus.valueOf(code) : HttpResponseStatus.BAD_GATEWAY;
+    }
+
+    /** The remote store to ask, or null for this node's own archive. */
+    private static Multiaddr peerAddr(QueryParameters params) {
+        String text = params.single("peerAddr", null);
+        if (text == null || text.isEmpty()) {
+            return null;
+        }
+        Multiaddr peer;
+        try {
+            peer = Multiaddr.parse(text.trim());
+        } catch (MultiaddrFormatException | IllegalArgumentException e) {
+            throw new IllegalArgumentException("peerAddr is not a multiaddr: " + e.getMessage());
+        }
+        if (peer.peerId().isEmpty()) {
+            throw new IllegalArgumentException("peerAddr must end in /p2p/<peer id>, was " + text);
+        }
+        return peer;
     }
 
     private StoreQuery parse(QueryParameters params) {

@@ -4,26 +4,27 @@ import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.wakurelay.archive.MessageArchive;
+import io.wakurelay.archive.QuerySlots;
 import io.wakurelay.archive.StoreQuery;
 
 /**
- * The node's Store query service, shared by every way a query arrives (REST's {@code GET /store/v3/messages}
- * today, {@code /vac/waku/store-query/3.0.0} next): a query takes one of {@link StoreLimits#maxConcurrentQueries()}
+ * The node's Store query service, shared by every way a query arrives (REST's {@code GET /store/v3/messages};
+ * {@code /vac/waku/store-query/3.0.0} takes the same {@link #slots()}): a query takes one of {@link StoreLimits#maxConcurrentQueries()}
  * slots and opens one page of at most {@link StoreLimits#maxPageBytes()} stored bytes, which the caller then
  * writes out message by message and closes.
  */
 public final class StoreQueries {
     private final MessageArchive archive;
     private final StoreLimits limits;
-    private final QueryLimiter limiter;
+    private final QuerySlots limiter;
 
     public StoreQueries(MessageArchive archive, StoreLimits limits, MeterRegistry registry) {
         this.archive = archive;
         this.limits = limits;
-        this.limiter = new QueryLimiter(limits.maxConcurrentQueries());
-        Gauge.builder("waku.store.queries.running", limiter, QueryLimiter::running)
+        this.limiter = new QuerySlots(limits.maxConcurrentQueries());
+        Gauge.builder("waku.store.queries.running", limiter, QuerySlots::running)
                 .description("store queries being answered (their pages open)").register(registry);
-        FunctionCounter.builder("waku.store.queries.refused", limiter, QueryLimiter::refused)
+        FunctionCounter.builder("waku.store.queries.refused", limiter, QuerySlots::refused)
                 .description("store queries refused because every query slot was taken").register(registry);
     }
 
@@ -40,7 +41,7 @@ public final class StoreQueries {
             throw new StoreBusyException("the node is answering " + limiter.max() + " store queries already (--store-max-queries); retry shortly");
         }
         try {
-            return new OpenQuery(archive.openPage(query, limits.maxPageBytes()), limiter);
+            return OpenQuery.local(archive.openPage(query, limits.maxPageBytes()), limiter);
         } catch (RuntimeException | Error e) {
             limiter.release();
             throw e;
@@ -53,5 +54,10 @@ public final class StoreQueries {
 
     public int running() {
         return limiter.running();
+    }
+
+    /** The node's query slots, shared with the Store v3 protocol server so that one bound holds for both. */
+    public QuerySlots slots() {
+        return limiter;
     }
 }

@@ -17,8 +17,10 @@ import java.util.Random;
  * back, and reports the SHA-256 of both sides.
  */
 public final class EchoClient implements StreamHandler {
-    private static final int CHUNK = 64 * 1024;
+    /** The default write size: as large as one Noise frame's plaintext can nearly hold. */
+    public static final int DEFAULT_CHUNK = 64 * 1024;
     private final long total;
+    private final int chunkBytes;
     private final Random random;
     /** Null when not verifying: the benchmark measures the transport, not SHA-256. */
     private final MessageDigest sentDigest;
@@ -37,8 +39,12 @@ public final class EchoClient implements StreamHandler {
     public record Result(long bytes, String sentSha256, String receivedSha256, long nanos) {
     }
 
-    private EchoClient(long total, long seed, boolean verify) {
+    private EchoClient(long total, int chunkBytes, long seed, boolean verify) {
+        if (chunkBytes < 1) {
+            throw new IllegalArgumentException("chunkBytes must be positive, was " + chunkBytes);
+        }
         this.total = total;
+        this.chunkBytes = chunkBytes;
         this.random = new Random(seed);
         this.sentDigest = verify ? sha256() : null;
         this.receivedDigest = verify ? sha256() : null;
@@ -54,7 +60,12 @@ public final class EchoClient implements StreamHandler {
      *               measurements, where fresh random data and two SHA-256 would cost more than the transport)
      */
     public static Mono<Result> run(Connection connection, long total, boolean verify) {
-        EchoClient client = new EchoClient(total, 42, verify);
+        return run(connection, total, verify, DEFAULT_CHUNK);
+    }
+
+    /** As {@link #run(Connection, long, boolean)}, writing {@code chunkBytes} at a time (one muxer frame each). */
+    public static Mono<Result> run(Connection connection, long total, boolean verify, int chunkBytes) {
+        EchoClient client = new EchoClient(total, chunkBytes, 42, verify);
         return connection.openStream(EchoProtocol.ID, client).then(client.result.asMono());
     }
 
@@ -66,12 +77,12 @@ public final class EchoClient implements StreamHandler {
 
     private void pump(Stream stream) {
         while (sent < total && stream.isWritable()) {
-            int n = (int) Math.min(CHUNK, total - sent);
+            int n = (int) Math.min(chunkBytes, total - sent);
             if (sentDigest == null) {
                 if (pattern == null) {
-                    byte[] chunk = new byte[CHUNK];
+                    byte[] chunk = new byte[chunkBytes];
                     random.nextBytes(chunk);
-                    pattern = stream.alloc().directBuffer(CHUNK).writeBytes(chunk);
+                    pattern = stream.alloc().directBuffer(chunkBytes).writeBytes(chunk);
                 }
                 stream.write(pattern.retainedSlice(0, n));
             } else {
