@@ -464,23 +464,46 @@ public final class Host implements AutoCloseable {
         if (!bound.getAddress().isAnyLocalAddress()) {
             return List.of(Multiaddr.of(bound));
         }
-        List<Multiaddr> addresses = new ArrayList<>();
-        boolean ipv6 = bound.getAddress() instanceof Inet6Address;
+        // the configured address says the family: a dual-stack socket bound for 0.0.0.0 reports ::
+        InetSocketAddress configured = config.listenAddress();
+        boolean ipv6 = configured == null ? bound.getAddress() instanceof Inet6Address
+                : configured.getAddress() instanceof Inet6Address;
+        List<Multiaddr> external = new ArrayList<>();
+        List<Multiaddr> loopback = new ArrayList<>();
+        List<Multiaddr> v6 = new ArrayList<>();
         try {
             for (NetworkInterface nic : Collections.list(NetworkInterface.getNetworkInterfaces())) {
                 if (!nic.isUp()) {
                     continue;
                 }
                 for (InetAddress a : Collections.list(nic.getInetAddresses())) {
-                    if (!a.isLinkLocalAddress() && (ipv6 || !(a instanceof Inet6Address))) {
-                        addresses.add(Multiaddr.of(new InetSocketAddress(a, bound.getPort())));
+                    if (a.isLinkLocalAddress() || (a instanceof Inet6Address && !ipv6)) {
+                        continue; // a link-local address needs its zone, which is no use to a peer elsewhere
                     }
+                    Multiaddr address = Multiaddr.of(new InetSocketAddress(unscoped(a), bound.getPort()));
+                    (a instanceof Inet6Address ? v6 : a.isLoopbackAddress() ? loopback : external).add(address);
                 }
             }
         } catch (SocketException e) {
             log.warn("cannot list network interfaces: {}", e.toString());
         }
+        // what a peer elsewhere can dial first, as peers (and the README's tour) take the first address
+        List<Multiaddr> addresses = new ArrayList<>(external);
+        addresses.addAll(loopback);
+        addresses.addAll(v6);
         return addresses;
+    }
+
+    /** The address without the interface scope the JDK attaches to every IPv6 address of a network interface. */
+    private static InetAddress unscoped(InetAddress a) {
+        if (!(a instanceof Inet6Address)) {
+            return a;
+        }
+        try {
+            return InetAddress.getByAddress(a.getAddress());
+        } catch (java.net.UnknownHostException e) {
+            throw new IllegalStateException(e); // cannot happen: 16 bytes are a valid address
+        }
     }
 
     // ---- shutdown

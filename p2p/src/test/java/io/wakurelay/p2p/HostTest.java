@@ -13,6 +13,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
+import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicReference;
@@ -79,6 +80,17 @@ class HostTest {
 
         assertThat(result.bytes()).isEqualTo(10_000_000);
         assertThat(result.receivedSha256()).isEqualTo(result.sentSha256());
+    }
+
+    @Test
+    void aHostOnTheIpv4WildcardAnnouncesIpv4AddressesOnlyLoopbackLast() {
+        Host a = hosts.start(b -> b.listenAddress(new InetSocketAddress("0.0.0.0", 0)));
+
+        List<String> addresses = a.listenAddresses().stream().map(Multiaddr::toString).toList();
+
+        assertThat(addresses).isNotEmpty().allSatisfy(m -> assertThat(m).startsWith("/ip4/").endsWith("/p2p/" + a.peerId()));
+        assertThat(addresses).contains("/ip4/127.0.0.1/tcp/" + a.boundAddress().getPort() + "/p2p/" + a.peerId());
+        assertThat(addresses.get(addresses.size() - 1)).as("loopback comes after what other hosts can dial").startsWith("/ip4/127.");
     }
 
     @Test
