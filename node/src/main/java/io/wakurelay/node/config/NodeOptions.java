@@ -114,6 +114,10 @@ public final class NodeOptions {
             description = "mesh messages dropped in a row after which a stuck peer is disconnected")
     int peerMaxDrops;
 
+    @Option(names = "--relay-message-cache-size", paramLabel = "SIZE", defaultValue = "64MiB",
+            description = "direct memory of recent messages kept to answer gossip (IWANT); past it the oldest go early")
+    String relayMessageCacheSize;
+
     @Option(names = "--store", paramLabel = "BOOL", defaultValue = "true", arity = "1", showDefaultValue = CommandLine.Help.Visibility.ALWAYS, description = "archive messages in the embedded store")
     boolean store;
 

@@ -57,6 +57,7 @@ final class RelayConfigs {
                 .peerQueueMessages(o.peerQueueMessages)
                 .peerQueueBytes(NodeOptions.option("--peer-queue-size", () -> ByteSize.parse(o.peerQueueSize)))
                 .maxDropsBeforeDisconnect(o.peerMaxDrops)
+                .messageCacheBytes(NodeOptions.option("--relay-message-cache-size", () -> ByteSize.parse(o.relayMessageCacheSize)))
                 .build();
     }
 
