@@ -73,7 +73,7 @@ public final class WakuNode implements NodeStatus, AutoCloseable {
 
     private WakuNode(NodeConfig config) {
         this.config = config;
-        this.metrics = new NodeMetrics(counters);
+        this.metrics = new NodeMetrics(counters, VERSION);
         List<AutoCloseable> opened = new ArrayList<>();
         try {
             this.archive = config.archive() == null ? null : MessageArchive.open(config.archive(), metrics.registry());

@@ -260,6 +260,16 @@ class RestApiTest {
     }
 
     @Test
+    void theVersionIsServedAsTextUnderNwakusPathsAndInfoUnderItsNewerName() {
+        Http.Reply version = rest.get("/version");
+        assertThat(version.status()).isEqualTo(200);
+        assertThat(version.body()).isEqualTo(node.version()).isNotBlank();
+        assertThat(rest.get("/debug/v1/version").body()).isEqualTo(version.body());
+        assertThat(rest.get("/info").json()).isEqualTo(rest.get("/debug/v1/info").json());
+        assertThat(rest.get("/info").json().get("version").asText()).isEqualTo(version.body());
+    }
+
+    @Test
     void unknownEndpointsAndMethodsAre4xxJson() {
         assertThat(rest.get("/nope").status()).isEqualTo(404);
         assertThat(rest.delete("/health", "").status()).isEqualTo(405);

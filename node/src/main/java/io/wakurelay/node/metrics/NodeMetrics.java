@@ -25,7 +25,8 @@ public final class NodeMetrics implements AutoCloseable {
     private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     private final JvmGcMetrics gc = new JvmGcMetrics();
 
-    public NodeMetrics(PathCounters counters) {
+    /** @param version the node's version, served as the {@code version} label of {@code waku_version} (as nwaku) */
+    public NodeMetrics(PathCounters counters, String version) {
         new JvmMemoryMetrics().bindTo(registry);
         gc.bindTo(registry);
         new JvmThreadMetrics().bindTo(registry);
@@ -37,6 +38,8 @@ public final class NodeMetrics implements AutoCloseable {
         bindNettyMemory(registry);
         Gauge.builder("waku.process.rss", ProcessMemory::residentBytes).baseUnit("bytes")
                 .description("resident set size of the process (VmRSS)").register(registry);
+        Gauge.builder("waku.version", () -> 1).tag("version", version)
+                .description("1, labelled with the node's version").register(registry);
     }
 
     public PrometheusMeterRegistry registry() {

@@ -57,6 +57,11 @@ final class NodeApi {
         return Responses.json(response, mapper, HttpResponseStatus.OK, body);
     }
 
+    /** GET /version and /debug/v1/version: the version as plain text, as nwaku answers. */
+    Publisher<Void> version(HttpServerResponse response) {
+        return Responses.text(response, HttpResponseStatus.OK, node.version());
+    }
+
     /** GET /admin/v1/peers */
     Publisher<Void> peers(HttpServerResponse response) {
         requireAdmin();

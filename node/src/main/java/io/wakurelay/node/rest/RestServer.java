@@ -152,8 +152,11 @@ public final class RestServer implements AutoCloseable {
             case "/health" -> {
                 return method.equals(HttpMethod.GET) ? node.health(response) : notAllowed("GET");
             }
-            case "/debug/v1/info" -> {
+            case "/debug/v1/info", "/info" -> { // /info: nwaku's newer name for the same answer
                 return method.equals(HttpMethod.GET) ? node.info(response) : notAllowed("GET");
+            }
+            case "/debug/v1/version", "/version" -> {
+                return method.equals(HttpMethod.GET) ? node.version(response) : notAllowed("GET");
             }
             case "/admin/v1/peers" -> {
                 if (method.equals(HttpMethod.GET)) {
