@@ -17,7 +17,14 @@ public interface NodeStatus {
 
     Set<String> pubsubTopics();
 
+    /** The relay is running (not shutting down). */
     boolean relayReady();
+
+    /** Peers the relay exchanges messages with now. */
+    int relayPeerCount();
+
+    /** The request-response services served beside relay, by nwaku's health names: "Lightpush", "Filter". */
+    Set<String> services();
 
     /** "Ready", or a short description of what is wrong; null when the node does not archive. */
     String storeHealth();

@@ -268,6 +268,23 @@ public final class WakuNode implements NodeStatus, AutoCloseable {
     }
 
     @Override
+    public int relayPeerCount() {
+        return relay.peers().size();
+    }
+
+    @Override
+    public Set<String> services() {
+        Set<String> services = new java.util.LinkedHashSet<>();
+        if (lightpush != null) {
+            services.add("Lightpush");
+        }
+        if (filter != null) {
+            services.add("Filter");
+        }
+        return services;
+    }
+
+    @Override
     public String storeHealth() {
         if (archive == null) {
             return null;

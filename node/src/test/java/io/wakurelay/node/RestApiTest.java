@@ -247,7 +247,10 @@ class RestApiTest {
     void answersHealthAndInfoAndKeepsAdminClosed() {
         Http.Reply health = rest.get("/health");
         assertThat(health.status()).isEqualTo(200);
-        assertThat(health.json().get("nodeHealth").asText()).isEqualTo("Ready");
+        assertThat(health.json().get("nodeHealth").asText()).isEqualTo("READY");
+        assertThat(health.json().get("protocolsHealth").toString()).as("nwaku's values; a relay alone is not ready")
+                .isEqualTo("[{\"Relay\":\"NOT_READY\",\"desc\":\"No connected peers\"},{\"Store\":\"READY\"},"
+                        + "{\"Lightpush\":\"READY\"},{\"Filter\":\"READY\"}]");
         JsonNode info = rest.get("/debug/v1/info").json();
         assertThat(info.get("peerId").asText()).isEqualTo(node.peerId());
         assertThat(info.get("listenAddresses").size()).isPositive();

@@ -16,9 +16,15 @@ import reactor.netty.http.server.HttpServerResponse;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 
 /** Health, node information and (when enabled) peer administration. */
 final class NodeApi {
+    /** nwaku's health values (waku/node/health_monitor). */
+    static final String READY = "READY";
+    static final String NOT_READY = "NOT_READY";
+    static final String NOT_MOUNTED = "NOT_MOUNTED";
+    static final String SHUTTING_DOWN = "SHUTTING_DOWN";
     private final NodeStatus node;
     private final ObjectMapper mapper;
     private final RestConfig config;
@@ -29,19 +35,44 @@ final class NodeApi {
         this.config = config;
     }
 
-    /** GET /health: 200 when every part is ready, 503 otherwise, with nwaku's shape. */
+    /**
+     * GET /health in nwaku's shape: {@code nodeHealth} READY (200) while the relay runs and the archive, when there is
+     * one, can write; NOT_READY (503) otherwise. Each protocol is READY, NOT_READY with the reason in {@code desc},
+     * or NOT_MOUNTED when the node does not serve it; relay without peers is NOT_READY (the node itself still is).
+     */
     Publisher<Void> health(HttpServerResponse response) {
         ObjectNode body = mapper.createObjectNode();
-        boolean relayReady = node.relayReady();
+        boolean relayRunning = node.relayReady();
         String store = node.storeHealth();
-        boolean ready = relayReady && (store == null || store.equals("Ready"));
-        body.put("nodeHealth", ready ? "Ready" : "NotReady");
+        boolean storeWriting = store == null || store.equals("Ready");
+        boolean ready = relayRunning && storeWriting;
+        body.put("nodeHealth", ready ? READY : NOT_READY);
         ArrayNode protocols = body.putArray("protocolsHealth");
-        protocols.addObject().put("Relay", relayReady ? "Ready" : "NotReady");
-        if (store != null) {
-            protocols.addObject().put("Store", store);
+        if (!relayRunning) {
+            protocol(protocols, "Relay", NOT_READY, "the relay is shutting down");
+        } else if (node.relayPeerCount() == 0) {
+            protocol(protocols, "Relay", NOT_READY, "No connected peers");
+        } else {
+            protocol(protocols, "Relay", READY, null);
+        }
+        if (store == null) {
+            protocol(protocols, "Store", NOT_MOUNTED, null);
+        } else {
+            protocol(protocols, "Store", storeWriting ? READY : NOT_READY,
+                    storeWriting ? null : store.replaceFirst("^NotReady: ", ""));
+        }
+        Set<String> services = node.services();
+        for (String service : List.of("Lightpush", "Filter")) {
+            protocol(protocols, service, services.contains(service) ? READY : NOT_MOUNTED, null);
         }
         return Responses.json(response, mapper, ready ? HttpResponseStatus.OK : HttpResponseStatus.SERVICE_UNAVAILABLE, body);
+    }
+
+    private static void protocol(ArrayNode protocols, String name, String status, String desc) {
+        ObjectNode entry = protocols.addObject().put(name, status);
+        if (desc != null) {
+            entry.put("desc", desc);
+        }
     }
 
     /** GET /debug/v1/info */

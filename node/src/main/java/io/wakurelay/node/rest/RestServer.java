@@ -93,7 +93,7 @@ public final class RestServer implements AutoCloseable {
         response.header(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE);
         if (Paths.rawPath(request.uri()).equals("/health")) {
             return Responses.json(response, mapper, HttpResponseStatus.SERVICE_UNAVAILABLE,
-                    Map.of("nodeHealth", "ShuttingDown", "protocolsHealth", List.of()));
+                    Map.of("nodeHealth", NodeApi.SHUTTING_DOWN, "protocolsHealth", List.of()));
         }
         return Responses.error(response, mapper, new HttpError(HttpResponseStatus.SERVICE_UNAVAILABLE, "the node is shutting down"));
     }
