@@ -1,7 +1,5 @@
 package io.wakurelay.node;
 
-import ch.qos.logback.classic.Level;
-import ch.qos.logback.classic.LoggerContext;
 import io.wakurelay.node.config.ConfigSources;
 import io.wakurelay.node.config.NodeOptions;
 import org.slf4j.Logger;
@@ -41,7 +39,7 @@ public final class NodeMain {
         if (config == null) {
             return 0; // --help or --version
         }
-        setLogLevel(config.logLevel());
+        LogLevels.set(config.logLevel());
         Logger log = LoggerFactory.getLogger(NodeMain.class);
         WakuNode node;
         try {
@@ -88,12 +86,6 @@ public final class NodeMain {
             return options.toConfig();
         } catch (CommandLine.ParameterException | IllegalArgumentException | java.io.UncheckedIOException e) {
             throw new ConfigurationException(e.getMessage(), e);
-        }
-    }
-
-    private static void setLogLevel(String level) {
-        if (LoggerFactory.getILoggerFactory() instanceof LoggerContext context) {
-            context.getLogger(Logger.ROOT_LOGGER_NAME).setLevel(Level.toLevel(level));
         }
     }
 

@@ -46,4 +46,23 @@ class AdminApiTest {
                     .as("a multiaddr without /p2p cannot prove who it reaches").isEqualTo(400);
         }
     }
+
+    @Test
+    void theLogLevelIsSetAtRunTimeWithNwakusNamesOnlyByAnAdmin() {
+        try (WakuNode a = start("a")) {
+            Http rest = new Http(a.restAddress());
+            org.slf4j.Logger root = org.slf4j.LoggerFactory.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME);
+            try {
+                assertThat(rest.post("/admin/v1/log-level/DEBUG", "").status()).isEqualTo(200);
+                assertThat(root.isDebugEnabled()).isTrue();
+                assertThat(rest.post("/admin/v1/log-level/NOTICE", "").status()).isEqualTo(200);
+                assertThat(root.isDebugEnabled()).isFalse();
+                assertThat(root.isInfoEnabled()).isTrue();
+                assertThat(rest.post("/admin/v1/log-level/LOUD", "").status()).isEqualTo(400);
+                assertThat(rest.get("/admin/v1/log-level/INFO").status()).isEqualTo(405);
+            } finally {
+                LogLevels.set("INFO");
+            }
+        }
+    }
 }

@@ -53,6 +53,21 @@ class NodeCommandLineTest {
     }
 
     @Test
+    void aBareBooleanFlagMeansTrueAsInNwakuAndNwakusLogLevelsAreMapped() {
+        NodeConfig c = NodeMain.parse(new String[]{"--data-dir", dir.toString(), "--rest-admin", "--store-sync-writes",
+                "--log-level", "notice"}, Map.of());
+        assertThat(c.rest().admin()).isTrue();
+        assertThat(c.archive().syncWrites()).isTrue();
+        assertThat(c.logLevel()).isEqualTo("INFO");
+        NodeConfig off = NodeMain.parse(new String[]{"--data-dir", dir.toString(), "--filter", "false", "--log-level", "FATAL"}, Map.of());
+        assertThat(off.services().filter()).isNull();
+        assertThat(off.services().lightpush()).isNotNull();
+        assertThat(off.logLevel()).isEqualTo("ERROR");
+        assertThatThrownBy(() -> NodeMain.parse(new String[]{"--data-dir", dir.toString(), "--log-level", "loud"}, Map.of()))
+                .hasMessageContaining("--log-level");
+    }
+
+    @Test
     void shardsOfTheClusterAndNamedTopicsAreRelayed() {
         NodeConfig c = NodeMain.parse(new String[]{"--data-dir", dir.toString(), "--cluster-id", "16", "--shard", "1",
                 "--shard", "4", "--pubsub-topic", "/waku/2/default-waku/proto"}, Map.of());

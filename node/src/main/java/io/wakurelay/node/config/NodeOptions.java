@@ -2,6 +2,7 @@ package io.wakurelay.node.config;
 
 import io.wakurelay.archive.ArchiveConfig;
 import io.wakurelay.archive.RetentionPolicy;
+import io.wakurelay.node.LogLevels;
 import io.wakurelay.node.NodeConfig;
 import io.wakurelay.node.ServicesConfig;
 import io.wakurelay.node.metrics.MetricsConfig;
@@ -22,7 +23,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Locale;
 
 /**
  * The node's command line. Flags follow nwaku's names where the concept is the same. Every option can also
@@ -118,14 +118,14 @@ public final class NodeOptions {
             description = "direct memory of recent messages kept to answer gossip (IWANT); past it the oldest go early")
     String relayMessageCacheSize;
 
-    @Option(names = "--store", paramLabel = "BOOL", defaultValue = "true", arity = "1", showDefaultValue = CommandLine.Help.Visibility.ALWAYS, description = "archive messages in the embedded store")
+    @Option(names = "--store", paramLabel = "BOOL", defaultValue = "true", arity = "0..1", fallbackValue = "true", showDefaultValue = CommandLine.Help.Visibility.ALWAYS, description = "archive messages in the embedded store")
     boolean store;
 
     @Option(names = "--store-message-retention-policy", paramLabel = "POLICY", defaultValue = "time:172800",
             description = "none, time:<seconds>, capacity:<count> or size:<n>[KB|MB|GB]")
     String retentionPolicy;
 
-    @Option(names = "--store-sync-writes", paramLabel = "BOOL", defaultValue = "false", arity = "1", showDefaultValue = CommandLine.Help.Visibility.ALWAYS,
+    @Option(names = "--store-sync-writes", paramLabel = "BOOL", defaultValue = "false", arity = "0..1", fallbackValue = "true", showDefaultValue = CommandLine.Help.Visibility.ALWAYS,
             description = "sync the write-ahead log on every batch (survives power loss, slower)")
     boolean syncWrites;
 
@@ -145,11 +145,11 @@ public final class NodeOptions {
                     + "with a cursor (its first message is always in)")
     String storeMaxPageBytes;
 
-    @Option(names = "--lightpush", paramLabel = "BOOL", defaultValue = "true", arity = "1", showDefaultValue = CommandLine.Help.Visibility.ALWAYS,
+    @Option(names = "--lightpush", paramLabel = "BOOL", defaultValue = "true", arity = "0..1", fallbackValue = "true", showDefaultValue = CommandLine.Help.Visibility.ALWAYS,
             description = "serve lightpush v3 (/vac/waku/lightpush/3.0.0): light clients publish through this node")
     boolean lightpush;
 
-    @Option(names = "--filter", paramLabel = "BOOL", defaultValue = "true", arity = "1", showDefaultValue = CommandLine.Help.Visibility.ALWAYS,
+    @Option(names = "--filter", paramLabel = "BOOL", defaultValue = "true", arity = "0..1", fallbackValue = "true", showDefaultValue = CommandLine.Help.Visibility.ALWAYS,
             description = "serve filter v2 (/vac/waku/filter-subscribe/2.0.0-beta1): light clients subscribe to messages")
     boolean filter;
 
@@ -170,7 +170,7 @@ public final class NodeOptions {
                     + "lightpush:none; without PROTOCOL: all three); defaults: store 30/1s, lightpush 30/1s, filter 30/1m")
     List<String> rateLimits = new ArrayList<>();
 
-    @Option(names = "--rest", paramLabel = "BOOL", defaultValue = "true", arity = "1", showDefaultValue = CommandLine.Help.Visibility.ALWAYS, description = "serve the REST API")
+    @Option(names = "--rest", paramLabel = "BOOL", defaultValue = "true", arity = "0..1", fallbackValue = "true", showDefaultValue = CommandLine.Help.Visibility.ALWAYS, description = "serve the REST API")
     boolean rest;
 
     @Option(names = "--rest-address", paramLabel = "IP", defaultValue = "127.0.0.1", description = "interface of the REST API")
@@ -179,7 +179,7 @@ public final class NodeOptions {
     @Option(names = "--rest-port", paramLabel = "PORT", defaultValue = "8645", description = "port of the REST API")
     int restPort;
 
-    @Option(names = "--rest-admin", paramLabel = "BOOL", defaultValue = "false", arity = "1", showDefaultValue = CommandLine.Help.Visibility.ALWAYS, description = "serve /admin endpoints")
+    @Option(names = "--rest-admin", paramLabel = "BOOL", defaultValue = "false", arity = "0..1", fallbackValue = "true", showDefaultValue = CommandLine.Help.Visibility.ALWAYS, description = "serve /admin endpoints")
     boolean restAdmin;
 
     @Option(names = "--rest-max-body-size", paramLabel = "SIZE", defaultValue = "1MiB", description = "largest REST request body")
@@ -215,7 +215,7 @@ public final class NodeOptions {
                     + "(repeatable; * accepts any); other names are refused, which defeats DNS rebinding")
     List<String> restAllowHosts = new ArrayList<>();
 
-    @Option(names = "--metrics-server", paramLabel = "BOOL", defaultValue = "true", arity = "1", showDefaultValue = CommandLine.Help.Visibility.ALWAYS, description = "serve /metrics")
+    @Option(names = "--metrics-server", paramLabel = "BOOL", defaultValue = "true", arity = "0..1", fallbackValue = "true", showDefaultValue = CommandLine.Help.Visibility.ALWAYS, description = "serve /metrics")
     boolean metricsServer;
 
     @Option(names = "--metrics-server-address", paramLabel = "IP", defaultValue = "127.0.0.1", description = "interface of /metrics")
@@ -224,7 +224,8 @@ public final class NodeOptions {
     @Option(names = "--metrics-server-port", paramLabel = "PORT", defaultValue = "8008", description = "port of /metrics")
     int metricsPort;
 
-    @Option(names = "--log-level", paramLabel = "LEVEL", defaultValue = "INFO", description = "TRACE, DEBUG, INFO, WARN or ERROR")
+    @Option(names = "--log-level", paramLabel = "LEVEL", defaultValue = "INFO",
+            description = "TRACE, DEBUG, INFO, WARN or ERROR (nwaku's NOTICE is INFO, FATAL is ERROR)")
     String logLevel;
 
     /**
@@ -233,10 +234,7 @@ public final class NodeOptions {
      * @throws IllegalArgumentException saying which option is wrong
      */
     public NodeConfig toConfig() {
-        String level = logLevel.toUpperCase(Locale.ROOT);
-        if (!List.of("TRACE", "DEBUG", "INFO", "WARN", "ERROR").contains(level)) {
-            throw new IllegalArgumentException("--log-level must be TRACE, DEBUG, INFO, WARN or ERROR, was '" + logLevel + "'");
-        }
+        String level = option("--log-level", () -> LogLevels.parse(logLevel));
         ProtocolLimits limits = limits();
         RelayConfig relay = option("relay options", () -> RelayConfigs.relay(this, limits));
         HostConfig host = option("peer options", () -> RelayConfigs.host(this));

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.netty.handler.codec.http.HttpResponseStatus;
+import io.wakurelay.node.LogLevels;
 import io.wakurelay.node.NodeStatus;
 import io.wakurelay.node.PeerView;
 import io.wakurelay.p2p.multiaddr.Multiaddr;
@@ -150,6 +151,19 @@ final class NodeApi {
             peers.forEach(node::addPeer);
             return Mono.from(Responses.text(response, HttpResponseStatus.OK, "OK"));
         });
+    }
+
+    /** POST /admin/v1/log-level/{level} (nwaku's): sets the node's log level until it restarts. */
+    Publisher<Void> setLogLevel(HttpServerResponse response, String level) {
+        requireAdmin();
+        String parsed;
+        try {
+            parsed = LogLevels.parse(level);
+        } catch (IllegalArgumentException e) {
+            throw HttpError.badRequest(e.getMessage());
+        }
+        LogLevels.set(parsed);
+        return Responses.text(response, HttpResponseStatus.OK, "OK");
     }
 
     private void requireAdmin() {

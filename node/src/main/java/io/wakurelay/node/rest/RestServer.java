@@ -36,6 +36,7 @@ public final class RestServer implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(RestServer.class);
     private static final String MESSAGES = "/relay/v1/messages/";
     private static final String STREAM = "/relay/v1/stream/";
+    private static final String LOG_LEVEL = "/admin/v1/log-level/";
     static final int MAX_REQUEST_LINE = 16 * 1024;
 
     private final ObjectMapper mapper;
@@ -132,6 +133,9 @@ public final class RestServer implements AutoCloseable {
                 return relay.cached(response, topic);
             }
             return notAllowed("GET, POST");
+        }
+        if (path.startsWith(LOG_LEVEL)) {
+            return method.equals(HttpMethod.POST) ? node.setLogLevel(response, Paths.decode(path.substring(LOG_LEVEL.length()))) : notAllowed("POST");
         }
         if (path.startsWith(STREAM)) {
             return method.equals(HttpMethod.GET) ? relay.stream(response, Paths.decode(path.substring(STREAM.length()))) : notAllowed("GET");
