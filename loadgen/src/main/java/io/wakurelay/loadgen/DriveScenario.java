@@ -100,9 +100,11 @@ final class DriveScenario {
 
     private static void awaitConnected(WakuNode client, String topic) {
         long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-        while (client.relay().peers().stream().noneMatch(p -> p.topics().contains(topic))) {
+        // the client forwards what it is handed to its gossipsub mesh, so it waits for a mesh peer
+        while (client.relay().mesh().getOrDefault(topic, List.of()).isEmpty()) {
             if (System.nanoTime() > deadline) {
-                throw new IllegalStateException("could not connect to a peer that relays " + topic + " within 30 s");
+                throw new IllegalStateException("no peer joined the client's mesh of " + topic + " within 30 s; its peers: "
+                        + client.relay().peers());
             }
             InProcessNodes.sleep(20);
         }

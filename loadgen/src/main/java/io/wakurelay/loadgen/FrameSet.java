@@ -1,5 +1,10 @@
 package io.wakurelay.loadgen;
 
+import com.google.protobuf.ByteString;
+import com.google.protobuf.CodedOutputStream;
+import io.netty.buffer.ByteBufAllocator;
+import io.wakurelay.relay.proto.Message;
+import io.wakurelay.relay.proto.RPC;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.PooledByteBufAllocator;
 import io.wakurelay.node.WakuNode;
@@ -20,7 +25,8 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 
 /**
- * A workload's wire frames, encoded just ahead of use on a thread of its own ({@value #ENCODER_THREAD}), at most
+ * A workload's wire frames (each the bytes a peer writes on its relay stream to publish one message, ready for
+ * {@code Relay.inject}), encoded just ahead of use on a thread of its own ({@value #ENCODER_THREAD}), at most
  * {@value #AHEAD} frames in advance, in an allocator of its own. So the load generator's memory does not grow
  * with the message count, the node's pooled memory figures show only what the node uses, and the encoding
  * (payload, protobuf, SHA-256) runs beside the node rather than on its threads ({@link MemorySampler} leaves
@@ -68,7 +74,7 @@ final class FrameSet implements AutoCloseable {
                 workload.fill(payload, i, sizes[i]);
                 payload.flip();
                 Envelope e = envelopes.encode(workload.pubsubTopic(), workload.message(i, payload, WakuNode.nowNanos()), GENERATOR);
-                ByteBuf frame = e.retainedFrame();
+                ByteBuf frame = relayStreamBytes(GENERATOR, workload.pubsubTopic(), e.messageBytes());
                 hashes[i] = e.hash();
                 indexByHash.put(e.hash(), i);
                 e.release();
@@ -82,6 +88,24 @@ final class FrameSet implements AutoCloseable {
         } catch (RuntimeException e) {
             encoderFailure = e;
         }
+    }
+
+    /**
+     * What a peer writes on its relay stream to publish {@code message} on {@code topic}: the varint length, then
+     * {@code RPC{publish: [Message{data: message, topic}]}} (StrictNoSign: no from, seqno or signature).
+     */
+    static ByteBuf relayStreamBytes(ByteBufAllocator alloc, String topic, ByteBuf message) {
+        byte[] rpc = RPC.newBuilder().addPublish(Message.newBuilder()
+                .setData(ByteString.copyFrom(message.nioBuffer())).setTopic(topic)).build().toByteArray();
+        ByteBuf out = alloc.buffer(CodedOutputStream.computeUInt32SizeNoTag(rpc.length) + rpc.length);
+        for (int n = rpc.length; ; n >>>= 7) { // the unsigned varint length prefix
+            if ((n & ~0x7F) == 0) {
+                out.writeByte(n);
+                break;
+            }
+            out.writeByte((n & 0x7F) | 0x80);
+        }
+        return out.writeBytes(rpc);
     }
 
     /** The next frame, which must be frame {@code i}; the caller takes ownership. */

@@ -2,7 +2,6 @@ package io.wakurelay.loadgen;
 
 import io.wakurelay.node.NodeMain;
 import io.wakurelay.node.WakuNode;
-import io.wakurelay.relay.PeerInfo;
 
 import java.nio.file.Path;
 import java.time.Duration;
@@ -33,22 +32,29 @@ final class InProcessNodes {
         return WakuNode.start(NodeMain.parse(args.toArray(String[]::new), Map.of()));
     }
 
+    /** The multiaddr, with peer id, peers dial {@code node} at. */
     static String peerAddress(WakuNode node) {
-        return "127.0.0.1:" + node.peerAddress().getPort();
+        return node.multiaddr().toString();
     }
 
-    /** Waits until {@code from} has {@code to} as a peer that wants {@code topic}. */
+    /**
+     * Waits until {@code from} has {@code to} in its gossipsub mesh of {@code topic}: only then does it forward the
+     * messages it receives to {@code to} (its own publishes go to every peer of the topic).
+     */
     static void awaitPeer(WakuNode from, WakuNode to, String topic, Duration timeout) {
+        awaitMesh(from, to.peerId(), topic, timeout);
+    }
+
+    static void awaitMesh(WakuNode from, String peerId, String topic, Duration timeout) {
         long deadline = System.nanoTime() + timeout.toNanos();
         while (System.nanoTime() < deadline) {
-            for (PeerInfo p : from.relay().peers()) {
-                if (p.nodeId().equals(to.nodeId()) && p.topics().contains(topic)) {
-                    return;
-                }
+            if (from.relay().mesh().getOrDefault(topic, List.of()).stream().anyMatch(p -> p.toString().equals(peerId))) {
+                return;
             }
             sleep(20);
         }
-        throw new IllegalStateException("node " + from.nodeId() + " did not connect to " + to.nodeId() + " within " + timeout);
+        throw new IllegalStateException("node " + from.peerId() + " did not have " + peerId + " in its mesh of " + topic
+                + " within " + timeout + "; its peers: " + from.relay().peers());
     }
 
     static void sleep(long millis) {

@@ -253,14 +253,17 @@ public final class LoadgenMain implements Runnable {
     }
 
     @Command(name = "drive", mixinStandardHelpOptions = true,
-            description = "Against running nodes: publish to one node's peer port, verify every hash in another node's store over REST.")
+            description = "Against running nodes: publish to one node over libp2p (gossipsub), verify every hash in another node's store over REST.")
     static final class Drive implements Callable<Integer> {
+        @CommandLine.Spec
+        CommandLine.Model.CommandSpec spec;
         @Mixin
         WorkloadOptions workload;
         @Mixin
         OutputOptions output;
 
-        @Option(names = "--publish-to", required = true, paramLabel = "HOST:PORT", description = "peer port of the node to publish to")
+        @Option(names = "--publish-to", required = true, paramLabel = "MULTIADDR",
+                description = "the node to publish to: a multiaddr ending in /p2p/<peer id>, as its /debug/v1/info lists them")
         String publishTo;
 
         @Option(names = "--store-at", required = true, paramLabel = "HOST:PORT", description = "REST address of the node whose store is checked")
@@ -274,6 +277,14 @@ public final class LoadgenMain implements Runnable {
 
         @Override
         public Integer call() {
+            try {
+                if (io.wakurelay.p2p.multiaddr.Multiaddr.parse(publishTo).peerId().isEmpty()) {
+                    throw new CommandLine.ParameterException(spec.commandLine(),
+                            "--publish-to must end in /p2p/<peer id> (the node's /debug/v1/info lists its addresses), was " + publishTo);
+                }
+            } catch (io.wakurelay.p2p.multiaddr.MultiaddrFormatException | IllegalArgumentException e) {
+                throw new CommandLine.ParameterException(spec.commandLine(), "--publish-to is not a multiaddr: " + e.getMessage());
+            }
             Workload w = workload.workload();
             return output.report(output.inWorkDir(dir -> DriveScenario.run(w, publishTo, storeAt, rate, DurationText.parse(settle), dir, Sink.err)));
         }

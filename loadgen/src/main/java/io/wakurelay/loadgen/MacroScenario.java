@@ -70,8 +70,8 @@ final class MacroScenario {
         try (FrameSet frames = new FrameSet(workload);
              NodeProcess b = NodeProcess.start(List.of("-Xmx256m"), args, Duration.ofSeconds(60), dir.resolve("receiver.log"));
              WakuNode a = InProcessNodes.start(dir.resolve("publisher"), false, workload.pubsubTopic(),
-                     List.of("127.0.0.1:" + b.peerAddress().getPort()))) {
-            awaitRemotePeer(a, b.nodeId(), workload.pubsubTopic());
+                     List.of(b.multiaddr().toString()))) {
+            InProcessNodes.awaitMesh(a, b.peerId(), workload.pubsubTopic(), Duration.ofSeconds(30));
             RemoteStore store = new RemoteStore("127.0.0.1:" + b.restAddress().getPort(), workload.pubsubTopic(), workload.contentTopic());
             RemoteMetrics metrics = new RemoteMetrics("127.0.0.1:" + b.metricsAddress().getPort());
             Window window = Window.standard(0);
@@ -111,16 +111,6 @@ final class MacroScenario {
 
     private static double delta(String before, String after, String name) {
         return RemoteMetrics.sum(after, name) - RemoteMetrics.sum(before, name);
-    }
-
-    static void awaitRemotePeer(WakuNode a, String nodeId, String topic) {
-        long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-        while (a.relay().peers().stream().noneMatch(p -> p.nodeId().equals(nodeId) && p.topics().contains(topic))) {
-            if (System.nanoTime() > deadline) {
-                throw new IllegalStateException("not connected to node " + nodeId + " after 30 s");
-            }
-            InProcessNodes.sleep(20);
-        }
     }
 
     /** Sends frames [from, to) through the feeder, each once the window has room. */

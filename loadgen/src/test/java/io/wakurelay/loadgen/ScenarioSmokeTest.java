@@ -79,12 +79,22 @@ class ScenarioSmokeTest {
                 "--rest", "false", "--metrics-server", "false", "--store", "false"}, env));
              io.wakurelay.node.WakuNode b = io.wakurelay.node.WakuNode.start(io.wakurelay.node.NodeMain.parse(new String[]{
                 "--data-dir", dir.resolve("b").toString(), "--listen-address", "127.0.0.1", "--tcp-port", "0",
-                "--rest-port", "0", "--metrics-server", "false", "--staticnode", "127.0.0.1:" + a.peerAddress().getPort()}, env))) {
-            String[] row = run("drive", "--count", "40", "--warmup", "5", "--publish-to", "127.0.0.1:" + a.peerAddress().getPort(),
+                "--rest-port", "0", "--metrics-server", "false", "--staticnode", a.multiaddr().toString()}, env))) {
+            String[] row = run("drive", "--count", "40", "--warmup", "5", "--publish-to", a.multiaddr().toString(),
                     "--store-at", "127.0.0.1:" + b.restAddress().getPort(), "--work-dir", dir.resolve("w").toString(), "--settle", "20s");
             assertThat(row[0]).isEqualTo("drive");
             assertThat(row[1]).isEqualTo("40");
         }
+    }
+
+    @Test
+    void driveRefusesAnAddressWithoutAPeerIdAsAUsageError() {
+        java.io.ByteArrayOutputStream err = new java.io.ByteArrayOutputStream();
+        int code = LoadgenMain.run(new String[]{"drive", "--count", "1", "--publish-to", "/ip4/127.0.0.1/tcp/60000",
+                "--store-at", "127.0.0.1:8646", "--work-dir", dir.resolve("w").toString()},
+                new PrintStream(new java.io.ByteArrayOutputStream(), true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8));
+        assertThat(code).isEqualTo(2);
+        assertThat(err.toString(StandardCharsets.UTF_8)).contains("/p2p/<peer id>");
     }
 
     @Test
