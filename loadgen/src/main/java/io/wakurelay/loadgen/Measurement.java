@@ -14,6 +14,7 @@ final class Measurement {
     private final PathCounters counters;
     private final long counted;
     private final long decodes0;
+    private final long messageIds0;
     private final long hashes0;
     private final long copies0;
     private final MemorySampler memory;
@@ -33,6 +34,7 @@ final class Measurement {
         this.decodes0 = counters == null ? 0 : counters.decodes();
         this.hashes0 = counters == null ? 0 : counters.hashes();
         this.copies0 = counters == null ? 0 : counters.payloadCopies();
+        this.messageIds0 = counters == null ? 0 : counters.messageIds();
         this.memory = new MemorySampler();
     }
 
@@ -43,6 +45,12 @@ final class Measurement {
         double seconds = elapsedMs / 1000.0;
         double n = count;
         double c = counted;
+        if (counters != null) {
+            // gossipsub message ids (SHA-256) per message: beside the CSV's decodes and hashes, in the JSON only
+            Map<String, Object> all = new java.util.LinkedHashMap<>(extras);
+            all.put("message_ids_per_msg", Math.round((counters.messageIds() - messageIds0) / c * 1000) / 1000.0);
+            extras = all;
+        }
         return new ResultRow(scenario, count, elapsedMs, count / seconds,
                 Latencies.percentile(sorted, 50), Latencies.percentile(sorted, 99),
                 counters == null ? Double.NaN : (counters.decodes() - decodes0) / c,
