@@ -114,7 +114,7 @@ sample() {
     /^jvm_threads_live_threads / { threads = $NF }
     /^waku_archive_messages / { archived = $NF }
     /^waku_relay_messages_accepted_total / { accepted = $NF }
-    /^waku_relay_peers_connected\{/ { peers += $NF }
+    /^libp2p_peers / { peers = $NF }
     END { if (rss != "") printf "%s,%s,%.0f,%.0f,%.0f,%.0f,%.0f,%.0f,%.0f,%.0f,%.0f,%.0f,%.0f,%.0f,%.0f,%.0f,%.0f,%.0f\n",
             t, node, heap, old, live, nettyDirect, pooled, jdkDirect, rss, files, threads, archived, accepted, peers,
             committed, nonheap, cache, memtables }'
@@ -132,7 +132,10 @@ sampler() {
 
 log "soak: $DURATION s of loadgen drive rounds ($WARMUP + $COUNT messages each, rate $RATE/s, mix $MIX) node-a -> node-b; samples every $INTERVAL s into $OUT/samples.csv"
 start_node node-a "$PEER_A" "$REST_A" "$METRICS_A" "$OUT/data-a"
-start_node node-b "$PEER_B" "$REST_B" "$METRICS_B" "$OUT/data-b" --staticnode "127.0.0.1:$PEER_A"
+# node-a's multiaddr with its peer id, from its start-up line: node started peerId=... listen=[/ip4/127.0.0.1/tcp/...]
+A_ADDR=$(grep -m1 'node started' "$OUT/node-a.log" | grep -oE '/ip4/127\.0\.0\.1/tcp/[0-9]+/p2p/[A-Za-z0-9]+' | head -1)
+[[ -n $A_ADDR ]] || die "node-a's start-up line has no 127.0.0.1 multiaddr; see $OUT/node-a.log"
+start_node node-b "$PEER_B" "$REST_B" "$METRICS_B" "$OUT/data-b" --staticnode "$A_ADDR"
 log "nodes up: node-a pid ${PIDS[node-a]}, node-b pid ${PIDS[node-b]}"
 
 echo "t_s,node,heap_used,old_gen_used,live_data,netty_direct,netty_pooled_direct,jdk_direct,rss,open_files,threads,archive_messages,accepted,peers,heap_committed,nonheap_used,rocksdb_block_cache,rocksdb_memtables" >"$OUT/samples.csv"
@@ -147,7 +150,7 @@ while ((SECONDS - START < DURATION)); do
   t0=$((SECONDS - START))
   rc=0
   timeout --kill-after=10 300 "$JAVA" "${LOADGEN_JVM[@]}" -jar "$LOADGEN_JAR" drive \
-    --publish-to "127.0.0.1:$PEER_A" --store-at "127.0.0.1:$REST_B" --count "$COUNT" --warmup "$WARMUP" \
+    --publish-to "$A_ADDR" --store-at "127.0.0.1:$REST_B" --count "$COUNT" --warmup "$WARMUP" \
     --rate "$RATE" --seed $((SEED + ROUND)) --mix "$MIX" --json "$OUT/round.json" --no-header \
     >"$OUT/round.out" 2>"$OUT/round.err" || rc=$?
   row=$(grep '^drive,' "$OUT/round.out" | head -1 || true)

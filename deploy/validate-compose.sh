@@ -44,9 +44,11 @@ services_check() {
   [[ $got == "grafana loadgen node-a node-b prometheus " ]] || { echo "services: $got"; return 1; }
   "${compose_env[@]}" "${COMPOSE[@]}" --profile load config >"$TMP/resolved.yml"
   # node-b peers with node-a; both archive; loadgen drives node-a -> node-b; healthchecks gate start-up.
-  grep -q 'WAKURELAY_STATICNODE: node-a:60000' "$TMP/resolved.yml" || { echo "node-b has no static peer node-a"; return 1; }
+  # node-a's fixed key gives the peer id node-b and the loadgen dial (node's ComposeNodeKeyTest checks the pair)
+  grep -q 'WAKURELAY_NODEKEY: b30d31e974bad9f9dfac1a7e4c5427fde3b9f1ae04162327020a6b66fd37b423' "$TMP/resolved.yml" || { echo "node-a has no fixed node key"; return 1; }
+  grep -q 'WAKURELAY_STATICNODE: /dns4/node-a/tcp/60000/p2p/16Uiu2HAmQ3AdGcGU1s1fp1ZrNXkqjho2uWeaq2HhzT6Y6ABjWm7b' "$TMP/resolved.yml" || { echo "node-b has no static peer node-a"; return 1; }
   [[ $(grep -c "WAKURELAY_STORE: 'true'\|WAKURELAY_STORE: \"true\"" "$TMP/resolved.yml") -eq 2 ]] || { echo "both nodes must archive"; return 1; }
-  grep -q -- '--publish-to=node-a:60000' "$TMP/resolved.yml" || { echo "loadgen does not publish to node-a"; return 1; }
+  grep -q -- '--publish-to=/dns4/node-a/tcp/60000/p2p/16Uiu2HAmQ3AdGcGU1s1fp1ZrNXkqjho2uWeaq2HhzT6Y6ABjWm7b' "$TMP/resolved.yml" || { echo "loadgen does not publish to node-a"; return 1; }
   grep -q -- '--store-at=node-b:8645' "$TMP/resolved.yml" || { echo "loadgen does not check node-b's store"; return 1; }
   [[ $(grep -c 'condition: service_healthy' "$TMP/resolved.yml") -ge 4 ]] || { echo "depends_on healthchecks missing"; return 1; }
   echo "services: $got"
