@@ -101,7 +101,7 @@ class HostilePeersAtScaleTest {
 
     enum SocketKind { SILENT, STALLED_NOISE, GARBAGE_AFTER_MSS, RANDOM_BYTES }
 
-    enum PeerKind { INVALID_MESSAGES, OVERSIZED_RPC, IWANT_FLOOD, STUCK_READER, STREAM_FLOOD }
+    enum PeerKind { INVALID_MESSAGES, OVERSIZED_RPC, MALFORMED_RPC, TRUNCATED_RPC, NOT_SUBSCRIBED_TOPIC, IWANT_FLOOD, STUCK_READER, STREAM_FLOOD }
 
     @BeforeEach
     void start() {
@@ -216,6 +216,9 @@ class HostilePeersAtScaleTest {
                 .isGreaterThanOrEqualTo(RELAY_PEERS * 5.0);
         assertThat(count(m, "waku.relay.messages.invalid", "reason", "rpc_too_large")).as("one per oversized RPC")
                 .isEqualTo(RELAY_PEERS);
+        assertThat(count(m, "waku.relay.messages.invalid", "reason", "malformed_rpc")).as("one per malformed RPC")
+                .isEqualTo(RELAY_PEERS);
+        assertThat(count(m, "waku.relay.messages.invalid", "reason", "not_subscribed")).isEqualTo(5.0 * RELAY_PEERS);
         assertThat(count(m, "libp2p.gossipsub.control.received", "kind", "iwant")).isGreaterThanOrEqualTo(RELAY_PEERS * (double) IWANTS_PER_PEER);
         assertThat(iwantAnswers).hasSize(RELAY_PEERS).allSatisfy(a -> assertThat(a).isLessThanOrEqualTo(1 + GOSSIP_RETRANSMISSION));
         assertThat(count(m, "waku.relay.peer.disconnects", "reason", "slow_consumer")).as("stuck readers disconnected")
@@ -248,12 +251,13 @@ class HostilePeersAtScaleTest {
         System.out.printf("HostilePeersAtScaleTest: %d hostile sockets (%d kinds x %d), %d libp2p peers (%d kinds x %d), %d churned "
                         + "connections, %d idle sockets, in %d ms; honest: %d from the peer, %d over REST, %d health checks; "
                         + "handshakes: timeout %.0f, failed in all %.0f; rejected too_many_connections %.0f; relay: graylisted %.0f, "
-                        + "rpc_too_large %.0f, iwant received %.0f (answers per flooder %s), slow_consumer %.0f, message drops %.0f, "
+                        + "rpc_too_large %.0f, malformed_rpc %.0f, not_subscribed %.0f, iwant received %.0f (answers per flooder %s), slow_consumer %.0f, message drops %.0f, "
                         + "streams refused %.0f; before: %s; after: %s%n",
                 sockets, SocketKind.values().length, PER_KIND, RELAY_PEERS * PeerKind.values().length, PeerKind.values().length,
                 RELAY_PEERS, CHURN, floodSize, millis, traffic.sentByPeer.size(), traffic.sentOverRest.size(), traffic.healthChecks.get(),
                 timeouts, failedHandshakes, tooMany, count(m, "waku.relay.peer.disconnects", "reason", "graylisted"),
-                count(m, "waku.relay.messages.invalid", "reason", "rpc_too_large"), count(m, "libp2p.gossipsub.control.received", "kind", "iwant"),
+                count(m, "waku.relay.messages.invalid", "reason", "rpc_too_large"), count(m, "waku.relay.messages.invalid", "reason", "malformed_rpc"),
+                count(m, "waku.relay.messages.invalid", "reason", "not_subscribed"), count(m, "libp2p.gossipsub.control.received", "kind", "iwant"),
                 iwantAnswers, count(m, "waku.relay.peer.disconnects", "reason", "slow_consumer"), count(m, "waku.relay.peer.drops", "kind", "message"),
                 count(m, "libp2p.streams.refused", "reason", "too_many_streams"), before, after);
         assertThat(after.direct - before.direct).as("direct memory after the attack").isLessThan(64 * MIB);
@@ -426,6 +430,32 @@ class HostilePeersAtScaleTest {
                     Eventually.until(WAIT, "the oversized RPC's stream is reset", () -> !relay.isOpen());
                     c.close();
                 }
+                case MALFORMED_RPC -> {
+                    ByteBuf out = relay.alloc().buffer(8);
+                    Uvarint.write(out, 4);
+                    out.writeInt(0xffffffff); // field 0x1fffffff... of wire type 7: no protobuf
+                    relay.write(out);
+                    Eventually.until(WAIT, "the malformed RPC is counted", () -> malformedCounted(c));
+                    c.close();
+                }
+                case TRUNCATED_RPC -> {
+                    byte[] whole = RPC.newBuilder().addPublish(Message.newBuilder().setTopic(TOPIC).setData(
+                            GoodTraffic.message(new byte[5000]).toByteString())).build().toByteArray();
+                    ByteBuf out = relay.alloc().buffer(8 + whole.length / 2);
+                    Uvarint.write(out, whole.length);
+                    out.writeBytes(whole, 0, whole.length / 2);
+                    relay.write(out).awaitUninterruptibly(5000);
+                    c.close(); // hang up in the middle of the RPC
+                }
+                case NOT_SUBSCRIBED_TOPIC -> {
+                    for (int i = 0; i < 5; i++) {
+                        send(relay, RPC.newBuilder().addPublish(Message.newBuilder().setTopic("/waku/2/rs/0/7")
+                                .setData(GoodTraffic.message(("elsewhere " + i).getBytes(StandardCharsets.UTF_8)).toByteString())).build());
+                    }
+                    Thread.sleep(500);
+                    assertThat(c.isOpen()).as("messages on a topic the node does not relay are ignored, not punished").isTrue();
+                    c.close();
+                }
                 case IWANT_FLOOD -> {
                     Eventually.until(WAIT, "a message to ask for again", () -> !inbox.published.isEmpty());
                     ByteString data = inbox.published.get(0);
@@ -447,6 +477,10 @@ class HostilePeersAtScaleTest {
             h.close();
             open.remove(h);
         }
+    }
+
+    private boolean malformedCounted(Connection c) {
+        return !c.isOpen() || count(target.metrics().registry(), "waku.relay.messages.invalid", "reason", "malformed_rpc") > 0;
     }
 
     // =====================================================================================================
