@@ -11,6 +11,7 @@ import io.wakurelay.p2p.HostConfig;
 import io.wakurelay.p2p.Stream;
 import io.wakurelay.p2p.StreamHandler;
 import io.wakurelay.p2p.crypto.PrivateKey;
+import io.wakurelay.p2p.mux.MuxerLimits;
 import io.wakurelay.p2p.wire.LengthPrefixedReader;
 import io.wakurelay.p2p.wire.Uvarint;
 import io.wakurelay.protocol.MessageHasher;
@@ -98,6 +99,7 @@ class HostilePeersAtScaleTest {
     private WakuNode target;
     private WakuNode good;
     private final List<AutoCloseable> open = new CopyOnWriteArrayList<>();
+    private final Object malformedLock = new Object();
 
     enum SocketKind { SILENT, STALLED_NOISE, GARBAGE_AFTER_MSS, RANDOM_BYTES }
 
@@ -109,7 +111,7 @@ class HostilePeersAtScaleTest {
                 "--tcp-port", "0", "--rest", "false", "--metrics-server", "false", "--store", "false"}, Map.of()));
         target = WakuNode.start(NodeMain.parse(new String[]{"--data-dir", dir.resolve("target").toString(), "--listen-address", "127.0.0.1",
                 "--tcp-port", "0", "--rest-port", "0", "--metrics-server-port", "0", "--max-connections", String.valueOf(MAX_CONNECTIONS),
-                "--handshake-timeout", "2s", "--peer-queue-messages", "16", "--peer-queue-size", "256KiB", "--peer-max-drops", "20",
+                "--handshake-timeout", "2s", "--peer-queue-messages", "16", "--peer-queue-size", "320KiB", "--peer-max-drops", "20",
                 "--staticnode", good.multiaddr().toString()}, Map.of()));
         Eventually.until(Duration.ofSeconds(30), "the honest peer relays with the target",
                 () -> target.relay().peers().stream().anyMatch(p -> p.topics().contains(TOPIC))
@@ -261,7 +263,8 @@ class HostilePeersAtScaleTest {
                 iwantAnswers, count(m, "waku.relay.peer.disconnects", "reason", "slow_consumer"), count(m, "waku.relay.peer.drops", "kind", "message"),
                 count(m, "libp2p.streams.refused", "reason", "too_many_streams"), before, after);
         assertThat(after.direct - before.direct).as("direct memory after the attack").isLessThan(64 * MIB);
-        assertThat(after.heap - before.heap).as("heap after the attack").isLessThan(64 * MIB);
+        // bounded caches warming up (seen caches, message caches, leak-detector records): 62 MiB in the CI run, not growing with scale
+        assertThat(after.heap - before.heap).as("heap after the attack").isLessThan(96 * MIB);
     }
 
     // =====================================================================================================
@@ -326,7 +329,11 @@ class HostilePeersAtScaleTest {
     // misbehaving libp2p peers
 
     private Host host() {
-        Host h = Host.start(HostConfig.builder().listenAddress(new InetSocketAddress("127.0.0.1", 0)).build(),
+        // its own outbound stream limit above the node's inbound one, so that the node's limit is what refuses
+        MuxerLimits d = MuxerLimits.DEFAULTS;
+        MuxerLimits limits = new MuxerLimits(d.maxInboundStreams(), 4 * STREAMS_PER_PEER, d.negotiationTimeout(),
+                d.yamuxReceiveWindow(), d.streamWriteBufferBytes(), d.mplexMaxBufferedBytes());
+        Host h = Host.start(HostConfig.builder().listenAddress(new InetSocketAddress("127.0.0.1", 0)).muxerLimits(limits).build(),
                 PrivateKey.generateEd25519(), new SimpleMeterRegistry());
         open.add(h);
         return h;
@@ -431,11 +438,16 @@ class HostilePeersAtScaleTest {
                     c.close();
                 }
                 case MALFORMED_RPC -> {
-                    ByteBuf out = relay.alloc().buffer(8);
-                    Uvarint.write(out, 4);
-                    out.writeInt(0xffffffff); // field 0x1fffffff... of wire type 7: no protobuf
-                    relay.write(out);
-                    Eventually.until(WAIT, "the malformed RPC is counted", () -> malformedCounted(c));
+                    // one at a time, so that each waits for its own RPC to be counted before it hangs up
+                    synchronized (malformedLock) {
+                        double counted = count(target.metrics().registry(), "waku.relay.messages.invalid", "reason", "malformed_rpc");
+                        ByteBuf out = relay.alloc().buffer(8);
+                        Uvarint.write(out, 4);
+                        out.writeInt(0xffffffff); // a field of wire type 7: not protobuf
+                        relay.write(out);
+                        Eventually.until(WAIT, "the malformed RPC is counted", () -> count(target.metrics().registry(),
+                                "waku.relay.messages.invalid", "reason", "malformed_rpc") > counted);
+                    }
                     c.close();
                 }
                 case TRUNCATED_RPC -> {
@@ -477,10 +489,6 @@ class HostilePeersAtScaleTest {
             h.close();
             open.remove(h);
         }
-    }
-
-    private boolean malformedCounted(Connection c) {
-        return !c.isOpen() || count(target.metrics().registry(), "waku.relay.messages.invalid", "reason", "malformed_rpc") > 0;
     }
 
     // =====================================================================================================
