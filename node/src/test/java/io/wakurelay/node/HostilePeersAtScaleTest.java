@@ -428,7 +428,13 @@ class HostilePeersAtScaleTest {
                                 .setTimestamp(WakuNode.nowNanos()).build(); // no content topic
                         send(relay, RPC.newBuilder().addPublish(Message.newBuilder().setTopic(TOPIC).setData(invalid.toByteString())).build());
                     }
-                    Eventually.until(WAIT, "the spammer is disconnected", () -> !c.isOpen());
+                    try {
+                        Eventually.until(WAIT, "the spammer is disconnected", () -> !c.isOpen());
+                    } catch (AssertionError e) {
+                        throw new AssertionError(e.getMessage() + "; the node's view of it: " + target.relay().peers().stream()
+                                .filter(p -> p.peerId().equals(h.peerId())).toList() + "; missing_content_topic counted "
+                                + count(target.metrics().registry(), "waku.relay.messages.invalid", "reason", "missing_content_topic"), e);
+                    }
                 }
                 case OVERSIZED_RPC -> {
                     ByteBuf out = relay.alloc().buffer(8);
