@@ -90,7 +90,7 @@ class HostilePeersAtScaleTest {
     private static final int STREAMS_PER_PEER = 300;
     private static final int MAX_INBOUND_STREAMS = 256; // MuxerLimits.DEFAULTS
     private static final int GOSSIP_RETRANSMISSION = 3; // GossipParams.DEFAULTS
-    private static final int REST_PAYLOAD = 16 * 1024;
+    private static final int REST_PAYLOAD = Integer.getInteger("hostile.restPayload", 16 * 1024);
     private static final long MIB = 1 << 20;
     private static final Duration WAIT = Duration.ofSeconds(30);
 
