@@ -424,8 +424,9 @@ class HostilePeersAtScaleTest {
             switch (kind) {
                 case INVALID_MESSAGES -> {
                     for (int i = 0; i < INVALID_PER_PEER && c.isOpen(); i++) {
-                        WakuMessage invalid = WakuMessage.newBuilder().setPayload(ByteString.copyFromUtf8("bad " + i))
-                                .setTimestamp(WakuNode.nowNanos()).build(); // no content topic
+                        WakuMessage invalid = WakuMessage.newBuilder().setPayload(ByteString.copyFromUtf8("bad " + h.peerId() + " " + i))
+                                .setTimestamp(WakuNode.nowNanos()).build(); // no content topic; its own payload: a copy of another
+                        // spammer's message would be a duplicate, dropped before validation and not penalised
                         send(relay, RPC.newBuilder().addPublish(Message.newBuilder().setTopic(TOPIC).setData(invalid.toByteString())).build());
                     }
                     try {
