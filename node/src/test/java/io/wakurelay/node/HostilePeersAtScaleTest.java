@@ -263,8 +263,9 @@ class HostilePeersAtScaleTest {
                 iwantAnswers, count(m, "waku.relay.peer.disconnects", "reason", "slow_consumer"), count(m, "waku.relay.peer.drops", "kind", "message"),
                 count(m, "libp2p.streams.refused", "reason", "too_many_streams"), before, after);
         assertThat(after.direct - before.direct).as("direct memory after the attack").isLessThan(64 * MIB);
-        // bounded caches warming up (seen caches, message caches, leak-detector records): 62 MiB in the CI run, not growing with scale
-        assertThat(after.heap - before.heap).as("heap after the attack").isLessThan(96 * MIB);
+        // both nodes' bounded state warmed up (seen caches, meters, pools): +37 MiB at the CI scale, +44 MiB at 4x. Before the
+        // ping fix in p2p (closed connections held until their next ping) it was +62 and +104 MiB: this bound caught it
+        assertThat(after.heap - before.heap).as("heap after the attack").isLessThan(64 * MIB);
     }
 
     // =====================================================================================================
