@@ -58,9 +58,15 @@ final class PingService {
         };
     }
 
-    /** Pings {@code connection} until it closes. */
+    /**
+     * Pings {@code connection} until it closes. The next tick is cancelled when it closes: a pending tick holds the
+     * connection (its channel, muxer and Noise state), and left to run out it kept every closed connection reachable
+     * for up to a ping interval, so that connection churn held memory in proportion to its rate.
+     */
     void start(HostConnection connection) {
-        new Pinger(connection).schedule();
+        Pinger pinger = new Pinger(connection);
+        pinger.schedule();
+        connection.onClose().subscribe(null, e -> pinger.stopSoon(), pinger::stopSoon);
     }
 
     private final class Pinger implements StreamHandler {
@@ -78,8 +84,30 @@ final class PingService {
             this.connection = connection;
         }
 
+        private ScheduledFuture<?> next;
+
         void schedule() {
-            connection.executor().schedule(this::tick, interval.toNanos(), TimeUnit.NANOSECONDS);
+            next = connection.executor().schedule(this::tick, interval.toNanos(), TimeUnit.NANOSECONDS);
+        }
+
+        /** Cancels the next tick and the deadline, on the connection's event loop (where they are scheduled). */
+        void stopSoon() {
+            try {
+                connection.executor().execute(this::stop);
+            } catch (java.util.concurrent.RejectedExecutionException e) {
+                stop(); // the event loop is shutting down: its scheduled tasks go with it
+            }
+        }
+
+        private void stop() {
+            if (next != null) {
+                next.cancel(false);
+                next = null;
+            }
+            if (deadline != null) {
+                deadline.cancel(false);
+                deadline = null;
+            }
         }
 
         private void tick() {

@@ -128,7 +128,10 @@ class MisbehaviourTest {
 
     @Test
     void anIwantFloodForTheSameMessageIsPenalisedAndAnsweredOnlyAFewTimes() throws Exception {
-        TestNode node = keep(new TestNode(0, TestNode.fastConfig(), PrivateKey.generateEd25519()));
+        // The message must still be in the message cache when the IWANTs arrive: with fastConfig's 100 ms heartbeat
+        // its 6 heartbeats of history are 600 ms, and a pause that long on a loaded machine (GC, scheduling) left
+        // nothing to answer or penalise, so the score never fell. The default 1 s heartbeat keeps it for 6 s.
+        TestNode node = keep(new TestNode(0, RelayConfig.builder().build(), PrivateKey.generateEd25519()));
         RawRelayPeer peer = keep(new RawRelayPeer(1));
         peer.connect(node.address());
         peer.send(subscribe());
@@ -145,7 +148,8 @@ class MisbehaviourTest {
         }
 
         // past the gossip threshold its IWANTs are no longer even read
-        Eventually.until(() -> score(node, peer) < node.relay.config().scoring().gossipThreshold());
+        Eventually.until(() -> score(node, peer) < node.relay.config().scoring().gossipThreshold(), Duration.ofSeconds(20),
+                () -> "score " + score(node, peer) + ", received " + peer.received.size() + " RPCs, " + before + " before the IWANTs");
         long answers = peer.received.subList(before, peer.received.size()).stream().filter(r -> r.getPublishCount() > 0).count();
         assertThat(answers).isLessThanOrEqualTo(node.relay.config().gossip().gossipRetransmission());
     }
