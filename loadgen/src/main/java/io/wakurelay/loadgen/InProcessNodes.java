@@ -16,6 +16,11 @@ final class InProcessNodes {
      * sent; the check stays on, with a window that covers the run.
      */
     static final String CLOCK_DRIFT = "600s";
+    /**
+     * The relay's message cache (direct memory) of each node here: the default 64 MiB twice (macro, lat and thr run
+     * two or three nodes) would take all the direct memory of a JVM started with -Xmx128m.
+     */
+    static final String MESSAGE_CACHE = "16MiB";
 
     private InProcessNodes() {
     }
@@ -24,7 +29,7 @@ final class InProcessNodes {
         List<String> args = new ArrayList<>(List.of("--data-dir", dataDir.toString(), "--listen-address", "127.0.0.1",
                 "--tcp-port", "0", "--rest", "false", "--metrics-server", "false", "--store", String.valueOf(store),
                 "--pubsub-topic", pubsubTopic, "--max-clock-drift", CLOCK_DRIFT, "--store-message-retention-policy", "none",
-                "--log-level", "WARN"));
+                "--log-level", "WARN", "--relay-message-cache-size", MESSAGE_CACHE));
         for (String peer : staticPeers) {
             args.add("--staticnode");
             args.add(peer);
