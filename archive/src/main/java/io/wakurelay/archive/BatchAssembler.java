@@ -33,6 +33,8 @@ final class BatchAssembler {
     private final ColumnFamilyHandle byContent;
     /** RocksJava's ByteBuffer put needs a direct key too; the batch copies it, so one buffer is reused. */
     private final ByteBuffer directKey = ByteBuffer.allocateDirect(Keys.TAIL_BYTES);
+    /** Where a message that arrived in several buffers is gathered for RocksDB; grown and reused (see gather). */
+    private ByteBuffer assembly;
 
     BatchAssembler(ArchiveDatabase database, ArchiveCounters counters) {
         this.db = database.db();
@@ -71,6 +73,20 @@ final class BatchAssembler {
         return new Staged(stored, duplicates, ephemeral, bytes);
     }
 
+    /**
+     * {@code bytes} copied into {@link #assembly}, which grows to the largest message seen (at most the relay's
+     * largest RPC) and is reused: only the writer thread stages messages.
+     */
+    private ByteBuffer gather(ByteBuf bytes) {
+        int size = bytes.readableBytes();
+        if (assembly == null || assembly.capacity() < size) {
+            assembly = ByteBuffer.allocateDirect(Math.max(size, 64 * 1024));
+        }
+        assembly.clear().limit(size);
+        bytes.getBytes(bytes.readerIndex(), assembly);
+        return assembly.flip();
+    }
+
     private boolean isStored(byte[] hash) throws RocksDBException {
         // the bloom filter answers most misses without reading a block
         return db.keyMayExist(messageInfo, hash, null) && db.get(messageInfo, hash) != null;
@@ -88,10 +104,13 @@ final class BatchAssembler {
             directKey.put(tail).flip();
             batch.put(messages, directKey, bytes.nioBuffer());
         } else {
-            // a message that spans several received buffers (a composite) goes into the batch through one array
-            byte[] copy = new byte[bytes.readableBytes()];
-            bytes.getBytes(bytes.readerIndex(), copy);
-            batch.put(messages, tail, copy);
+            // a message that spans several received buffers (every message over one Noise frame, 65,535 bytes, is
+            // a composite of them) is gathered into one reused direct buffer: RocksDB takes one contiguous value,
+            // and a new array per message was 73 KB of garbage per message of the default mix
+            ByteBuffer gathered = gather(bytes);
+            directKey.clear();
+            directKey.put(tail).flip();
+            batch.put(messages, directKey, gathered);
         }
         batch.put(messageInfo, hash, Keys.infoValue(timestamp, pubsubTopic));
         batch.put(byTime, tail, Keys.timeValue(envelope.messageSize(), pubsubTopic, contentTopic));

@@ -46,6 +46,28 @@ class ArchiveWriteTest {
     }
 
     @Test
+    void aMessageThatArrivedInSeveralBuffersIsStoredWhole() {
+        // growing and shrinking sizes: the buffer the writer gathers such messages in grows once and is reused
+        int[] sizes = {70_000, 150_000, 20_000, 100_000, 149_000};
+        List<Envelope> envelopes = new java.util.ArrayList<>();
+        for (int i = 0; i < sizes.length; i++) {
+            envelopes.add(TestEnvelopes.composite(i, sizes[i], 3));
+        }
+        assertThat(envelopes).allSatisfy(e -> assertThat(e.messageBytes().nioBufferCount()).isGreaterThan(1));
+        List<byte[]> received = envelopes.stream().map(e -> ByteBufUtil.getBytes(e.messageBytes())).toList();
+        List<MessageHash> hashes = envelopes.stream().map(Envelope::hash).toList();
+        try (MessageArchive archive = ArchiveFixture.open(dir)) {
+            assertThat(stored(writeAll(archive, envelopes))).containsExactlyElementsOf(hashes);
+            assertThat(envelopes).allSatisfy(e -> assertThat(e.refCnt()).as("released").isZero());
+            List<StoredMessage> all = allPages(archive, StoreQuery.builder().includeData(true).pageSize(100).build());
+            assertThat(all).extracting(StoredMessage::hash).containsExactlyElementsOf(hashes);
+            for (int i = 0; i < all.size(); i++) {
+                assertThat(all.get(i).message().toByteArray()).isEqualTo(received.get(i));
+            }
+        }
+    }
+
+    @Test
     void duplicatesWithinABatchAndAgainstTheStoreAreCountedNotStored() {
         try (MessageArchive archive = ArchiveFixture.open(dir)) {
             List<CommittedBatch> first = writeAll(archive, List.of(

@@ -22,6 +22,9 @@ final class TestEnvelopes {
     private static final EnvelopeEncoder ENCODER = new EnvelopeEncoder(
             new MessageValidator(TestMessages.NO_CLOCK_LIMITS, TestMessages::nowNanos), new PathCounters());
 
+    private static final io.wakurelay.protocol.EnvelopeDecoder DECODER = new io.wakurelay.protocol.EnvelopeDecoder(
+            new MessageValidator(TestMessages.NO_CLOCK_LIMITS, TestMessages::nowNanos), new PathCounters());
+
     private TestEnvelopes() {
     }
 
@@ -39,6 +42,29 @@ final class TestEnvelopes {
 
     static Envelope withoutTimestamp(int index) {
         return encode(PUBSUB, TestMessages.message(index, 32, 0).toBuilder().clearTimestamp().build());
+    }
+
+    /**
+     * The envelope of {@code message} as a node decodes it when it arrived in several network buffers (a message
+     * larger than one Noise frame): its bytes are a composite of {@code parts} direct buffers.
+     */
+    static Envelope composite(int index, int payloadSize, int parts) {
+        Envelope encoded = envelope(index, payloadSize, BASE_TIME + index);
+        io.netty.buffer.ByteBuf bytes = encoded.messageBytes();
+        io.netty.buffer.CompositeByteBuf composite = PooledByteBufAllocator.DEFAULT.compositeDirectBuffer(parts);
+        int size = bytes.readableBytes();
+        for (int i = 0; i < parts; i++) {
+            int from = size * i / parts;
+            int to = size * (i + 1) / parts;
+            composite.addComponent(true, PooledByteBufAllocator.DEFAULT.directBuffer(to - from)
+                    .writeBytes(bytes, bytes.readerIndex() + from, to - from));
+        }
+        encoded.release();
+        try {
+            return DECODER.decode(PUBSUB, composite, composite);
+        } finally {
+            composite.release(); // the envelope holds its own reference
+        }
     }
 
     static Envelope encode(String pubsubTopic, WakuMessage message) {
