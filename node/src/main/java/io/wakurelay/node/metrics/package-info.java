@@ -1,0 +1,7 @@
+/**
+ * {@code /metrics}: {@link io.wakurelay.node.metrics.NodeMetrics} is the node's Prometheus registry (JVM, process,
+ * Netty memory via {@link io.wakurelay.node.metrics.ProcessMemory}, the message-path counters; every component
+ * registers its own meters on it), served by {@link io.wakurelay.node.metrics.MetricsServer} as
+ * {@link io.wakurelay.node.metrics.MetricsConfig} says. The names are the contract of docs/metrics.md.
+ */
+package io.wakurelay.node.metrics;

@@ -1,0 +1,13 @@
+/**
+ * The REST API in nwaku's shapes (docs/rest.md). A request reaches {@link io.wakurelay.node.rest.RestServer}, passes
+ * the {@code RequestGuard} ({@code HostPolicy}, {@code OriginPolicy}, body limits read by {@code Bodies}), and is
+ * routed by path ({@code Paths}, {@code QueryParameters}) to {@code RelayApi} (publish through the
+ * {@link io.wakurelay.node.rest.RelayPort}; subscriptions, whose messages {@link io.wakurelay.node.rest.LocalDelivery}
+ * renders once into the {@link io.wakurelay.node.rest.TopicCache} and the {@link io.wakurelay.node.rest.LiveStreams}
+ * of Server-Sent Events, as {@link io.wakurelay.node.rest.MessageJson}), {@code StoreApi} (a page of the node's
+ * store, or of another node's through {@link io.wakurelay.node.rest.RemoteStore}, written by {@code StorePageJson})
+ * or {@code NodeApi} (health, version, info, admin). Answers go out through {@code Responses}; errors are
+ * {@link io.wakurelay.node.rest.HttpError}s; {@link io.wakurelay.node.rest.RestConfig} holds the limits and
+ * {@link io.wakurelay.node.rest.RestMetrics} the meters.
+ */
+package io.wakurelay.node.rest;
