@@ -115,7 +115,7 @@ public final class WakuNode implements NodeStatus, AutoCloseable {
 
             Flux<Envelope> accepted = relay.accepted().doOnNext(e -> {
                 if (filter != null) {
-                    filter.onAccepted(e); // never blocks; keeps nothing of the envelope
+                    pushQuietly(filter, e);
                 }
                 deliverQuietly(delivery, e);
                 for (Consumer<Envelope> tap : taps) {
@@ -171,6 +171,15 @@ public final class WakuNode implements NodeStatus, AutoCloseable {
         } catch (RuntimeException ex) {
             // a REST consumer must never stop the archive path
             log.warn("local delivery of {} failed", e.hash(), ex);
+        }
+    }
+
+    private static void pushQuietly(FilterService filter, Envelope e) {
+        try {
+            filter.onAccepted(e); // never blocks; keeps nothing of the envelope
+        } catch (RuntimeException ex) {
+            // a filter subscriber must never stop the archive path
+            log.warn("filter push of {} failed", e.hash(), ex);
         }
     }
 
