@@ -405,6 +405,11 @@ public final class Host implements AutoCloseable {
         return new ArrayList<>(manager.connections());
     }
 
+    /** Sockets counted against the connection limits, handshaken or not (tests wait on it). */
+    int countedSockets() {
+        return manager.sockets();
+    }
+
     /** What identify said of a connected peer (an empty record before identify finished), or empty. */
     public Optional<PeerRecord> peer(PeerId peer) {
         HostConnection c = manager.connection(peer);

@@ -53,8 +53,11 @@ class ConnectionLimitsTest {
     @Test
     void oneAddressMayHoldOnlyItsShareOfInboundConnections() throws IOException {
         Host target = hosts.start(x -> x.maxConnectionsPerAddress(2));
+        // sockets land on different event loops: wait until each is counted, so the third is the one refused
         rawConnect(target);
+        Eventually.until(() -> target.countedSockets() == 1);
         rawConnect(target);
+        Eventually.until(() -> target.countedSockets() == 2);
         Socket third = rawConnect(target);
 
         assertThat(readUntilClosed(third)).isTrue();
