@@ -414,6 +414,28 @@ check_eq "node-b waku_archive_messages" "$TOTAL" "$(prom node-b "$(sumq waku_arc
 check_eq "node-b waku_decodes_total (decode once)" "$TOTAL" "$(prom node-b "$(sumq waku_decodes_total)")"
 check_eq "node-b waku_hashes_total (hash once)" "$TOTAL" "$(prom node-b "$(sumq waku_hashes_total)")"
 check_eq "node-b waku_payload_copies_total" 0 "$(prom node-b "$(sumq waku_payload_copies_total)")"
+# nwaku's names for the same counts (its dashboards read them)
+check_eq "node-b waku_node_messages_total{type=\"relay\"}" "$TOTAL" "$(prom node-b "$(sumq waku_node_messages_total ',type="relay"')")"
+check_eq "node-b waku_histogram_message_size_count" "$TOTAL" "$(prom node-b "$(sumq waku_histogram_message_size_count)")"
+check_eq "node-b waku_connected_peers{direction=\"Out\",protocol=relay} (it dialled node-a)" 1 \
+  "$(prom node-b "$(sumq waku_connected_peers ',direction="Out",protocol="/vac/waku/relay/2.0.0"')")"
+
+# promtool's lint of a real scrape. Allowed, with their reasons: nwaku's own name waku_histogram_message_size
+# (kept so that nwaku's dashboards read it), and two names of Micrometer's standard JVM binders that other
+# dashboards know them by.
+ALLOWED_LINT='^(waku_histogram_message_size(_max)? metric name should not include type .histogram.|process_cpu_time_ns_total metric names should not contain abbreviated units|system_cpu_count non-histogram and non-summary metrics should not have "_count" suffix)$'
+if http_get B "http://$B_IP:$METRICS_PORT/metrics" >"$WORK/node-b.metrics"; then
+  promtool check metrics <"$WORK/node-b.metrics" >"$WORK/promtool-metrics.log" 2>&1 || true
+  lint=$(grep -Ev "$ALLOWED_LINT" "$WORK/promtool-metrics.log" | grep -v '^$' || true)
+  buckets=$(grep -c '_bucket{' "$WORK/node-b.metrics" || true)
+  if [[ -z $lint ]]; then
+    record PASS "promtool check metrics on node-b's scrape: nothing but the $(grep -Ec "$ALLOWED_LINT" "$WORK/promtool-metrics.log") allowed names; $buckets bucket series"
+  else
+    record FAIL "promtool check metrics on node-b's scrape: $(echo "$lint" | head -5 | tr '\n' ';')"
+  fi
+else
+  record FAIL "node-b's /metrics did not answer"
+fi
 
 # Every metric the Grafana dashboard queries exists in Prometheus. Meters created on first use (by reason)
 # may legitimately be absent after a clean run.
@@ -465,7 +487,7 @@ W="[5m]"
 MEASURED=()
 [[ -n $DRIVE ]] && MEASURED+=("loadgen: $(jget count) msgs in $(jget elapsed_ms) ms = $(jget msg_per_s) msg/s; publish->archived p50 $(awk -v v="$(jget p50_ns)" 'BEGIN{printf "%.1f", v/1e6}') ms, p99 $(awk -v v="$(jget p99_ns)" 'BEGIN{printf "%.1f", v/1e6}') ms; loadgen peak heap $(jget peak_heap_mb) MB, RSS $(jget peak_rss_mb) MB")
 for n in node-a node-b; do
-  MEASURED+=("$n: propagation p50 $(q1 $n "histogram_quantile(0.5, sum by (node, le) (increase(waku_relay_propagation_seconds_bucket$W)))" 1000 '%.1f') ms, p99 $(q1 $n "histogram_quantile(0.99, sum by (node, le) (increase(waku_relay_propagation_seconds_bucket$W)))" 1000 '%.1f') ms; archive write p99 $(q1 $n "histogram_quantile(0.99, sum by (node, le) (increase(waku_archive_write_seconds_bucket$W)))" 1000 '%.2f') ms/batch, $(q1 $n "sum by (node) (waku_archive_writes_total)" 1 '%d') batches, $(q1 $n "sum by (node) (waku_archive_bytes)" 9.5367431640625e-07 '%.1f') MiB archived")
+  MEASURED+=("$n: propagation p50 $(q1 $n "histogram_quantile(0.5, sum by (node, le) (increase(waku_relay_propagation_seconds_bucket$W)))" 1000 '%.1f') ms, p99 $(q1 $n "histogram_quantile(0.99, sum by (node, le) (increase(waku_relay_propagation_seconds_bucket$W)))" 1000 '%.1f') ms; archive write p99 $(q1 $n "histogram_quantile(0.99, sum by (node, le) (increase(waku_archive_insert_duration_seconds_bucket$W)))" 1000 '%.2f') ms/batch, $(q1 $n "sum by (node) (waku_archive_writes_total)" 1 '%d') batches, $(q1 $n "sum by (node) (waku_archive_bytes)" 9.5367431640625e-07 '%.1f') MiB archived")
   MEASURED+=("$n: peak RSS $(q1 $n "max by (node) (max_over_time(waku_process_rss_bytes$W))" 9.5367431640625e-07 '%.0f') MiB, heap used max $(q1 $n "max by (node) (max_over_time(sum by (node) (jvm_memory_used_bytes{area=\"heap\"})[5m:1s]))" 9.5367431640625e-07 '%.0f') MiB, Netty direct max $(q1 $n "max by (node) (max_over_time(waku_netty_direct_memory_used_bytes$W))" 9.5367431640625e-07 '%.1f') MiB, GC pauses $(q1 $n "sum by (node) (jvm_gc_pause_seconds_count)" 1 '%d') ($(q1 $n "sum by (node) (jvm_gc_pause_seconds_sum)" 1000 '%.0f') ms)")
 done
 

@@ -112,7 +112,7 @@ sample() {
     /^waku_process_rss_bytes / { rss = $NF }
     /^process_files_open_files / { files = $NF }
     /^jvm_threads_live_threads / { threads = $NF }
-    /^waku_archive_messages / { archived = $NF }
+    /^waku_archive_messages[ {]/ { archived = $NF }
     /^waku_relay_messages_accepted_total / { accepted = $NF }
     /^libp2p_peers / { peers = $NF }
     END { if (rss != "") printf "%s,%s,%.0f,%.0f,%.0f,%.0f,%.0f,%.0f,%.0f,%.0f,%.0f,%.0f,%.0f,%.0f,%.0f,%.0f,%.0f,%.0f\n",

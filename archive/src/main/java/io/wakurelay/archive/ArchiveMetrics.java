@@ -7,6 +7,7 @@ import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
+import io.wakurelay.protocol.LatencyBuckets;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -32,6 +33,7 @@ final class ArchiveMetrics implements AutoCloseable {
     final Timer writeLatency;
     final Counter writeErrors;
     final Counter retentionRuns;
+    final Counter retentionErrors;
     private final Map<StoreQuery.Kind, Timer> queryLatency = new EnumMap<>(StoreQuery.Kind.class);
     private final Map<String, Counter> retentionDeleted = new HashMap<>();
 
@@ -48,33 +50,38 @@ final class ArchiveMetrics implements AutoCloseable {
         duplicates = find("waku.archive.duplicates", Counter.class);
         ephemeralSkipped = find("waku.archive.ephemeral.skipped", Counter.class);
         writes = find("waku.archive.writes", Counter.class);
-        writeErrors = find("waku.archive.write.errors", Counter.class);
         retentionRuns = find("waku.archive.retention.runs", Counter.class);
         batchMessages = find("waku.archive.batch.messages", DistributionSummary.class);
-        writeLatency = find("waku.archive.write", Timer.class);
+        writeLatency = find("waku.archive.insert.duration", Timer.class);
+        writeErrors = registry.get("waku.archive.errors").tag("type", "insert_failure").counter();
+        retentionErrors = registry.get("waku.archive.errors").tag("type", "retpolicy_failure").counter();
     }
 
     private void register(ArchiveDatabase database, ArchiveCounters counters, Supplier<Number> pending) {
-        gauge("waku.archive.messages", "messages stored", counters::messages);
+        keep(Gauge.builder("waku.archive.messages", counters::messages).tag("type", "stored")
+                .description("messages stored").register(registry));
         gauge("waku.archive.bytes", "bytes of stored messages (the WakuMessage bytes as received)", counters::bytes);
         gauge("waku.archive.pending", "envelopes taken by the writer and not yet committed", pending);
         counter("waku.archive.inserts", "messages written");
         counter("waku.archive.duplicates", "messages not written because their hash was already stored");
         counter("waku.archive.ephemeral.skipped", "ephemeral messages not archived");
         counter("waku.archive.writes", "batches committed (one RocksDB WriteBatch each)");
-        counter("waku.archive.write.errors", "batches that failed to commit (retried)");
+        // nwaku's waku_archive_errors{type}, with its label values for the two failures an archive here can have
+        for (String type : List.of("insert_failure", "retpolicy_failure")) {
+            keep(Counter.builder("waku.archive.errors").tag("type", type)
+                    .description("archive failures: batches that failed to commit (retried), retention passes that failed")
+                    .register(registry));
+        }
         counter("waku.archive.retention.runs", "retention passes");
         keep(DistributionSummary.builder("waku.archive.batch.messages")
                 .description("messages per committed batch").register(registry));
-        keep(Timer.builder("waku.archive.write").description("time to commit one batch")
-                .publishPercentileHistogram()
-                .minimumExpectedValue(Duration.ofNanos(20_000)).maximumExpectedValue(Duration.ofSeconds(10))
+        keep(Timer.builder("waku.archive.insert.duration").description("time to commit one batch (its messages are inserted together)")
+                .serviceLevelObjectives(LatencyBuckets.between(Duration.ofNanos(100_000), Duration.ofSeconds(1)))
                 .register(registry));
         for (StoreQuery.Kind kind : StoreQuery.Kind.values()) {
-            queryLatency.put(kind, keep(Timer.builder("waku.archive.query").description("store query latency")
+            queryLatency.put(kind, keep(Timer.builder("waku.archive.query.duration").description("store query latency")
                     .tag("kind", kind.tag())
-                    .publishPercentileHistogram()
-                    .minimumExpectedValue(Duration.ofNanos(10_000)).maximumExpectedValue(Duration.ofSeconds(10))
+                    .serviceLevelObjectives(LatencyBuckets.between(Duration.ofNanos(10_000), Duration.ofMillis(100)))
                     .register(registry)));
         }
         for (String policy : List.of("time", "capacity", "size")) {

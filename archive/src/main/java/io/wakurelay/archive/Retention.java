@@ -161,10 +161,12 @@ final class Retention implements AutoCloseable {
                 }
                 done.complete(new RetentionRun(policy, deleted, deletedBytes, visited));
             } catch (RocksDBException e) {
+                metrics.retentionErrors.increment();
                 log.error("retention {} failed after removing {} messages: {}; the next pass tries again",
                         policy.spec(), deleted, Errors.describe(e));
                 done.completeExceptionally(new ArchiveStorageException("retention pass failed: " + Errors.describe(e), e));
             } catch (RuntimeException e) {
+                metrics.retentionErrors.increment();
                 log.error("retention {} failed", policy.spec(), e);
                 done.completeExceptionally(e);
             }

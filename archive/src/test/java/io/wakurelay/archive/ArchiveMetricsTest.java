@@ -72,11 +72,11 @@ class ArchiveMetricsTest {
             assertThat(scrape).contains("waku_archive_ephemeral_skipped_total 1.0");
             assertThat(scrape).contains("waku_archive_retention_deleted_total{policy=\"capacity\"} 5.0");
             assertThat(scrape).contains("waku_archive_retention_runs_total 1.0");
-            assertThat(scrape).contains("waku_archive_messages 5.0");
-            assertThat(scrape).containsPattern("waku_archive_query_seconds_count\\{kind=\"topics\"} 1");
-            assertThat(scrape).containsPattern("waku_archive_query_seconds_count\\{kind=\"hashes\"} 1");
-            assertThat(scrape).containsPattern("waku_archive_query_seconds_count\\{kind=\"time\"} 1");
-            assertThat(scrape).contains("waku_archive_write_seconds_bucket");
+            assertThat(scrape).contains("waku_archive_messages{type=\"stored\"} 5.0");
+            assertThat(scrape).containsPattern("waku_archive_query_duration_seconds_count\\{kind=\"topics\"} 1");
+            assertThat(scrape).containsPattern("waku_archive_query_duration_seconds_count\\{kind=\"hashes\"} 1");
+            assertThat(scrape).containsPattern("waku_archive_query_duration_seconds_count\\{kind=\"time\"} 1");
+            assertThat(scrape).contains("waku_archive_insert_duration_seconds_bucket");
             assertThat(scrape).contains("waku_rocksdb_estimated_keys{cf=\"by_content_topic\"}");
             assertThat(scrape).contains("waku_archive_pending 0.0");
         }

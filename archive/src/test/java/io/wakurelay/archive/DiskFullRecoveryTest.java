@@ -54,9 +54,9 @@ class DiskFullRecoveryTest {
             archive.write(Flux.fromIterable(envelopes)).subscribe(acks::add);
 
             // what fits in the WAL's preallocated space may still commit; then writes fail, and nothing is acknowledged
-            Await.until("the write failed for lack of space", () -> registry.get("waku.archive.write.errors").counter().count() >= 1);
+            Await.until("the write failed for lack of space", () -> registry.get("waku.archive.errors").tag("type", "insert_failure").counter().count() >= 1);
             int acknowledgedBeforeFull = acks.size();
-            Await.until("another refused attempt", () -> registry.get("waku.archive.write.errors").counter().count() >= 3);
+            Await.until("another refused attempt", () -> registry.get("waku.archive.errors").tag("type", "insert_failure").counter().count() >= 3);
             assertThat(acks).hasSize(acknowledgedBeforeFull);
             assertThat(archive.healthy()).isFalse();
             assertThat(archive.lastWriteError()).get().asString().contains("No space left on device");

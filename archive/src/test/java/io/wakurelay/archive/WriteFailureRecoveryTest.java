@@ -53,7 +53,7 @@ class WriteFailureRecoveryTest {
 
             assertThat(events).startsWith("refused", "refused", "refused", "ack");
             assertThat(ArchiveFixture.stored(acks)).containsExactlyElementsOf(expected);
-            assertThat(registry.get("waku.archive.write.errors").counter().count()).isEqualTo(3);
+            assertThat(registry.get("waku.archive.errors").tag("type", "insert_failure").counter().count()).isEqualTo(3);
             assertThat(archive.messageCount()).isEqualTo(200);
             assertThat(archive.healthy()).isTrue();
             assertThat(archive.lastWriteError()).get().asString().contains("NoSpace");
@@ -76,9 +76,9 @@ class WriteFailureRecoveryTest {
             List<CommittedBatch> acks = new CopyOnWriteArrayList<>();
             Disposable stream = archive.write(source.flux()).subscribe(acks::add);
 
-            Await.until("three refused attempts", () -> registry.get("waku.archive.write.errors").counter().count() >= 3);
+            Await.until("three refused attempts", () -> registry.get("waku.archive.errors").tag("type", "insert_failure").counter().count() >= 3);
             long requestedWhileFailing = source.requested.get();
-            Await.until("a fourth refused attempt", () -> registry.get("waku.archive.write.errors").counter().count() >= 4);
+            Await.until("a fourth refused attempt", () -> registry.get("waku.archive.errors").tag("type", "insert_failure").counter().count() >= 4);
             assertThat(source.requested.get()).as("upstream asked for nothing more").isEqualTo(requestedWhileFailing).isEqualTo(64);
             assertThat(acks).isEmpty();
             assertThat(archive.healthy()).isFalse();
@@ -104,7 +104,7 @@ class WriteFailureRecoveryTest {
         EnvelopeSource source = new EnvelopeSource(64);
         AtomicBoolean failedWithClosed = new AtomicBoolean();
         archive.write(source.flux()).subscribe(b -> { }, e -> failedWithClosed.set(e instanceof ArchiveClosedException));
-        Await.until("a refused attempt", () -> registry.get("waku.archive.write.errors").counter().count() >= 1);
+        Await.until("a refused attempt", () -> registry.get("waku.archive.errors").tag("type", "insert_failure").counter().count() >= 1);
 
         archive.close();
 

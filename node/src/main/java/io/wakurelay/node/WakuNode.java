@@ -7,6 +7,7 @@ import io.wakurelay.archive.MessageArchive;
 import io.wakurelay.node.config.HostPort;
 import io.wakurelay.p2p.Host;
 import io.wakurelay.p2p.multiaddr.Multiaddr;
+import io.wakurelay.node.metrics.ConnectedPeers;
 import io.wakurelay.node.metrics.MetricsServer;
 import io.wakurelay.node.metrics.NodeMetrics;
 import io.wakurelay.node.rest.LiveStreams;
@@ -83,6 +84,7 @@ public final class WakuNode implements NodeStatus, AutoCloseable {
             // static peers are dialled once the relay listens for connections, so that it sees them from the start
             this.host = Host.start(config.host().toBuilder().staticPeers(List.of()).build(), config.nodeKey(), metrics.registry());
             opened.add(host);
+            ConnectedPeers.bind(metrics.registry(), host);
             this.relay = Relay.start(config.relay(), host, counters, metrics.registry());
             opened.add(relay);
             // a repeated key is ambiguous (which one did the client mean?), so it is refused rather than last-one-wins

@@ -77,7 +77,7 @@ class ArchiveOverloadTest {
                             + "publisher blocked in writes %.0f%% of the time; idle: %s; peak: %s (%d samples)%n",
                     MESSAGES, publisher.payloadBytes() / 1e6, seconds, MESSAGES / seconds, publisher.payloadBytes() / 1e6 / seconds,
                     100.0 * publisher.blockedNanos() / elapsed, idle, peak, samples);
-            System.out.println("ArchiveOverloadTest: " + grep(text, "waku_archive_write_seconds_count", "waku_archive_write_seconds_sum",
+            System.out.println("ArchiveOverloadTest: " + grep(text, "waku_archive_insert_duration_seconds_count", "waku_archive_insert_duration_seconds_sum",
                     "waku_archive_writes_total", "waku_relay_peer_disconnects_total", "jvm_gc_pause_seconds_count", "jvm_gc_pause_seconds_sum"));
         }
     }

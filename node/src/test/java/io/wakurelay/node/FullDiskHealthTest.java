@@ -92,7 +92,7 @@ class FullDiskHealthTest {
             assertThat(unhealthy).as("/health turned 503 while the disk was full").isNotNull().contains("No space left on device");
             assertThat(busy).as("publishing was pushed back (503) once the queues before the archive were full").isPositive();
             String metrics = node.metrics().scrape();
-            assertThat(Http.metric(metrics, "waku_archive_write_errors_total")).isPositive();
+            assertThat(Http.metric(metrics, "waku_archive_errors_total{type=\"insert_failure\"}")).isPositive();
             assertThat(Http.metric(metrics, "waku_archive_pending")).as("the archive holds at most maxPendingMessages").isLessThanOrEqualTo(256);
 
             Files.delete(filler);
@@ -101,7 +101,7 @@ class FullDiskHealthTest {
                     () -> ArchiveOverloadTest.stored(rest, accepted) == accepted.size());
             System.out.printf("FullDiskHealthTest: %d messages answered 200 (20 kB each), %d answered 503 while the disk was full; "
                             + "%.0f failed commits; all %d stored once space returned; /health said: %s%n",
-                    accepted.size(), busy, Http.metric(metrics, "waku_archive_write_errors_total"), accepted.size(), unhealthy);
+                    accepted.size(), busy, Http.metric(metrics, "waku_archive_errors_total{type=\"insert_failure\"}"), accepted.size(), unhealthy);
         }
         try (WakuNode reopened = start(data)) {
             Http rest = new Http(reopened.restAddress());

@@ -9,6 +9,7 @@ import java.time.Duration;
 import java.util.Base64;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -30,22 +31,9 @@ class MetricNamesTest {
 
     @Test
     void everyServedMetricIsDocumentedAndEveryDocumentedMetricIsServed() throws Exception {
-        String[] common = {"--listen-address", "127.0.0.1", "--tcp-port", "0", "--rest-port", "0", "--metrics-server-port", "0"};
-        try (WakuNode a = WakuNode.start(NodeMain.parse(concat(common, "--data-dir", dir.resolve("a").toString()), Map.of()));
-             WakuNode b = WakuNode.start(NodeMain.parse(concat(common, "--data-dir", dir.resolve("b").toString(),
-                     "--staticnode", a.multiaddr().toString()), Map.of()))) {
-            Http metrics = new Http(a.metricsAddress());
-            Eventually.until(Duration.ofSeconds(20), "the nodes relay with each other",
-                    () -> Http.metric(metrics.get("/metrics").body(), "libp2p_pubsub_peers") == 1);
-            Http restB = new Http(b.restAddress());
-            String body = "{\"payload\":\"" + Base64.getEncoder().encodeToString("m".getBytes()) + "\",\"contentTopic\":\"/app/1/metrics/proto\"}";
-            assertThat(restB.post("/relay/v1/messages/" + Http.topic("/waku/2/rs/0/0"), body).status()).isEqualTo(200);
-            Eventually.until(Duration.ofSeconds(20), "A archived it",
-                    () -> Http.metric(metrics.get("/metrics").body(), "waku_archive_inserts_total") == 1);
-            new Http(a.restAddress()).get("/store/v3/messages?pubsubTopic=%2Fwaku%2F2%2Frs%2F0%2F0");
-
+        try (TwoNodes nodes = TwoNodes.withOneMessageRelayed(dir)) {
             Set<String> served = new TreeSet<>();
-            Matcher type = TYPE.matcher(metrics.get("/metrics").body());
+            Matcher type = TYPE.matcher(nodes.scrapeA());
             while (type.find()) {
                 String name = type.group(1);
                 if (!name.startsWith("jvm_") && !name.startsWith("process_") && !name.startsWith("system_")) {
@@ -59,6 +47,82 @@ class MetricNamesTest {
                 documented.add(row.group(1));
             }
             assertThat(served).as("served, as documented in docs/metrics.md").isEqualTo(documented);
+        }
+    }
+
+    @Test
+    void nwakusDashboardNamesCountTheRelayedMessageItsSizeTheStoredMessageAndThePeer() throws Exception {
+        try (TwoNodes nodes = TwoNodes.withOneMessageRelayed(dir)) {
+            String a = nodes.scrapeA();
+            assertThat(Http.metric(a, "waku_node_messages_total{type=\"relay\"}")).isEqualTo(1);
+            assertThat(Http.metric(a, "waku_histogram_message_size_count")).isEqualTo(1);
+            assertThat(Http.metric(a, "waku_histogram_message_size_bucket{le=\"1.0\"}")).as("a 1-byte payload is 0.001 kB").isEqualTo(1);
+            assertThat(Http.metric(a, "waku_archive_messages{type=\"stored\"}")).isEqualTo(1);
+            assertThat(Http.metric(a, "waku_archive_insert_duration_seconds_count")).isPositive();
+            assertThat(Http.metric(a, "waku_archive_errors_total{type=\"insert_failure\"}")).isZero();
+            assertThat(Http.metric(a, "libp2p_peers")).isEqualTo(1);
+            // B dialled A: on A the peer is inbound, and it offers relay and store (identify)
+            assertThat(Http.metric(a, "waku_connected_peers{direction=\"In\",protocol=\"/vac/waku/relay/2.0.0\"}")).isEqualTo(1);
+            assertThat(Http.metric(a, "waku_connected_peers{direction=\"In\",protocol=\"/vac/waku/store-query/3.0.0\"}")).isEqualTo(1);
+            assertThat(Http.metric(a, "waku_connected_peers{direction=\"Out\",protocol=\"/vac/waku/relay/2.0.0\"}")).isZero();
+        }
+    }
+
+    @Test
+    void everyHistogramHasAtMostFifteenBuckets() throws Exception {
+        try (TwoNodes nodes = TwoNodes.withOneMessageRelayed(dir)) {
+            Map<String, Integer> buckets = new TreeMap<>();
+            for (String line : nodes.scrapeA().split("\n")) {
+                int brace = line.indexOf("_bucket{");
+                if (!line.startsWith("#") && brace > 0) {
+                    // one histogram is one name and one label set without le
+                    String series = line.substring(0, line.indexOf(' ')).replaceAll("le=\"[^\"]*\",?", "");
+                    buckets.merge(series, 1, Integer::sum);
+                }
+            }
+            assertThat(buckets).isNotEmpty();
+            assertThat(buckets).allSatisfy((series, n) -> assertThat(n).as(series).isLessThanOrEqualTo(15));
+        }
+    }
+
+    /** Node A, and node B that dials it and publishes one message of a 1-byte payload that A archives. */
+    private record TwoNodes(WakuNode a, WakuNode b) implements AutoCloseable {
+        static TwoNodes withOneMessageRelayed(Path dir) {
+            String[] common = {"--listen-address", "127.0.0.1", "--tcp-port", "0", "--rest-port", "0", "--metrics-server-port", "0"};
+            WakuNode a = WakuNode.start(NodeMain.parse(concat(common, "--data-dir", dir.resolve("a").toString()), Map.of()));
+            WakuNode b = null;
+            try {
+                b = WakuNode.start(NodeMain.parse(concat(common, "--data-dir", dir.resolve("b").toString(),
+                        "--staticnode", a.multiaddr().toString()), Map.of()));
+                TwoNodes nodes = new TwoNodes(a, b);
+                Eventually.until(Duration.ofSeconds(20), "the nodes relay with each other",
+                        () -> Http.metric(nodes.scrapeA(), "libp2p_pubsub_peers") == 1);
+                String body = "{\"payload\":\"" + Base64.getEncoder().encodeToString("m".getBytes())
+                        + "\",\"contentTopic\":\"/app/1/metrics/proto\"}";
+                assertThat(new Http(b.restAddress()).post("/relay/v1/messages/" + Http.topic("/waku/2/rs/0/0"), body).status())
+                        .isEqualTo(200);
+                Eventually.until(Duration.ofSeconds(20), "A archived it",
+                        () -> Http.metric(nodes.scrapeA(), "waku_archive_inserts_total") == 1);
+                new Http(a.restAddress()).get("/store/v3/messages?pubsubTopic=%2Fwaku%2F2%2Frs%2F0%2F0");
+                return nodes;
+            } catch (RuntimeException | Error e) {
+                if (b != null) {
+                    b.close();
+                }
+                a.close();
+                throw e;
+            }
+        }
+
+        String scrapeA() {
+            return new Http(a.metricsAddress()).get("/metrics").body();
+        }
+
+        @Override
+        public void close() {
+            try (WakuNode first = a) {
+                b.close();
+            }
         }
     }
 

@@ -132,7 +132,7 @@ class ProcessFaultsTest {
                 restOkPresent = ArchiveOverloadTest.stored(rest, restOk);
             }
             String metrics = new Http(restarted.metricsAddress()).get("/metrics").body();
-            assertThat(Http.metric(metrics, "waku_archive_messages"))
+            assertThat(Http.metric(metrics, "waku_archive_messages{type=\"stored\"}"))
                     .as("the archive's message counter, committed in the same batches, is exact after the crash")
                     .isEqualTo(present.size() + restPresent);
             assertThat(rest.get("/health").status()).isEqualTo(200);

@@ -292,7 +292,7 @@ final class GossipRouter {
             return;
         }
         metrics.validationSuccess.increment();
-        metrics.accepted.increment();
+        metrics.accepted(envelope.message().payloadSize());
         long timestamp = envelope.message().timestamp();
         if (timestamp > 0) {
             long delay = wallClockNanos.getAsLong() - timestamp;

@@ -236,7 +236,7 @@ public final class Relay implements AutoCloseable {
                 metrics.duplicates.increment();
                 return new PublishResult(envelope.hash(), true, 0);
             }
-            metrics.accepted.increment();
+            metrics.accepted(envelope.message().payloadSize());
             ByteBuf rpcMessage = RpcWriter.message(alloc, envelope.messageBytes(), pubsubTopic);
             ByteBuf rpc = RpcWriter.forward(alloc, rpcMessage);
             rpcMessage.release();

@@ -1,10 +1,12 @@
 package io.wakurelay.relay;
 
 import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
+import io.wakurelay.protocol.LatencyBuckets;
 import io.wakurelay.protocol.Violation;
 
 import java.time.Duration;
@@ -27,7 +29,9 @@ final class RelayMetrics {
     private final MeterRegistry registry;
     final Counter receivedFromPeers;
     final Counter receivedLocal;
-    final Counter accepted;
+    private final Counter accepted;
+    private final Counter nodeMessages;
+    private final DistributionSummary messageSize;
     final Counter duplicates;
     final Counter relayed;
     final Counter dontWantSaved;
@@ -54,6 +58,12 @@ final class RelayMetrics {
                 .description("messages that arrived: from peers, and published by this node").register(registry);
         accepted = Counter.builder("waku.relay.messages.accepted")
                 .description("messages that passed dedup and validation (delivered locally, forwarded)").register(registry);
+        // nwaku's names and buckets for the same event, so that its dashboards read this node
+        nodeMessages = Counter.builder("waku.node.messages").tag("type", "relay")
+                .description("messages received, by type (relay: accepted by the relay)").register(registry);
+        messageSize = DistributionSummary.builder("waku.histogram.message.size")
+                .description("payload size of accepted messages in kB (1000 bytes)")
+                .serviceLevelObjectives(1, 3, 5, 15, 50, 75, 100, 125, 150, 500, 700, 1000).register(registry);
         duplicates = Counter.builder("libp2p.gossipsub.duplicate")
                 .description("messages received again after their first copy (dropped by the seen cache)").register(registry);
         relayed = Counter.builder("waku.relay.messages.relayed")
@@ -70,8 +80,7 @@ final class RelayMetrics {
                 .description("accepted messages not forwarded because their RPC would exceed 153,600 bytes").register(registry);
         propagation = Timer.builder("waku.relay.propagation")
                 .description("receive time minus the message's timestamp, for messages from peers")
-                .publishPercentileHistogram().minimumExpectedValue(Duration.ofMillis(1))
-                .maximumExpectedValue(Duration.ofSeconds(30)).register(registry);
+                .serviceLevelObjectives(LatencyBuckets.between(Duration.ofMillis(1), Duration.ofSeconds(10))).register(registry);
         for (Violation v : Violation.values()) {
             invalid.put(v, Counter.builder("waku.relay.messages.invalid").tag("reason", v.label())
                     .tag("verdict", v.penalised() ? "reject" : "ignore")
@@ -110,6 +119,13 @@ final class RelayMetrics {
         Gauge.builder("libp2p.pubsub.peers", peers).description("peers with a relay stream").register(registry);
         Gauge.builder("waku.relay.peer.queue.bytes", queuedBytes)
                 .description("bytes written to relay peers and not yet taken by their connections, all peers together").register(registry);
+    }
+
+    /** A message passed dedup and validation: {@code payloadBytes} is its payload's size. */
+    void accepted(int payloadBytes) {
+        accepted.increment();
+        nodeMessages.increment();
+        messageSize.record(payloadBytes / 1000.0);
     }
 
     void invalid(Violation v) {

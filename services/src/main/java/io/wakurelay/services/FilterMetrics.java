@@ -4,6 +4,7 @@ import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
+import io.wakurelay.protocol.LatencyBuckets;
 import io.wakurelay.services.proto.FilterSubscribeRequest.FilterSubscribeType;
 
 import java.time.Duration;
@@ -44,8 +45,8 @@ final class FilterMetrics {
                     .description("filter subscribe requests received, by type").register(registry)));
             durations.put(type, meters.add(Timer.builder("waku.filter.request.duration").tag("type", type.name())
                     .description("time to handle a filter subscribe request, by type")
-                    .publishPercentileHistogram().minimumExpectedValue(Duration.ofNanos(10_000))
-                    .maximumExpectedValue(Duration.ofSeconds(1)).register(registry)));
+                    .serviceLevelObjectives(LatencyBuckets.between(Duration.ofNanos(10_000), Duration.ofMillis(100)))
+                    .register(registry)));
         }
         for (FilterStatus s : FilterStatus.values()) {
             if (s != FilterStatus.SUCCESS) {
@@ -60,8 +61,7 @@ final class FilterMetrics {
                 .description("(pubsub topic, content topic) criteria held for all subscribers").register(registry));
         handleMessage = meters.add(Timer.builder("waku.filter.handle.message.duration")
                 .description("time to hand one accepted message to its subscribers' push queues")
-                .publishPercentileHistogram().minimumExpectedValue(Duration.ofNanos(1_000))
-                .maximumExpectedValue(Duration.ofSeconds(1)).register(registry));
+                .serviceLevelObjectives(LatencyBuckets.between(Duration.ofNanos(1_000), Duration.ofMillis(10))).register(registry));
         pushes = meters.add(Counter.builder("waku.filter.pushes")
                 .description("messages written to subscribers (one per subscriber per message)").register(registry));
         pushFailures = meters.add(Counter.builder("waku.filter.push.failures")

@@ -2,6 +2,7 @@ package io.wakurelay.services;
 
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Timer;
+import io.wakurelay.protocol.LatencyBuckets;
 
 import java.time.Duration;
 
@@ -25,8 +26,7 @@ final class ServiceMetrics {
                 .description("requests to a non-relay service, served or rejected by its rate limit").register(registry));
         handling = meters.add(Timer.builder("waku.service.request.handling.duration").tag("service", protocolId)
                 .description("time from a whole request to its response being queued on the stream")
-                .publishPercentileHistogram().minimumExpectedValue(Duration.ofNanos(50_000))
-                .maximumExpectedValue(Duration.ofSeconds(30)).register(registry));
+                .serviceLevelObjectives(LatencyBuckets.between(Duration.ofNanos(100_000), Duration.ofSeconds(1))).register(registry));
         bytesIn = meters.add(Counter.builder("waku.service.network.bytes").tag("service", protocolId).tag("direction", "in")
                 .baseUnit("bytes").description("bytes of a service's requests and responses").register(registry));
         bytesOut = meters.add(Counter.builder("waku.service.network.bytes").tag("service", protocolId).tag("direction", "out")

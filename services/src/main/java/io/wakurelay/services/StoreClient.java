@@ -8,6 +8,7 @@ import io.wakurelay.archive.StoreResponse;
 import io.wakurelay.p2p.Host;
 import io.wakurelay.p2p.mss.NegotiationException;
 import io.wakurelay.p2p.multiaddr.Multiaddr;
+import io.wakurelay.protocol.LatencyBuckets;
 import io.wakurelay.services.proto.StoreQueryRequest;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -50,7 +51,7 @@ public final class StoreClient implements AutoCloseable {
         }
         duration = meters.add(Timer.builder("waku.store.client.query.duration")
                 .description("time from the dial to the whole response of a query of another node's store")
-                .publishPercentileHistogram().register(registry));
+                .serviceLevelObjectives(LatencyBuckets.between(Duration.ofMillis(1), Duration.ofSeconds(10))).register(registry));
     }
 
     /** @param registry where the client registers its meters (docs/services.md); removed at shutdown */

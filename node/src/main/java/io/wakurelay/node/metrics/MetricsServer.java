@@ -11,13 +11,21 @@ import reactor.netty.http.server.HttpServer;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.function.Supplier;
+import java.util.Locale;
+import java.util.function.Function;
 
-/** Serves {@code GET /metrics} in the Prometheus text exposition format on its own port. */
+/**
+ * Serves {@code GET /metrics} on its own port: in the Prometheus text exposition format, or in OpenMetrics when the
+ * scraper asks for it in {@code Accept} (as Prometheus does by default).
+ */
 public final class MetricsServer implements AutoCloseable {
+    static final String PROMETHEUS_TEXT = "text/plain; version=0.0.4; charset=utf-8";
+    static final String OPENMETRICS_TEXT = "application/openmetrics-text; version=1.0.0; charset=utf-8";
+
     private final DisposableServer server;
 
-    public MetricsServer(String address, int port, Supplier<String> scrape) {
+    /** @param scrape the exposition in the content type it is given ({@link #PROMETHEUS_TEXT} or {@link #OPENMETRICS_TEXT}) */
+    public MetricsServer(String address, int port, Function<String, String> scrape) {
         this.server = HttpServer.create()
                 .host(address)
                 .port(port)
@@ -27,10 +35,18 @@ public final class MetricsServer implements AutoCloseable {
                         return response.status(HttpResponseStatus.NOT_FOUND).sendString(Mono.just("only GET /metrics is served here\n"));
                     }
                     // a scrape reads RocksDB properties and /proc; keep it off the network threads
-                    return response.header(HttpHeaderNames.CONTENT_TYPE, "text/plain; version=0.0.4; charset=utf-8")
-                            .sendString(Mono.fromSupplier(scrape).subscribeOn(Schedulers.boundedElastic()), StandardCharsets.UTF_8);
+                    String type = contentType(request.requestHeaders().get(HttpHeaderNames.ACCEPT));
+                    return response.header(HttpHeaderNames.CONTENT_TYPE, type)
+                            .sendString(Mono.fromSupplier(() -> scrape.apply(type)).subscribeOn(Schedulers.boundedElastic()),
+                                    StandardCharsets.UTF_8);
                 })
                 .bindNow();
+    }
+
+    /** OpenMetrics if the scraper lists it in {@code Accept} (whatever its weight), else the Prometheus text format. */
+    static String contentType(String accept) {
+        return accept != null && accept.toLowerCase(Locale.ROOT).contains("application/openmetrics-text")
+                ? OPENMETRICS_TEXT : PROMETHEUS_TEXT;
     }
 
     public InetSocketAddress address() {

@@ -50,6 +50,11 @@ public final class NodeMetrics implements AutoCloseable {
         return registry.scrape();
     }
 
+    /** @param contentType the Prometheus text format or OpenMetrics (their content types, as {@code Accept} names them) */
+    public String scrape(String contentType) {
+        return registry.scrape(contentType);
+    }
+
     static void bindPathCounters(MeterRegistry registry, PathCounters counters) {
         FunctionCounter.builder("waku.decodes", counters, PathCounters::decodes)
                 .description("WakuMessage decodes").register(registry);

@@ -1,0 +1,67 @@
+package io.wakurelay.node.metrics;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class MetricsServerTest {
+    private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    private final MetricsServer server = new MetricsServer("127.0.0.1", 0, registry::scrape);
+    private final HttpClient client = HttpClient.newHttpClient();
+
+    @AfterEach
+    void close() {
+        server.close();
+        registry.close();
+    }
+
+    private HttpResponse<String> scrape(String accept) throws IOException, InterruptedException {
+        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.address().getPort() + "/metrics"));
+        if (accept != null) {
+            request.header("Accept", accept);
+        }
+        return client.send(request.build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    @Test
+    void aScraperThatAcceptsOpenMetricsGetsOpenMetrics() throws Exception {
+        Counter.builder("waku.test.events").register(registry).increment();
+        // what Prometheus 2.x sends by default
+        HttpResponse<String> r = scrape("application/openmetrics-text;version=1.0.0,application/openmetrics-text;version=0.0.1;q=0.75,"
+                + "text/plain;version=0.0.4;q=0.5,*/*;q=0.1");
+
+        assertThat(r.statusCode()).isEqualTo(200);
+        assertThat(r.headers().firstValue("Content-Type")).hasValue(MetricsServer.OPENMETRICS_TEXT);
+        assertThat(r.body()).contains("# TYPE waku_test_events counter", "waku_test_events_total 1.0").endsWith("# EOF\n");
+    }
+
+    @Test
+    void aScraperThatSaysNothingGetsThePrometheusTextFormat() throws Exception {
+        Counter.builder("waku.test.events").register(registry).increment();
+        for (String accept : new String[] {null, "text/plain", "*/*"}) {
+            HttpResponse<String> r = scrape(accept);
+
+            assertThat(r.headers().firstValue("Content-Type")).as(accept).hasValue(MetricsServer.PROMETHEUS_TEXT);
+            assertThat(r.body()).contains("# TYPE waku_test_events_total counter", "waku_test_events_total 1.0")
+                    .doesNotContain("# EOF");
+        }
+    }
+
+    @Test
+    void onlyGetMetricsIsServed() throws Exception {
+        HttpResponse<String> r = client.send(HttpRequest.newBuilder(
+                URI.create("http://127.0.0.1:" + server.address().getPort() + "/other")).build(), HttpResponse.BodyHandlers.ofString());
+
+        assertThat(r.statusCode()).isEqualTo(404);
+    }
+}
