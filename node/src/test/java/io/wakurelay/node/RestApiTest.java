@@ -70,16 +70,29 @@ class RestApiTest {
     }
 
     @Test
-    void aStoredMessageComesBackWithEveryFieldAsPublishedAnEmptyPayloadIncluded() {
+    void aPublishInNwakusShapeIsAcceptedItsUnknownFieldsIgnoredAndATimestampOfZeroStampedNow() {
+        long before = WakuNode.nowNanos();
+        String body = "{\"payload\":\"aGk=\",\"contentTopic\":\"/app/1/nwaku/proto\",\"timestamp\":0,\"proof\":\"cHJvb2Y=\","
+                + "\"surprise\":{\"a\":1}}";
+        assertThat(rest.post("/relay/v1/messages/" + Http.topic(TOPIC), body).status()).isEqualTo(200);
+        String query = "/store/v3/messages?includeData=true&pubsubTopic=" + Http.topic(TOPIC) + "&contentTopics=" + Http.topic("/app/1/nwaku/proto");
+        Eventually.until(Duration.ofSeconds(10), "the message is archived", () -> storeCount(query) == 1);
+        JsonNode m = rest.get(query).json().get("messages").get(0).get("message");
+        assertThat(m.get("timestamp").asLong()).isBetween(before, WakuNode.nowNanos());
+        assertThat(m.get("rateLimitProof").asText()).isEqualTo("cHJvb2Y=");
+    }
+
+    @Test
+    void aStoredMessageComesBackWithEveryFieldAsPublished() {
         long timestamp = WakuNode.nowNanos();
-        String published = "{\"payload\":\"\",\"contentTopic\":\"/app/1/fields/proto\",\"version\":4294967295,\"timestamp\":" + timestamp
+        String published = "{\"payload\":\"AA==\",\"contentTopic\":\"/app/1/fields/proto\",\"version\":4294967295,\"timestamp\":" + timestamp
                 + ",\"meta\":\"bWV0YQ==\",\"rateLimitProof\":\"cHJvb2Y=\",\"ephemeral\":false}";
         assertThat(rest.post("/relay/v1/messages/" + Http.topic(TOPIC), published).status()).isEqualTo(200);
         String query = "/store/v3/messages?includeData=true&pubsubTopic=" + Http.topic(TOPIC) + "&contentTopics=" + Http.topic("/app/1/fields/proto");
         Eventually.until(Duration.ofSeconds(10), "the message is archived", () -> storeCount(query) == 1);
         JsonNode m = rest.get(query).json().get("messages").get(0);
         assertThat(m.get("pubsubTopic").asText()).isEqualTo(TOPIC);
-        assertThat(m.get("message").toString()).isEqualTo("{\"payload\":\"\",\"contentTopic\":\"/app/1/fields/proto\",\"version\":4294967295,"
+        assertThat(m.get("message").toString()).isEqualTo("{\"payload\":\"AA==\",\"contentTopic\":\"/app/1/fields/proto\",\"version\":4294967295,"
                 + "\"timestamp\":" + timestamp + ",\"meta\":\"bWV0YQ==\",\"rateLimitProof\":\"cHJvb2Y=\",\"ephemeral\":false}");
     }
 
@@ -117,7 +130,7 @@ class RestApiTest {
             "{\"payload\":\"aGk=\",\"contentTopic\":\"/app/1/chat/proto\",\"timestamp\":1e30}",
             "{\"payload\":\"aGk=\",\"contentTopic\":\"/app/1/chat/proto\",\"ephemeral\":\"yes\"}",
             "{\"payload\":\"aGk=\",\"contentTopic\":\"/app/1/chat/proto\",\"meta\":\"AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA\"}",
-            "{\"payload\":\"aGk=\",\"contentTopic\":\"/app/1/chat/proto\",\"surprise\":1}",
+            "{\"payload\":\"\",\"contentTopic\":\"/app/1/chat/proto\"}",
             "{\"payload\":\"aGk=\",\"contentTopic\":\"/app/1/chat/proto\",\"contentTopic\":\"/app/1/other/proto\"}",
     })
     void refusesBadPublishBodiesWithA400JsonError(String body) {

@@ -11,25 +11,35 @@ import io.netty.handler.codec.base64.Base64Dialect;
 import io.wakurelay.protocol.Envelope;
 import io.wakurelay.protocol.WakuMessageView;
 import io.wakurelay.protocol.proto.WakuMessage;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import java.nio.charset.StandardCharsets;
 import java.util.Iterator;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The REST representation of a WakuMessage: {@code {"payload":"<base64>","contentTopic":"...","version":0,
- * "timestamp":<ns>,"meta":"<base64>","ephemeral":false}}, with strict reading (clear 400s for wrong types).
+ * "timestamp":<ns>,"meta":"<base64>","ephemeral":false}}, read as nwaku reads it: unknown fields are ignored (and
+ * logged), {@code proof} is nwaku's name for {@code rateLimitProof}, a timestamp of 0 means now, and an empty payload
+ * is refused; a known field of the wrong type is a 400 that says which.
  */
 public final class MessageJson {
-    private static final Set<String> FIELDS = Set.of("payload", "contentTopic", "version", "timestamp", "meta", "ephemeral", "rateLimitProof");
+    private static final Logger log = LoggerFactory.getLogger(MessageJson.class);
+    private static final Set<String> FIELDS = Set.of("payload", "contentTopic", "version", "timestamp", "meta", "ephemeral",
+            "rateLimitProof", "proof");
     private static final long UINT32_MAX = 0xFFFF_FFFFL;
+    /** Unknown field names already logged: each is logged once, and at most this many, so clients cannot flood the log. */
+    private static final int LOGGED_UNKNOWN_FIELDS = 64;
+    private static final Set<String> loggedUnknownFields = ConcurrentHashMap.newKeySet();
 
     private MessageJson() {
     }
 
     /**
-     * Reads a publish body. A message without a timestamp gets {@code nowNanos}.
+     * Reads a publish body. A message without a timestamp, or with 0, gets {@code nowNanos}.
      *
      * @throws HttpError 400 saying which field is wrong
      */
@@ -38,20 +48,17 @@ public final class MessageJson {
             throw HttpError.badRequest("the body must be a JSON object with payload and contentTopic");
         }
         for (Iterator<String> names = body.fieldNames(); names.hasNext(); ) {
-            String name = names.next();
-            if (!FIELDS.contains(name)) {
-                throw HttpError.badRequest("unknown field '" + name + "'; fields are " + String.join(", ", FIELDS.stream().sorted().toList()));
-            }
+            logUnknown(names.next());
         }
         WakuMessage.Builder b = WakuMessage.newBuilder();
         JsonNode payload = body.get("payload");
-        if (payload == null || payload.isNull()) {
-            throw HttpError.badRequest("payload is required (base64; use \"\" for an empty payload)");
+        if (payload == null || payload.isNull() || (payload.isTextual() && payload.asText().isBlank())) {
+            throw HttpError.badRequest("payload is missing or empty (base64 of at least one byte, as nwaku requires)");
         }
         b.setPayload(base64(payload, "payload"));
         JsonNode contentTopic = body.get("contentTopic");
-        if (contentTopic == null || contentTopic.isNull() || (contentTopic.isTextual() && contentTopic.asText().isEmpty())) {
-            throw HttpError.badRequest("contentTopic is required");
+        if (contentTopic == null || contentTopic.isNull() || (contentTopic.isTextual() && contentTopic.asText().isBlank())) {
+            throw HttpError.badRequest("contentTopic is missing or empty");
         }
         if (!contentTopic.isTextual()) {
             throw HttpError.badRequest("contentTopic must be a string");
@@ -69,7 +76,8 @@ public final class MessageJson {
             if (!timestamp.isIntegralNumber() || !timestamp.canConvertToLong()) {
                 throw HttpError.badRequest("timestamp must be an integer (Unix nanoseconds)");
             }
-            b.setTimestamp(timestamp.asLong());
+            // 0 is "now", as nwaku reads it: a zero timestamp would fail every peer's clock window
+            b.setTimestamp(timestamp.asLong() == 0 ? nowNanos : timestamp.asLong());
         } else {
             b.setTimestamp(nowNanos);
         }
@@ -78,8 +86,14 @@ public final class MessageJson {
             b.setMeta(base64(meta, "meta"));
         }
         JsonNode proof = body.get("rateLimitProof");
+        JsonNode nwakuProof = body.get("proof");
+        if (proof != null && !proof.isNull() && nwakuProof != null && !nwakuProof.isNull()) {
+            throw HttpError.badRequest("give the proof once: proof (nwaku's name) or rateLimitProof, not both");
+        }
         if (proof != null && !proof.isNull()) {
             b.setRateLimitProof(base64(proof, "rateLimitProof"));
+        } else if (nwakuProof != null && !nwakuProof.isNull()) {
+            b.setRateLimitProof(base64(nwakuProof, "proof"));
         }
         JsonNode ephemeral = body.get("ephemeral");
         if (ephemeral != null && !ephemeral.isNull()) {
@@ -89,6 +103,13 @@ public final class MessageJson {
             b.setEphemeral(ephemeral.asBoolean());
         }
         return b.build();
+    }
+
+    private static void logUnknown(String name) {
+        if (!FIELDS.contains(name) && loggedUnknownFields.size() < LOGGED_UNKNOWN_FIELDS && loggedUnknownFields.add(name)) {
+            log.warn("a published message has an unknown field '{}': ignored, as nwaku ignores it (logged once per field name)",
+                    (name.length() > 64 ? name.substring(0, 64) + "..." : name).replaceAll("\\p{Cntrl}", "?"));
+        }
     }
 
     private static ByteString base64(JsonNode node, String field) {
