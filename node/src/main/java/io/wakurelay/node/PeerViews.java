@@ -17,6 +17,10 @@ import java.util.Set;
 
 /** The peers of a node for the admin API: its connections with what identify and the relay know, and its static peers. */
 final class PeerViews {
+    /** nwaku's {@code PeerOrigin} names for the two origins a peer can have here (no discovery yet). */
+    static final String STATIC = "Static";
+    static final String UNKNOWN_ORIGIN = "UnknownOrigin";
+
     private PeerViews() {
     }
 
@@ -32,10 +36,10 @@ final class PeerViews {
             RelayPeer r = relayPeers.get(c.remotePeer());
             Multiaddr address = c.isOutbound() || record.listenAddresses().isEmpty()
                     ? c.remoteAddress() : record.listenAddresses().get(0);
-            String origin = host.isStaticConnection(c) ? "static" : c.isOutbound() ? "dialed" : "inbound";
+            String origin = host.isStaticConnection(c) ? STATIC : UNKNOWN_ORIGIN;
             views.add(new PeerView(c.remotePeer().toString(), address == null ? null : address.withPeerId(c.remotePeer()).toString(),
                     List.copyOf(new java.util.TreeSet<>(record.protocols())), record.agentVersion(),
-                    c.isOutbound() ? "outbound" : "inbound", origin, c.isOpen(), r == null ? 0 : r.score(),
+                    c.isOutbound() ? "outbound" : "inbound", origin, c.isOpen(), r == null ? null : r.score(),
                     r == null ? List.of() : r.topics(), r == null ? List.of() : r.meshTopics(), c.muxer(),
                     r == null ? 0 : r.queuedBytes(), r == null ? 0 : r.drops()));
             shown.add(c.remotePeer());
@@ -43,7 +47,7 @@ final class PeerViews {
         for (Multiaddr statics : host.staticPeers()) {
             PeerId id = statics.peerId().orElseThrow();
             if (shown.add(id)) {
-                views.add(new PeerView(id.toString(), statics.toString(), List.of(), "", null, "static", false, 0,
+                views.add(new PeerView(id.toString(), statics.toString(), List.of(), "", null, STATIC, false, null,
                         List.of(), List.of(), null, 0, 0));
             }
         }

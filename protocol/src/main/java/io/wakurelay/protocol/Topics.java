@@ -1,6 +1,7 @@
 package io.wakurelay.protocol;
 
 import java.nio.charset.StandardCharsets;
+import java.util.OptionalInt;
 
 /**
  * Format rules for pubsub and content topics.
@@ -39,7 +40,6 @@ public final class Topics {
         }
     }
 
-    /** @throws ProtocolViolation with {@link Violation#MISSING_CONTENT_TOPIC} or {@link Violation#INVALID_CONTENT_TOPIC} */
     /** {@link #checkPubsubTopic} as a test, for topics a peer names (no exception on the hot path). */
     public static boolean isValidPubsubTopic(String topic, int maxBytes) {
         try {
@@ -50,6 +50,18 @@ public final class Topics {
         }
     }
 
+    /** @return the shard of a static-sharding topic {@code /waku/2/rs/<cluster>/<shard>}, empty for any other topic */
+    public static OptionalInt shardOf(String topic) {
+        String prefix = WAKU2_PREFIX + STATIC_SHARDING;
+        if (!topic.startsWith(prefix)) {
+            return OptionalInt.empty();
+        }
+        String[] parts = topic.substring(prefix.length()).split("/", -1);
+        return parts.length == 2 && isUint16(parts[0]) && isUint16(parts[1])
+                ? OptionalInt.of(Integer.parseInt(parts[1])) : OptionalInt.empty();
+    }
+
+    /** @throws ProtocolViolation with {@link Violation#MISSING_CONTENT_TOPIC} or {@link Violation#INVALID_CONTENT_TOPIC} */
     public static void checkContentTopic(String topic, int maxBytes) {
         if (topic.isEmpty()) {
             throw new ProtocolViolation(Violation.MISSING_CONTENT_TOPIC, "a message needs a content topic");

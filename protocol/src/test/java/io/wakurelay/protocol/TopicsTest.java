@@ -4,6 +4,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatCode;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -58,5 +59,14 @@ class TopicsTest {
     @Test
     void errorMessagesEscapeControlCharacters() {
         assertThatThrownBy(() -> Topics.checkPubsubTopic("/waku/2/a\nb", MAX)).hasMessageContaining("a\\u000ab");
+    }
+
+    @Test
+    void theShardOfAStaticShardingTopicIsItsLastNumberAndOtherTopicsHaveNone() {
+        assertThat(Topics.shardOf("/waku/2/rs/0/0")).hasValue(0);
+        assertThat(Topics.shardOf("/waku/2/rs/1/65535")).hasValue(65535);
+        assertThat(Topics.shardOf("/waku/2/rs/1/65536")).isEmpty();
+        assertThat(Topics.shardOf("/waku/2/rs/1")).isEmpty();
+        assertThat(Topics.shardOf("/waku/2/default-waku/proto")).isEmpty();
     }
 }

@@ -10,6 +10,7 @@ import io.wakurelay.node.NodeStatus;
 import io.wakurelay.node.PeerView;
 import io.wakurelay.p2p.multiaddr.Multiaddr;
 import io.wakurelay.p2p.multiaddr.MultiaddrFormatException;
+import io.wakurelay.protocol.Topics;
 import org.reactivestreams.Publisher;
 import reactor.core.publisher.Mono;
 import reactor.netty.http.server.HttpServerRequest;
@@ -17,6 +18,7 @@ import reactor.netty.http.server.HttpServerResponse;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.OptionalInt;
 import java.util.Set;
 
 /** Health, node information and (when enabled) peer administration. */
@@ -104,12 +106,19 @@ final class NodeApi {
             o.put("multiaddr", p.multiaddr());
             ArrayNode protocols = o.putArray("protocols");
             p.protocols().forEach(protocols::add);
+            ArrayNode shards = o.putArray("shards");
+            shardsOf(p.topics()).forEach(shards::add);
+            o.put("connected", p.connected() ? "Connected" : "NotConnected");
             o.put("agent", p.agent());
-            o.put("connected", p.connected());
-            o.put("direction", p.direction());
             o.put("origin", p.origin());
+            if (p.score() == null) {
+                o.putNull("score");
+            } else {
+                o.put("score", p.score());
+            }
+            // beyond nwaku's shape: what this node knows of the connection and the relay peer
+            o.put("direction", p.direction());
             o.put("muxer", p.muxer());
-            o.put("score", p.score());
             ArrayNode topics = o.putArray("pubsubTopics");
             p.topics().stream().sorted().forEach(topics::add);
             ArrayNode mesh = o.putArray("meshTopics");
@@ -118,6 +127,12 @@ final class NodeApi {
             o.put("drops", p.drops());
         }
         return Responses.json(response, mapper, HttpResponseStatus.OK, peers);
+    }
+
+    /** The shard numbers of the peer's static-sharding topics ({@code /waku/2/rs/<cluster>/<shard>}), as nwaku lists them. */
+    static List<Integer> shardsOf(List<String> topics) {
+        return topics.stream().map(Topics::shardOf).filter(OptionalInt::isPresent).map(OptionalInt::getAsInt)
+                .sorted().distinct().toList();
     }
 
     /** POST /admin/v1/peers with a JSON array of multiaddrs ending in /p2p/<peer id>; the node keeps connecting to them. */
