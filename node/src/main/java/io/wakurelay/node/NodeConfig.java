@@ -21,9 +21,12 @@ import java.util.Objects;
  * @param services the Waku services served beside relay (store, lightpush, filter)
  * @param rest    null when the REST API is off
  * @param metrics null when the metrics server is off
+ * @param logLevel  logback's name of the root level
+ * @param logFormat the format of log lines
  */
 public record NodeConfig(HostConfig host, RelayConfig relay, PrivateKey nodeKey, ArchiveConfig archive, StoreLimits store,
-                         ServicesConfig services, RestConfig rest, MetricsConfig metrics, Path dataDir, String logLevel) {
+                         ServicesConfig services, RestConfig rest, MetricsConfig metrics, Path dataDir, String logLevel,
+                         LogFormat logFormat) {
     public NodeConfig {
         Objects.requireNonNull(host, "host");
         Objects.requireNonNull(relay, "relay");
@@ -32,5 +35,6 @@ public record NodeConfig(HostConfig host, RelayConfig relay, PrivateKey nodeKey,
         Objects.requireNonNull(services, "services");
         Objects.requireNonNull(dataDir, "dataDir");
         Objects.requireNonNull(logLevel, "logLevel");
+        Objects.requireNonNull(logFormat, "logFormat");
     }
 }

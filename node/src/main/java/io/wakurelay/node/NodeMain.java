@@ -7,8 +7,11 @@ import org.slf4j.LoggerFactory;
 import picocli.CommandLine;
 
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
+import java.util.function.Consumer;
 
 /**
  * {@code java -jar wakurelay-node.jar [options]}. Invalid configuration exits with code 2 and a message
@@ -29,8 +32,9 @@ public final class NodeMain {
 
     static int run(String[] args, Map<String, String> environment) {
         NodeConfig config;
+        List<String> warnings = new ArrayList<>();
         try {
-            config = parse(args, environment);
+            config = parse(args, environment, warnings::add);
         } catch (ConfigurationException e) {
             System.err.println("wakurelay-node: " + e.getMessage());
             System.err.println("Run with --help to see every option and its default.");
@@ -40,7 +44,9 @@ public final class NodeMain {
             return 0; // --help or --version
         }
         LogLevels.set(config.logLevel());
+        config.logFormat().apply();
         Logger log = LoggerFactory.getLogger(NodeMain.class);
+        warnings.forEach(log::warn); // after the format is set, so that JSON logs hold only JSON
         WakuNode node;
         try {
             node = WakuNode.start(config);
@@ -61,17 +67,29 @@ public final class NodeMain {
         return 0;
     }
 
-    /** @return the configuration, or null when --help or --version was answered */
+    /** @return the configuration, or null when --help or --version was answered; warnings are logged */
     public static NodeConfig parse(String[] args, Map<String, String> environment) {
+        return parse(args, environment, LoggerFactory.getLogger(NodeMain.class)::warn);
+    }
+
+    /** @param warnings told what the node will start despite (config file keys it ignores) */
+    static NodeConfig parse(String[] args, Map<String, String> environment, Consumer<String> warnings) {
         NodeOptions options = new NodeOptions();
         CommandLine cli = new CommandLine(options);
         try {
             Path file = ConfigSources.configFileArgument(args, environment);
             ConfigSources sources = ConfigSources.of(environment, file);
+            // an nwaku config file names options this node does not have (discovery, RLN, ...): it still starts,
+            // and says once which keys it ignored
+            List<String> ignored = new ArrayList<>();
             for (String key : sources.fileKeys()) {
                 if (cli.getCommandSpec().findOption("--" + key) == null) {
-                    throw new ConfigurationException("config file " + file + ": unknown option '" + key + "'");
+                    ignored.add(key);
                 }
+            }
+            if (!ignored.isEmpty()) {
+                warnings.accept("config file " + file + ": ignoring " + ignored.size() + " key(s) this node has no option for: "
+                        + String.join(", ", ignored));
             }
             cli.setDefaultValueProvider(sources);
             cli.parseArgs(args);

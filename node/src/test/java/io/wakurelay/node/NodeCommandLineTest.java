@@ -14,6 +14,8 @@ import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -140,11 +142,46 @@ class NodeCommandLineTest {
     }
 
     @Test
-    void refusesUnknownConfigFileKeys() throws Exception {
-        Path file = dir.resolve("bad.toml");
-        Files.writeString(file, "tcp-prot = 1\n");
-        assertThatThrownBy(() -> NodeMain.parse(new String[]{"--config-file", file.toString()}, Map.of()))
-                .hasMessageContaining("unknown option 'tcp-prot'");
+    void anNwakuConfigFileIsReadItsKeysWeHaveAppliedAndTheOthersNamedInOneWarning() throws Exception {
+        Path file = dir.resolve("nwaku.toml");
+        // the keys of an nwaku-compose style config, some of which this node has no option for
+        Files.writeString(file, """
+                relay = true
+                store = true
+                cluster-id = 0
+                shard = [0]
+                tcp-port = 60123
+                rest = true
+                rest-address = "127.0.0.1"
+                rest-admin = true
+                metrics-server = false
+                log-level = "NOTICE"
+                dns-discovery = true
+                discv5-discovery = true
+                rln-relay = false
+                nat = "extip:192.0.2.1"
+                data-dir = "%s"
+                """.formatted(dir.resolve("data")));
+        List<String> warnings = new ArrayList<>();
+
+        NodeConfig config = NodeMain.parse(new String[]{"--config-file", file.toString()}, Map.of(), warnings::add);
+
+        assertThat(config.host().listenAddress().getPort()).isEqualTo(60123);
+        assertThat(config.logLevel()).isEqualTo("INFO");
+        assertThat(config.rest().admin()).isTrue();
+        assertThat(config.metrics()).isNull();
+        assertThat(warnings).singleElement().asString()
+                .contains("ignoring 4 key(s)", "dns-discovery", "discv5-discovery", "rln-relay", "nat");
+    }
+
+    @Test
+    void theLogFormatIsTextOrJsonAndRelayCanOnlyBeOn() {
+        assertThat(NodeMain.parse(new String[]{"--data-dir", dir.toString()}, Map.of()).logFormat()).isEqualTo(LogFormat.TEXT);
+        assertThat(NodeMain.parse(new String[]{"--data-dir", dir.toString(), "--log-format", "json"}, Map.of()).logFormat())
+                .isEqualTo(LogFormat.JSON);
+        assertThat(NodeMain.parse(new String[]{"--data-dir", dir.toString(), "--relay"}, Map.of())).isNotNull();
+        assertRefused("--log-format XML", "--log-format");
+        assertRefused("--relay false", "--relay=false is not supported");
     }
 
     @Test

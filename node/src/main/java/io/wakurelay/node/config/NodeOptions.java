@@ -2,6 +2,7 @@ package io.wakurelay.node.config;
 
 import io.wakurelay.archive.ArchiveConfig;
 import io.wakurelay.archive.RetentionPolicy;
+import io.wakurelay.node.LogFormat;
 import io.wakurelay.node.LogLevels;
 import io.wakurelay.node.NodeConfig;
 import io.wakurelay.node.ServicesConfig;
@@ -118,6 +119,10 @@ public final class NodeOptions {
             description = "direct memory of recent messages kept to answer gossip (IWANT); past it the oldest go early")
     String relayMessageCacheSize;
 
+    @Option(names = "--relay", paramLabel = "BOOL", defaultValue = "true", arity = "0..1", fallbackValue = "true", showDefaultValue = CommandLine.Help.Visibility.ALWAYS,
+            description = "relay messages (nwaku's flag; only true: this node is a relay node)")
+    boolean relay;
+
     @Option(names = "--store", paramLabel = "BOOL", defaultValue = "true", arity = "0..1", fallbackValue = "true", showDefaultValue = CommandLine.Help.Visibility.ALWAYS, description = "archive messages in the embedded store")
     boolean store;
 
@@ -228,6 +233,10 @@ public final class NodeOptions {
             description = "TRACE, DEBUG, INFO, WARN or ERROR (nwaku's NOTICE is INFO, FATAL is ERROR)")
     String logLevel;
 
+    @Option(names = "--log-format", paramLabel = "FORMAT", defaultValue = "TEXT",
+            description = "TEXT (one line per event) or JSON (one JSON object per line)")
+    String logFormat;
+
     /**
      * Builds and validates the configuration; nothing is opened yet except the data directory (for the node key).
      *
@@ -235,6 +244,11 @@ public final class NodeOptions {
      */
     public NodeConfig toConfig() {
         String level = option("--log-level", () -> LogLevels.parse(logLevel));
+        LogFormat format = option("--log-format", () -> LogFormat.parse(logFormat));
+        if (!relay) {
+            throw new IllegalArgumentException("--relay=false is not supported: this node is a relay node (nwaku's --relay, "
+                    + "which turns relay off for light clients, can only be true here)");
+        }
         ProtocolLimits limits = limits();
         RelayConfig relay = option("relay options", () -> RelayConfigs.relay(this, limits));
         HostConfig host = option("peer options", () -> RelayConfigs.host(this));
@@ -258,7 +272,7 @@ public final class NodeOptions {
                 () -> new StoreLimits(storeMaxQueries, ByteSize.parse(storeMaxPageBytes)));
         ServicesConfig services = option("--rate-limit/--filter-*", () -> ServiceOptions.services(this, storeLimits));
         checkPortsDiffer(host, restConfig, metrics);
-        return new NodeConfig(host, relay, key, archive, storeLimits, services, restConfig, metrics, dataDir, level);
+        return new NodeConfig(host, relay, key, archive, storeLimits, services, restConfig, metrics, dataDir, level, format);
     }
 
     private ProtocolLimits limits() {
