@@ -6,6 +6,7 @@ import io.wakurelay.node.rest.RestConfig;
 import io.wakurelay.node.store.StoreLimits;
 import io.wakurelay.p2p.HostConfig;
 import io.wakurelay.p2p.crypto.PrivateKey;
+import io.wakurelay.protocol.AutoSharding;
 import io.wakurelay.relay.RelayConfig;
 
 import java.nio.file.Path;
@@ -23,10 +24,11 @@ import java.util.Objects;
  * @param metrics null when the metrics server is off
  * @param logLevel  logback's name of the root level
  * @param logFormat the format of log lines
+ * @param autoSharding how content topics map to shards; null without automatic sharding
  */
 public record NodeConfig(HostConfig host, RelayConfig relay, PrivateKey nodeKey, ArchiveConfig archive, StoreLimits store,
                          ServicesConfig services, RestConfig rest, MetricsConfig metrics, Path dataDir, String logLevel,
-                         LogFormat logFormat) {
+                         LogFormat logFormat, AutoSharding autoSharding) {
     public NodeConfig {
         Objects.requireNonNull(host, "host");
         Objects.requireNonNull(relay, "relay");

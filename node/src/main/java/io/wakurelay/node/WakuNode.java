@@ -140,7 +140,7 @@ public final class WakuNode implements NodeStatus, AutoCloseable {
             this.rest = config.rest() == null ? null
                     : new RestServer(config.rest(), new RelayBinding(relay), queries, storeClient::query, this, mapper, cache,
                     streams, WakuNode::nowNanos,
-                    config.relay().limits().maxTopicBytes());
+                    config.relay().limits().maxTopicBytes(), config.autoSharding());
             if (rest != null) {
                 opened.add(rest);
             }

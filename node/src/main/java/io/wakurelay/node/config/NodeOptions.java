@@ -9,6 +9,7 @@ import io.wakurelay.node.ServicesConfig;
 import io.wakurelay.node.metrics.MetricsConfig;
 import io.wakurelay.node.rest.RestConfig;
 import io.wakurelay.node.store.StoreLimits;
+import io.wakurelay.protocol.AutoSharding;
 import io.wakurelay.protocol.ProtocolLimits;
 import io.wakurelay.protocol.Topics;
 import io.wakurelay.p2p.HostConfig;
@@ -66,6 +67,11 @@ public final class NodeOptions {
     @Option(names = "--cluster-id", paramLabel = "N", defaultValue = "0",
             description = "Waku cluster; peers of another cluster are disconnected")
     int clusterId;
+
+    @Option(names = "--num-shards-in-network", paramLabel = "N", defaultValue = "0",
+            description = "automatic sharding: content topics are spread over N shards of the cluster, and without --shard "
+                    + "or --pubsub-topic the node relays all N (as nwaku); 0: static sharding only")
+    int numShardsInNetwork;
 
     @Option(names = "--shard", paramLabel = "N", split = ",",
             description = "shard to relay, /waku/2/rs/<cluster-id>/<N> (repeatable); default: shard 0 unless --pubsub-topic is given")
@@ -245,6 +251,8 @@ public final class NodeOptions {
     public NodeConfig toConfig() {
         String level = option("--log-level", () -> LogLevels.parse(logLevel));
         LogFormat format = option("--log-format", () -> LogFormat.parse(logFormat));
+        AutoSharding autoSharding = numShardsInNetwork == 0 ? null
+                : option("--num-shards-in-network", () -> new AutoSharding(clusterId, numShardsInNetwork));
         if (!relay) {
             throw new IllegalArgumentException("--relay=false is not supported: this node is a relay node (nwaku's --relay, "
                     + "which turns relay off for light clients, can only be true here)");
@@ -272,7 +280,8 @@ public final class NodeOptions {
                 () -> new StoreLimits(storeMaxQueries, ByteSize.parse(storeMaxPageBytes)));
         ServicesConfig services = option("--rate-limit/--filter-*", () -> ServiceOptions.services(this, storeLimits));
         checkPortsDiffer(host, restConfig, metrics);
-        return new NodeConfig(host, relay, key, archive, storeLimits, services, restConfig, metrics, dataDir, level, format);
+        return new NodeConfig(host, relay, key, archive, storeLimits, services, restConfig, metrics, dataDir, level, format,
+                autoSharding);
     }
 
     private ProtocolLimits limits() {

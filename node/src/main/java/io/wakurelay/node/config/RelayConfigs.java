@@ -11,6 +11,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.stream.IntStream;
 
 /** The peer side of the node's configuration (the p2p host and the relay), from its command line. */
 final class RelayConfigs {
@@ -61,10 +62,14 @@ final class RelayConfigs {
                 .build();
     }
 
-    /** The shards as /waku/2/rs/<cluster>/<shard> topics, then the named topics; shard 0 when neither is given. */
+    /**
+     * The shards as /waku/2/rs/<cluster>/<shard> topics, then the named topics. When neither is given: every shard of
+     * the network with automatic sharding (--num-shards-in-network, as nwaku), shard 0 without.
+     */
     static Set<String> topics(NodeOptions o, ProtocolLimits limits) {
         Set<String> topics = new LinkedHashSet<>();
-        List<Integer> shards = o.shards.isEmpty() && o.pubsubTopics.isEmpty() ? List.of(0) : o.shards;
+        List<Integer> none = o.numShardsInNetwork > 0 ? IntStream.range(0, o.numShardsInNetwork).boxed().toList() : List.of(0);
+        List<Integer> shards = o.shards.isEmpty() && o.pubsubTopics.isEmpty() ? none : o.shards;
         for (int shard : shards) {
             if (shard < 0 || shard > 1023) {
                 throw new IllegalArgumentException("--shard must be in 0..1023, was " + shard);

@@ -27,13 +27,21 @@ public final class LocalDelivery {
     public void deliver(Envelope envelope) {
         String topic = envelope.pubsubTopic();
         boolean cached = cache.isOpen(topic);
+        String contentKey = cache.hasContentTopics() ? TopicCache.contentKey(envelope.message().contentTopic()) : null;
+        boolean cachedByContent = contentKey != null && cache.isOpen(contentKey);
         boolean streamed = streams.hasListeners(topic);
-        if (!cached && !streamed) {
+        if (!cached && !cachedByContent && !streamed) {
             return;
         }
         try {
-            if (cached) {
-                cache.add(topic, mapper.writeValueAsBytes(MessageJson.write(mapper, envelope.message())));
+            if (cached || cachedByContent) {
+                byte[] json = mapper.writeValueAsBytes(MessageJson.write(mapper, envelope.message()));
+                if (cached) {
+                    cache.add(topic, json);
+                }
+                if (cachedByContent) {
+                    cache.add(contentKey, json);
+                }
             }
             if (streamed) {
                 // one SSE frame, rendered once and shared by every reader of the topic

@@ -8,6 +8,7 @@ import io.netty.buffer.Unpooled;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpHeaderValues;
 import io.netty.handler.codec.http.HttpResponseStatus;
+import io.wakurelay.protocol.AutoSharding;
 import io.wakurelay.protocol.ProtocolViolation;
 import io.wakurelay.protocol.Topics;
 import io.wakurelay.protocol.proto.WakuMessage;
@@ -20,6 +21,7 @@ import reactor.netty.http.server.HttpServerResponse;
 
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.function.LongSupplier;
@@ -39,10 +41,13 @@ final class RelayApi {
     private final LongSupplier clockNanos;
     private final int maxTopicBytes;
     private final Set<String> configuredTopics;
+    private final AutoSharding autoSharding;
 
+    /** @param autoSharding how content topics map to shards for the {@code /relay/v1/auto} endpoints; null: they answer 400 */
     RelayApi(RelayPort relay, ObjectMapper mapper, TopicCache cache, LiveStreams streams, RestConfig config,
-             LongSupplier clockNanos, int maxTopicBytes) {
+             LongSupplier clockNanos, int maxTopicBytes, AutoSharding autoSharding) {
         this.configuredTopics = Set.copyOf(relay.subscriptions());
+        this.autoSharding = autoSharding;
         this.relay = relay;
         this.mapper = mapper;
         this.cache = cache;
@@ -62,12 +67,93 @@ final class RelayApi {
             throw HttpError.badRequest("not_subscribed: this node does not relay " + topic
                     + "; subscribe to it first (POST /relay/v1/subscriptions) or start the node with --pubsub-topic");
         }
-        return Bodies.read(request, config.maxBodyBytes())
+        return publish(response, Bodies.read(request, config.maxBodyBytes())
                 .map(body -> MessageJson.read(parse(body), clockNanos.getAsLong()))
-                .flatMap(message -> relay.publish(topic, message))
-                .flatMap(result -> Mono.from(Responses.text(response, HttpResponseStatus.OK, "OK")))
+                .flatMap(message -> relay.publish(topic, message)));
+    }
+
+    /** POST /relay/v1/auto/messages: as {@link #publish}, on the shard the message's content topic maps to. */
+    Publisher<Void> autoPublish(HttpServerRequest request, HttpServerResponse response) {
+        AutoSharding sharding = requireAutoSharding();
+        return publish(response, Bodies.read(request, config.maxBodyBytes())
+                .map(body -> MessageJson.read(parse(body), clockNanos.getAsLong()))
+                .flatMap(message -> {
+                    String topic = sharding.pubsubTopic(message.getContentTopic());
+                    if (!relay.subscriptions().contains(topic)) {
+                        throw HttpError.badRequest("not_subscribed: " + message.getContentTopic() + " is on " + topic
+                                + ", which this node does not relay; subscribe first (POST /relay/v1/auto/subscriptions)");
+                    }
+                    return relay.publish(topic, message);
+                }));
+    }
+
+    private Mono<Void> publish(HttpServerResponse response, Mono<?> published) {
+        return published.flatMap(result -> Mono.from(Responses.text(response, HttpResponseStatus.OK, "OK")))
                 .onErrorMap(ProtocolViolation.class, e -> HttpError.badRequest(e.getMessage()))
                 .onErrorMap(RelayPort.Busy.class, e -> new HttpError(HttpResponseStatus.SERVICE_UNAVAILABLE, e.getMessage()));
+    }
+
+    /** POST /relay/v1/auto/subscriptions with content topics: relays their shards and caches their messages. */
+    Publisher<Void> autoSubscribe(HttpServerRequest request, HttpServerResponse response) {
+        AutoSharding sharding = requireAutoSharding();
+        return Bodies.read(request, config.maxBodyBytes()).flatMap(body -> {
+            List<String> contentTopics = contentTopics(parse(body));
+            Set<String> shards = new LinkedHashSet<>();
+            for (String contentTopic : contentTopics) {
+                shards.add(shardOf(sharding, contentTopic));
+            }
+            contentTopics.forEach(t -> cache.open(TopicCache.contentKey(t)));
+            relay.subscribe(List.copyOf(shards));
+            return Mono.from(Responses.text(response, HttpResponseStatus.OK, "OK"));
+        });
+    }
+
+    /**
+     * DELETE /relay/v1/auto/subscriptions with content topics: closes their caches, and stops relaying a shard once no
+     * subscription needs it (not a topic the node was started with, nor one subscribed by pubsub topic or by another
+     * content topic).
+     */
+    Publisher<Void> autoUnsubscribe(HttpServerRequest request, HttpServerResponse response) {
+        AutoSharding sharding = requireAutoSharding();
+        return Bodies.read(request, config.maxBodyBytes()).flatMap(body -> {
+            List<String> contentTopics = contentTopics(parse(body));
+            Set<String> shards = new LinkedHashSet<>();
+            for (String contentTopic : contentTopics) {
+                shards.add(shardOf(sharding, contentTopic));
+                cache.close(TopicCache.contentKey(contentTopic));
+            }
+            for (String stillWanted : cache.contentTopics()) {
+                shards.remove(sharding.pubsubTopic(stillWanted));
+            }
+            relay.unsubscribe(shards.stream().filter(t -> !configuredTopics.contains(t) && !cache.isOpen(t)).toList());
+            return Mono.from(Responses.text(response, HttpResponseStatus.OK, "OK"));
+        });
+    }
+
+    /** GET /relay/v1/auto/messages/{contentTopic}: returns and clears what was cached for the content topic. */
+    Publisher<Void> autoCached(HttpServerResponse response, String contentTopic) {
+        shardOf(requireAutoSharding(), contentTopic);
+        List<byte[]> messages = cache.drain(TopicCache.contentKey(contentTopic));
+        if (messages == null) {
+            throw HttpError.notFound("not subscribed to " + contentTopic + "; POST it to /relay/v1/auto/subscriptions first");
+        }
+        return sendArray(response, messages);
+    }
+
+    private AutoSharding requireAutoSharding() {
+        if (autoSharding == null) {
+            throw HttpError.badRequest("automatic sharding is off: start the node with --num-shards-in-network N");
+        }
+        return autoSharding;
+    }
+
+    private String shardOf(AutoSharding sharding, String contentTopic) {
+        try {
+            Topics.checkContentTopic(contentTopic, maxTopicBytes);
+            return sharding.pubsubTopic(contentTopic);
+        } catch (ProtocolViolation e) {
+            throw HttpError.badRequest(e.getMessage());
+        }
     }
 
     /** POST /relay/v1/subscriptions with a JSON array of pubsub topics. */
@@ -100,6 +186,10 @@ final class RelayApi {
         if (messages == null) {
             throw HttpError.notFound("not subscribed to " + topic + " over REST; POST it to /relay/v1/subscriptions first");
         }
+        return sendArray(response, messages);
+    }
+
+    private Publisher<Void> sendArray(HttpServerResponse response, List<byte[]> messages) {
         // the array around the cached JSON, one message per chunk, without copying them into one body
         List<ByteBuf> chunks = new ArrayList<>(messages.size() + 1);
         for (int i = 0; i < messages.size(); i++) {
@@ -132,6 +222,20 @@ final class RelayApi {
         } catch (ProtocolViolation e) {
             throw HttpError.badRequest(e.getMessage());
         }
+    }
+
+    private static List<String> contentTopics(JsonNode body) {
+        if (body == null || !body.isArray() || body.isEmpty()) {
+            throw HttpError.badRequest("the body must be a non-empty JSON array of content topics");
+        }
+        List<String> topics = new ArrayList<>();
+        for (JsonNode t : body) {
+            if (!t.isTextual()) {
+                throw HttpError.badRequest("every content topic must be a string");
+            }
+            topics.add(t.asText());
+        }
+        return topics;
     }
 
     private List<String> topics(JsonNode body) {

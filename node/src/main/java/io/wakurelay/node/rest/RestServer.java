@@ -9,6 +9,7 @@ import io.netty.handler.codec.http.HttpMethod;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.wakurelay.node.store.StoreQueries;
 import io.wakurelay.node.NodeStatus;
+import io.wakurelay.protocol.AutoSharding;
 import org.reactivestreams.Publisher;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -37,6 +38,7 @@ public final class RestServer implements AutoCloseable {
     private static final String MESSAGES = "/relay/v1/messages/";
     private static final String STREAM = "/relay/v1/stream/";
     private static final String LOG_LEVEL = "/admin/v1/log-level/";
+    private static final String AUTO_MESSAGES = "/relay/v1/auto/messages";
     static final int MAX_REQUEST_LINE = 16 * 1024;
 
     private final ObjectMapper mapper;
@@ -50,9 +52,9 @@ public final class RestServer implements AutoCloseable {
     private final AtomicInteger inFlight = new AtomicInteger();
 
     public RestServer(RestConfig config, RelayPort relay, StoreQueries store, RemoteStore remoteStore, NodeStatus status, ObjectMapper mapper,
-                      TopicCache cache, LiveStreams streams, LongSupplier clockNanos, int maxTopicBytes) {
+                      TopicCache cache, LiveStreams streams, LongSupplier clockNanos, int maxTopicBytes, AutoSharding autoSharding) {
         this.mapper = mapper;
-        this.relay = new RelayApi(relay, mapper, cache, streams, config, clockNanos, maxTopicBytes);
+        this.relay = new RelayApi(relay, mapper, cache, streams, config, clockNanos, maxTopicBytes, autoSharding);
         this.store = new StoreApi(store, remoteStore, mapper);
         this.node = new NodeApi(status, mapper, config);
         this.guard = new RequestGuard(config);
@@ -134,6 +136,13 @@ public final class RestServer implements AutoCloseable {
             }
             return notAllowed("GET, POST");
         }
+        if (path.equals(AUTO_MESSAGES)) {
+            return method.equals(HttpMethod.POST) ? relay.autoPublish(request, response) : notAllowed("POST");
+        }
+        if (path.startsWith(AUTO_MESSAGES + "/")) {
+            return method.equals(HttpMethod.GET)
+                    ? relay.autoCached(response, Paths.decode(path.substring(AUTO_MESSAGES.length() + 1))) : notAllowed("GET");
+        }
         if (path.startsWith(LOG_LEVEL)) {
             return method.equals(HttpMethod.POST) ? node.setLogLevel(response, Paths.decode(path.substring(LOG_LEVEL.length()))) : notAllowed("POST");
         }
@@ -147,6 +156,15 @@ public final class RestServer implements AutoCloseable {
                 }
                 if (method.equals(HttpMethod.DELETE)) {
                     return relay.unsubscribe(request, response);
+                }
+                return notAllowed("POST, DELETE");
+            }
+            case "/relay/v1/auto/subscriptions" -> {
+                if (method.equals(HttpMethod.POST)) {
+                    return relay.autoSubscribe(request, response);
+                }
+                if (method.equals(HttpMethod.DELETE)) {
+                    return relay.autoUnsubscribe(request, response);
                 }
                 return notAllowed("POST, DELETE");
             }

@@ -11,15 +11,20 @@ import java.util.Map;
  * cache), each as its rendered JSON. Bounded per topic by count ({@code capacity}, oldest dropped first) and for all
  * topics together by bytes ({@code maxBytes}): a client that polls slowly, or never, holds at most that much. A
  * message that does not fit even after its own topic's older messages are dropped is itself dropped; every drop is
- * counted.
+ * counted. Content topics subscribed with automatic sharding ({@code /relay/v1/auto/subscriptions}) have caches of
+ * their own, under {@link #contentKey}.
  */
 public final class TopicCache {
+    /** Pubsub topics start with '/', so no pubsub topic's key starts with this. */
+    private static final String CONTENT_PREFIX = "content:";
     private final int capacity;
     private final long maxBytes;
     private final Map<String, ArrayDeque<byte[]>> topics = new HashMap<>();
     private long bytes;
     private long messages;
     private long dropped;
+    /** Open content-topic caches: read on every delivered message, so that it costs nothing while there are none. */
+    private volatile int contentTopics;
 
     public TopicCache(int capacity, long maxBytes) {
         this.capacity = capacity;
@@ -31,15 +36,35 @@ public final class TopicCache {
         return config == null ? new TopicCache(1, 0) : new TopicCache(config.cacheCapacity(), config.cacheBytes());
     }
 
+    /** The cache key of a content topic (auto subscriptions). */
+    public static String contentKey(String contentTopic) {
+        return CONTENT_PREFIX + contentTopic;
+    }
+
     public synchronized void open(String topic) {
-        topics.computeIfAbsent(topic, t -> new ArrayDeque<>());
+        if (topics.putIfAbsent(topic, new ArrayDeque<>()) == null && topic.startsWith(CONTENT_PREFIX)) {
+            contentTopics++;
+        }
     }
 
     public synchronized void close(String topic) {
         ArrayDeque<byte[]> queue = topics.remove(topic);
         if (queue != null) {
             queue.forEach(this::forget);
+            if (topic.startsWith(CONTENT_PREFIX)) {
+                contentTopics--;
+            }
         }
+    }
+
+    public boolean hasContentTopics() {
+        return contentTopics > 0;
+    }
+
+    /** The content topics with an open cache. */
+    public synchronized List<String> contentTopics() {
+        return topics.keySet().stream().filter(k -> k.startsWith(CONTENT_PREFIX))
+                .map(k -> k.substring(CONTENT_PREFIX.length())).toList();
     }
 
     public synchronized boolean isOpen(String topic) {

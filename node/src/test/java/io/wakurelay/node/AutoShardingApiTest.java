@@ -1,0 +1,82 @@
+package io.wakurelay.node;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+import java.util.stream.Stream;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** nwaku's /relay/v1/auto endpoints: content topics mapped to shards by automatic sharding. */
+class AutoShardingApiTest {
+    /** On shard 3 of 8 (js-waku computes the same: AutoShardingTest). */
+    private static final String CHAT = "/toychat/2/huilong/proto";
+    private static final String CHAT_PATH = Http.topic(CHAT);
+    @TempDir
+    Path dir;
+
+    private WakuNode start(String... extra) {
+        String[] base = {"--data-dir", dir.resolve("n" + System.nanoTime()).toString(), "--listen-address", "127.0.0.1",
+                "--tcp-port", "0", "--rest-port", "0", "--metrics-server", "false"};
+        return WakuNode.start(NodeMain.parse(Stream.concat(Stream.of(base), Stream.of(extra)).toArray(String[]::new), Map.of()));
+    }
+
+    private static String message(String text) {
+        return "{\"payload\":\"" + java.util.Base64.getEncoder().encodeToString(text.getBytes()) + "\",\"contentTopic\":\"" + CHAT + "\"}";
+    }
+
+    @Test
+    void aMessagePublishedByContentTopicGoesToItsShardAndIsCachedForItsContentTopic() {
+        try (WakuNode node = start("--cluster-id", "1", "--num-shards-in-network", "8")) {
+            Http rest = new Http(node.restAddress());
+            assertThat(rest.post("/relay/v1/auto/subscriptions", "[\"" + CHAT + "\"]").status()).isEqualTo(200);
+
+            assertThat(rest.post("/relay/v1/auto/messages", message("hello")).status()).isEqualTo(200);
+
+            JsonNode cached = rest.get("/relay/v1/auto/messages/" + CHAT_PATH).json();
+            assertThat(cached).hasSize(1);
+            assertThat(cached.get(0).get("contentTopic").asText()).isEqualTo(CHAT);
+            assertThat(rest.get("/relay/v1/auto/messages/" + CHAT_PATH).json()).as("drained").isEmpty();
+            String query = "/store/v3/messages?pubsubTopic=" + Http.topic("/waku/2/rs/1/3") + "&contentTopics=" + CHAT_PATH;
+            Eventually.until(Duration.ofSeconds(10), "archived on shard 3",
+                    () -> rest.get(query).json().get("messages").size() == 1);
+        }
+    }
+
+    @Test
+    void aContentTopicsShardIsRelayedOnlyWhileSubscribedUnlessTheNodeStartedWithIt() {
+        try (WakuNode node = start("--cluster-id", "1", "--num-shards-in-network", "8", "--shard", "0")) {
+            Http rest = new Http(node.restAddress());
+            assertThat(rest.post("/relay/v1/auto/messages", message("early")).json().get("error").asText())
+                    .startsWith("not_subscribed").contains("/waku/2/rs/1/3");
+
+            assertThat(rest.post("/relay/v1/auto/subscriptions", "[\"" + CHAT + "\"]").status()).isEqualTo(200);
+            assertThat(rest.post("/relay/v1/auto/messages", message("now")).status()).isEqualTo(200);
+
+            assertThat(rest.delete("/relay/v1/auto/subscriptions", "[\"" + CHAT + "\"]").status()).isEqualTo(200);
+            assertThat(rest.post("/relay/v1/auto/messages", message("late")).status()).as("shard 3 dropped").isEqualTo(400);
+            assertThat(rest.get("/relay/v1/auto/messages/" + CHAT_PATH).status()).isEqualTo(404);
+            assertThat(rest.post("/relay/v1/messages/" + Http.topic("/waku/2/rs/1/0"),
+                    "{\"payload\":\"aGk=\",\"contentTopic\":\"/app/1/zero/proto\"}").status()).as("shard 0 stays").isEqualTo(200);
+        }
+    }
+
+    @Test
+    void withoutAutomaticShardingTheAutoEndpointsSaySoAndBadContentTopicsAreA400() {
+        try (WakuNode off = start(); WakuNode on = start("--cluster-id", "1", "--num-shards-in-network", "8")) {
+            Http rest = new Http(off.restAddress());
+            assertThat(rest.post("/relay/v1/auto/messages", message("x")).json().get("error").asText())
+                    .contains("--num-shards-in-network");
+            assertThat(rest.post("/relay/v1/auto/subscriptions", "[\"" + CHAT + "\"]").status()).isEqualTo(400);
+            Http auto = new Http(on.restAddress());
+            assertThat(auto.post("/relay/v1/auto/subscriptions", "[\"chat\"]").status()).isEqualTo(400);
+            assertThat(auto.post("/relay/v1/auto/subscriptions", "[\"/1/toychat/2/huilong/proto\"]").json().get("error").asText())
+                    .contains("generation 0");
+            assertThat(auto.get("/relay/v1/auto/messages/" + Http.topic("/x/1/y/proto")).status()).isEqualTo(404);
+        }
+    }
+}
