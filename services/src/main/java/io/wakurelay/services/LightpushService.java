@@ -2,7 +2,14 @@ package io.wakurelay.services;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.wakurelay.p2p.Host;
+import io.wakurelay.protocol.ProtocolViolation;
+import io.wakurelay.protocol.Violation;
+import io.wakurelay.protocol.proto.WakuMessage;
+import io.wakurelay.relay.PublishResult;
 import io.wakurelay.relay.Relay;
+import io.wakurelay.relay.RelayBusyException;
+import io.wakurelay.relay.RelayClosedException;
+import io.wakurelay.relay.RelayPeer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import reactor.core.publisher.Mono;
@@ -57,10 +64,6 @@ public final class LightpushService implements AutoCloseable {
         return config;
     }
 
-    Relay relay() {
-        return relay;
-    }
-
     LightpushMetrics metrics() {
         return metrics;
     }
@@ -69,8 +72,92 @@ public final class LightpushService implements AutoCloseable {
         return rateLimiter;
     }
 
-    boolean isClosing() {
-        return closing;
+    /**
+     * Pushes one message as a lightpush request asks: checks the pubsub topic (this node must relay it, and a relay
+     * peer must be on it), then publishes through the relay, which validates, relays (flood publish) and hands the
+     * message to the archive. Never fails: every refusal is an outcome with its status, counted in the metrics.
+     *
+     * @param pubsubTopic null when the request named none
+     * @param message     null when the request carried none
+     */
+    public Mono<LightpushOutcome> push(String pubsubTopic, WakuMessage message) {
+        LightpushOutcome refused = refusal(pubsubTopic, message);
+        if (refused != null) {
+            return Mono.just(counted(refused));
+        }
+        return relay.publish(pubsubTopic, message)
+                .map(result -> counted(published(pubsubTopic, result)))
+                .onErrorResume(e -> Mono.just(counted(publishFailed(e))));
+    }
+
+    private LightpushOutcome refusal(String topic, WakuMessage message) {
+        if (message == null) {
+            return LightpushOutcome.error(LightpushStatus.BAD_REQUEST, "the request carries no message");
+        }
+        if (topic == null) {
+            // as nwaku with static sharding: there is no content-topic routing to fall back on
+            return LightpushOutcome.error(LightpushStatus.INVALID_MESSAGE, "pubsub_topic is required: this node uses static sharding");
+        }
+        if (topic.isBlank()) {
+            return LightpushOutcome.error(LightpushStatus.BAD_REQUEST, "pubsub_topic is empty");
+        }
+        if (!relay.subscriptions().contains(topic)) {
+            return LightpushOutcome.error(LightpushStatus.UNSUPPORTED_PUBSUB_TOPIC, "this node does not relay " + topic
+                    + "; it relays " + relay.subscriptions());
+        }
+        if (closing) {
+            return LightpushOutcome.error(LightpushStatus.SERVICE_UNAVAILABLE, "lightpush is shutting down");
+        }
+        if (!hasRelayPeerOn(topic)) {
+            // said before publishing, so that nothing is stored or marked seen and a retry later can succeed
+            return LightpushOutcome.error(LightpushStatus.NO_PEERS_TO_RELAY, "no relay peers on " + topic);
+        }
+        return null;
+    }
+
+    private boolean hasRelayPeerOn(String topic) {
+        for (RelayPeer peer : relay.peers()) {
+            if (peer.topics().contains(topic)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static LightpushOutcome published(String topic, PublishResult result) {
+        if (result.duplicate()) {
+            // as nwaku: a message seen before is not relayed again
+            return LightpushOutcome.error(LightpushStatus.INVALID_MESSAGE, "the message was already seen: " + result.hash());
+        }
+        if (result.relayedTo() == 0) {
+            return LightpushOutcome.error(LightpushStatus.NO_PEERS_TO_RELAY, "no relay peer on " + topic
+                    + " took the message (this node has it: " + result.hash() + ")");
+        }
+        return LightpushOutcome.success(result.relayedTo());
+    }
+
+    private static LightpushOutcome publishFailed(Throwable e) {
+        if (e instanceof ProtocolViolation violation) {
+            return LightpushOutcome.error(violation.violation() == Violation.MESSAGE_TOO_LARGE
+                    ? LightpushStatus.PAYLOAD_TOO_LARGE : LightpushStatus.INVALID_MESSAGE, violation.getMessage());
+        }
+        if (e instanceof RelayBusyException) {
+            return LightpushOutcome.error(LightpushStatus.SERVICE_UNAVAILABLE, "this node is busy (its archive is behind); try again");
+        }
+        if (e instanceof RelayClosedException) {
+            return LightpushOutcome.error(LightpushStatus.SERVICE_UNAVAILABLE, "the relay is shutting down");
+        }
+        log.warn("lightpush publish failed", e);
+        return LightpushOutcome.error(LightpushStatus.INTERNAL_SERVER_ERROR, "internal error");
+    }
+
+    private LightpushOutcome counted(LightpushOutcome outcome) {
+        if (outcome.isSuccess()) {
+            metrics.relayPeers.record(outcome.relayPeerCount());
+        } else {
+            metrics.error(LightpushStatus.of(outcome.statusCode()));
+        }
+        return outcome;
     }
 
     /**

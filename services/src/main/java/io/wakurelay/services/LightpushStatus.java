@@ -26,6 +26,15 @@ enum LightpushStatus {
         return code;
     }
 
+    static LightpushStatus of(int code) {
+        for (LightpushStatus s : values()) {
+            if (s.code == code) {
+                return s;
+            }
+        }
+        throw new IllegalArgumentException("not a lightpush status: " + code);
+    }
+
     /** The {@code type} of {@code waku_lightpush_v3_errors_total}: the code, as nwaku labels it. */
     String label() {
         return Integer.toString(code);
