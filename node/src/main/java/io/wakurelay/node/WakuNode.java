@@ -140,7 +140,7 @@ public final class WakuNode implements NodeStatus, AutoCloseable {
             this.rest = config.rest() == null ? null
                     : new RestServer(config.rest(), new RelayBinding(relay), queries, storeClient::query, this, mapper, cache,
                     streams, WakuNode::nowNanos,
-                    config.relay().limits().maxTopicBytes(), config.autoSharding());
+                    config.relay().limits().maxTopicBytes(), config.autoSharding(), lightpush == null ? null : lightpush::push);
             if (rest != null) {
                 opened.add(rest);
             }

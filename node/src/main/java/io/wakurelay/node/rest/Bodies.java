@@ -1,5 +1,8 @@
 package io.wakurelay.node.rest;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.netty.buffer.ByteBuf;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpResponseStatus;
@@ -44,6 +47,20 @@ final class Bodies {
     }
 
     /** {@code application/json}, with or without parameters such as {@code ; charset=utf-8}. */
+    /** @throws HttpError 400 for an empty body or one that is not JSON */
+    static JsonNode json(ObjectMapper mapper, byte[] body) {
+        if (body.length == 0) {
+            throw HttpError.badRequest("the request has no body");
+        }
+        try {
+            return mapper.readTree(body);
+        } catch (JsonProcessingException e) {
+            throw HttpError.badRequest("the body is not valid JSON: " + e.getOriginalMessage());
+        } catch (java.io.IOException e) {
+            throw HttpError.badRequest("the body could not be read: " + e.getMessage());
+        }
+    }
+
     static boolean isJson(String contentType) {
         if (contentType == null) {
             return false;

@@ -139,12 +139,7 @@ final class NodeApi {
     Publisher<Void> addPeers(HttpServerRequest request, HttpServerResponse response) {
         requireAdmin();
         return Bodies.read(request, config.maxBodyBytes()).flatMap(bytes -> {
-            JsonNode body;
-            try {
-                body = mapper.readTree(bytes);
-            } catch (java.io.IOException e) {
-                throw HttpError.badRequest("the body is not valid JSON");
-            }
+            JsonNode body = Bodies.json(mapper, bytes);
             if (body == null || !body.isArray() || body.isEmpty()) {
                 throw HttpError.badRequest("the body must be a non-empty JSON array of multiaddrs");
             }

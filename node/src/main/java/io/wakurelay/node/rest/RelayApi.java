@@ -1,6 +1,5 @@
 package io.wakurelay.node.rest;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.netty.buffer.ByteBuf;
@@ -254,15 +253,6 @@ final class RelayApi {
     }
 
     private JsonNode parse(byte[] body) {
-        if (body.length == 0) {
-            throw HttpError.badRequest("the request has no body");
-        }
-        try {
-            return mapper.readTree(body);
-        } catch (JsonProcessingException e) {
-            throw HttpError.badRequest("the body is not valid JSON: " + e.getOriginalMessage());
-        } catch (java.io.IOException e) {
-            throw HttpError.badRequest("the body could not be read: " + e.getMessage());
-        }
+        return Bodies.json(mapper, body);
     }
 }

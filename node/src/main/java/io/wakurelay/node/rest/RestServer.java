@@ -10,6 +10,8 @@ import io.netty.handler.codec.http.HttpResponseStatus;
 import io.wakurelay.node.store.StoreQueries;
 import io.wakurelay.node.NodeStatus;
 import io.wakurelay.protocol.AutoSharding;
+import io.wakurelay.protocol.proto.WakuMessage;
+import io.wakurelay.services.LightpushOutcome;
 import org.reactivestreams.Publisher;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -27,6 +29,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BiFunction;
 import java.util.function.LongSupplier;
 
 /**
@@ -45,6 +48,7 @@ public final class RestServer implements AutoCloseable {
     private final RelayApi relay;
     private final StoreApi store;
     private final NodeApi node;
+    private final LightpushApi lightpush;
     private final RequestGuard guard;
     private final LiveStreams streams;
     private final DisposableServer server;
@@ -52,9 +56,11 @@ public final class RestServer implements AutoCloseable {
     private final AtomicInteger inFlight = new AtomicInteger();
 
     public RestServer(RestConfig config, RelayPort relay, StoreQueries store, RemoteStore remoteStore, NodeStatus status, ObjectMapper mapper,
-                      TopicCache cache, LiveStreams streams, LongSupplier clockNanos, int maxTopicBytes, AutoSharding autoSharding) {
+                      TopicCache cache, LiveStreams streams, LongSupplier clockNanos, int maxTopicBytes, AutoSharding autoSharding,
+                      BiFunction<String, WakuMessage, Mono<LightpushOutcome>> lightpush) {
         this.mapper = mapper;
         this.relay = new RelayApi(relay, mapper, cache, streams, config, clockNanos, maxTopicBytes, autoSharding);
+        this.lightpush = new LightpushApi(lightpush, autoSharding, mapper, config, clockNanos);
         this.store = new StoreApi(store, remoteStore, mapper);
         this.node = new NodeApi(status, mapper, config);
         this.guard = new RequestGuard(config);
@@ -167,6 +173,9 @@ public final class RestServer implements AutoCloseable {
                     return relay.autoUnsubscribe(request, response);
                 }
                 return notAllowed("POST, DELETE");
+            }
+            case "/lightpush/v3/message" -> {
+                return method.equals(HttpMethod.POST) ? lightpush.push(request, response) : notAllowed("POST");
             }
             case "/store/v3/messages" -> {
                 return method.equals(HttpMethod.GET) ? store.query(request, response) : notAllowed("GET");

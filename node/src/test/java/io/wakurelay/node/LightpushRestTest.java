@@ -1,0 +1,64 @@
+package io.wakurelay.node;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+import java.util.stream.Stream;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** nwaku's POST /lightpush/v3/message: the node pushes through its own lightpush service and answers its status as HTTP's. */
+class LightpushRestTest {
+    private static final String TOPIC = "/waku/2/rs/0/0";
+    @TempDir
+    Path dir;
+
+    private WakuNode start(String name, String... extra) {
+        String[] base = {"--data-dir", dir.resolve(name).toString(), "--listen-address", "127.0.0.1", "--tcp-port", "0",
+                "--rest-port", "0", "--metrics-server", "false"};
+        return WakuNode.start(NodeMain.parse(Stream.concat(Stream.of(base), Stream.of(extra)).toArray(String[]::new), Map.of()));
+    }
+
+    private static String push(String pubsubTopic, String contentTopic, String text) {
+        return "{" + (pubsubTopic == null ? "" : "\"pubsubTopic\":\"" + pubsubTopic + "\",") + "\"message\":{\"payload\":\""
+                + java.util.Base64.getEncoder().encodeToString(text.getBytes()) + "\",\"contentTopic\":\"" + contentTopic + "\"}}";
+    }
+
+    @Test
+    void aPushIsRelayedToThePeersAndArchivedThereAndTheAnswerCountsThem() {
+        try (WakuNode a = start("a"); WakuNode b = start("b", "--staticnode", a.multiaddr().toString())) {
+            Http restA = new Http(a.restAddress());
+            Eventually.until(Duration.ofSeconds(20), "B is A's relay peer", () -> restA.post("/lightpush/v3/message",
+                    push(TOPIC, "/app/1/probe/proto", "probe " + System.nanoTime())).status() == 200);
+
+            Http.Reply pushed = restA.post("/lightpush/v3/message", push(TOPIC, "/app/1/lp/proto", "pushed"));
+
+            assertThat(pushed.status()).isEqualTo(200);
+            assertThat(pushed.json().get("relayPeerCount").asInt()).isEqualTo(1);
+            Http restB = new Http(b.restAddress());
+            String query = "/store/v3/messages?includeData=true&pubsubTopic=" + Http.topic(TOPIC) + "&contentTopics=" + Http.topic("/app/1/lp/proto");
+            Eventually.until(Duration.ofSeconds(10), "B archived it", () -> restB.get(query).json().get("messages").size() == 1);
+        }
+    }
+
+    @Test
+    void refusalsCarryNwakusLightpushStatusesAsHttpStatuses() {
+        try (WakuNode alone = start("alone"); WakuNode off = start("off", "--lightpush", "false")) {
+            Http rest = new Http(alone.restAddress());
+            Http.Reply noPeers = rest.post("/lightpush/v3/message", push(TOPIC, "/app/1/lp/proto", "x"));
+            assertThat(noPeers.status()).as(noPeers.body()).isEqualTo(505);
+            assertThat(noPeers.json().get("statusDesc").asText()).contains("no relay peers");
+            assertThat(rest.post("/lightpush/v3/message", push("/waku/2/rs/0/7", "/app/1/lp/proto", "x")).status()).isEqualTo(421);
+            JsonNode noTopic = rest.post("/lightpush/v3/message", push(null, "/app/1/lp/proto", "x")).json();
+            assertThat(noTopic.get("statusDesc").asText()).contains("pubsub_topic is required");
+            assertThat(rest.post("/lightpush/v3/message", "{\"pubsubTopic\":\"" + TOPIC + "\"}").status()).isEqualTo(400);
+            assertThat(rest.post("/lightpush/v3/message", "[]").status()).isEqualTo(400);
+            assertThat(new Http(off.restAddress()).post("/lightpush/v3/message", push(TOPIC, "/app/1/lp/proto", "x")).status())
+                    .isEqualTo(503);
+        }
+    }
+}
