@@ -13,8 +13,8 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * Against running nodes: connects to one node's peer port as a peer, publishes the seeded mix (at a rate,
- * or as fast as confirmations allow), watches the other node's store over REST, and finally looks up every
+ * Against running nodes: connects to one node's peer port as a peer (or posts to one node's REST API), publishes the
+ * seeded mix (at a rate, or as fast as confirmations allow), watches the other node's store over REST, and finally looks up every
  * hash there. Reports how many are missing (must be 0), throughput, and publish-to-archived latency (with
  * the polling interval as its resolution).
  */
@@ -22,15 +22,24 @@ final class DriveScenario {
     private DriveScenario() {
     }
 
-    static ResultRow run(Workload workload, String publishTo, String storeAt, double rate, Duration settle, Path dir, PrintStream err) {
+    /**
+     * @param publishTo   a multiaddr with /p2p: publish as a libp2p peer of that node (gossipsub); or null
+     * @param publishRest HOST:PORT: publish through that node's REST API instead (ours or nwaku's); or null
+     */
+    static ResultRow run(Workload workload, String publishTo, String publishRest, String storeAt, double rate, Duration settle,
+                         Path dir, PrintStream err) {
         try (FrameSet frames = new FrameSet(workload);
-             WakuNode client = InProcessNodes.start(dir.resolve("drive-client"), false, workload.pubsubTopic(), List.of(publishTo))) {
-            awaitConnected(client, workload.pubsubTopic());
+             WakuNode client = publishTo == null ? null
+                     : InProcessNodes.start(dir.resolve("drive-client"), false, workload.pubsubTopic(), List.of(publishTo))) {
+            if (client != null) {
+                awaitConnected(client, workload.pubsubTopic());
+            }
             RemoteStore store = new RemoteStore(storeAt, workload.pubsubTopic(), workload.contentTopic());
             Window window = Window.standard(rate);
             Tracker tracker = new Tracker(workload.total(), workload.warmup(), i -> window.release(frames.payloadSize(i)));
             long start = WakuNode.nowNanos() - Duration.ofMinutes(1).toNanos();
-            try (StorePoller poller = new StorePoller(store, start, tracker); FrameFeeder feeder = new FrameFeeder(client)) {
+            try (StorePoller poller = new StorePoller(store, start, tracker);
+                 FrameSink feeder = client != null ? new FrameFeeder(client) : new RestPublisher(publishRest, workload.pubsubTopic())) {
                 MacroScenario.send(feeder, frames, tracker, window, 0, workload.warmup());
                 MicroScenario.await(tracker.warm, "warmup messages in the store at " + storeAt, MacroScenario.STALL);
                 Measurement m = new Measurement("drive", workload.count(), null);
@@ -54,7 +63,7 @@ final class DriveScenario {
                     err.printf("drive: %d of %d messages are missing from %s%n", missing, workload.count(), storeAt);
                 }
                 Map<String, Object> extras = new LinkedHashMap<>();
-                extras.put("publish_to", publishTo);
+                extras.put("publish_to", publishTo != null ? publishTo : "rest:" + publishRest);
                 extras.put("store_at", storeAt);
                 extras.put("rate", rate);
                 extras.put("latency_resolution_ms", StorePoller.INTERVAL_MILLIS);
@@ -68,7 +77,7 @@ final class DriveScenario {
      * Like {@link MacroScenario#send}, but a window that never frees (messages lost on the way) ends the sending
      * instead of the run: what was sent is then checked, and the losses are reported.
      */
-    private static void sendTolerant(FrameFeeder feeder, FrameSet frames, Tracker tracker, Window window, int from, int to,
+    private static void sendTolerant(FrameSink feeder, FrameSet frames, Tracker tracker, Window window, int from, int to,
                                      Duration settle, PrintStream err) {
         for (int i = from; i < to; i++) {
             try {

@@ -12,7 +12,7 @@ import java.time.Duration;
  * hashes, deduplicates and relays each one. Frames are sent from one thread; a {@link Window} bounds how many
  * are in flight, which also bounds this feeder's queue.
  */
-final class FrameFeeder implements AutoCloseable {
+final class FrameFeeder implements FrameSink {
     private final Sinks.Many<ByteBuf> frames = Sinks.many().unicast().onBackpressureBuffer();
     private final Mono<Void> done;
 
@@ -21,8 +21,8 @@ final class FrameFeeder implements AutoCloseable {
         done.subscribe(x -> { }, e -> { });
     }
 
-    /** Takes ownership of {@code frame}. */
-    void send(ByteBuf frame) {
+    @Override
+    public void send(ByteBuf frame) {
         Sinks.EmitResult result = frames.tryEmitNext(frame);
         if (result.isFailure()) {
             frame.release();

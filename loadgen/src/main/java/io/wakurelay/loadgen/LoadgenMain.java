@@ -262,9 +262,19 @@ public final class LoadgenMain implements Runnable {
         @Mixin
         OutputOptions output;
 
-        @Option(names = "--publish-to", required = true, paramLabel = "MULTIADDR",
-                description = "the node to publish to: a multiaddr ending in /p2p/<peer id>, as its /debug/v1/info lists them")
-        String publishTo;
+        @CommandLine.ArgGroup(multiplicity = "1")
+        PublishTarget target;
+
+        /** Exactly one way to publish. */
+        static final class PublishTarget {
+            @Option(names = "--publish-to", required = true, paramLabel = "MULTIADDR",
+                    description = "the node to publish to as a libp2p peer: a multiaddr ending in /p2p/<peer id>, as its /debug/v1/info lists them")
+            String publishTo;
+
+            @Option(names = "--publish-rest", required = true, paramLabel = "HOST:PORT",
+                    description = "the node to publish to through its REST API (POST /relay/v1/messages), ours or nwaku's")
+            String publishRest;
+        }
 
         @Option(names = "--store-at", required = true, paramLabel = "HOST:PORT", description = "REST address of the node whose store is checked")
         String storeAt;
@@ -277,8 +287,9 @@ public final class LoadgenMain implements Runnable {
 
         @Override
         public Integer call() {
+            String publishTo = target.publishTo;
             try {
-                if (io.wakurelay.p2p.multiaddr.Multiaddr.parse(publishTo).peerId().isEmpty()) {
+                if (publishTo != null && io.wakurelay.p2p.multiaddr.Multiaddr.parse(publishTo).peerId().isEmpty()) {
                     throw new CommandLine.ParameterException(spec.commandLine(),
                             "--publish-to must end in /p2p/<peer id> (the node's /debug/v1/info lists its addresses), was " + publishTo);
                 }
@@ -286,7 +297,7 @@ public final class LoadgenMain implements Runnable {
                 throw new CommandLine.ParameterException(spec.commandLine(), "--publish-to is not a multiaddr: " + e.getMessage());
             }
             Workload w = workload.workload();
-            return output.report(output.inWorkDir(dir -> DriveScenario.run(w, publishTo, storeAt, rate, DurationText.parse(settle), dir, Sink.err)));
+            return output.report(output.inWorkDir(dir -> DriveScenario.run(w, publishTo, target.publishRest, storeAt, rate, DurationText.parse(settle), dir, Sink.err)));
         }
     }
 

@@ -114,7 +114,7 @@ final class MacroScenario {
     }
 
     /** Sends frames [from, to) through the feeder, each once the window has room. */
-    static void send(FrameFeeder feeder, FrameSet frames, Tracker tracker, Window window, int from, int to) {
+    static void send(FrameSink feeder, FrameSet frames, Tracker tracker, Window window, int from, int to) {
         for (int i = from; i < to; i++) {
             window.acquire(frames.payloadSize(i), STALL);
             tracker.sending(i);

@@ -88,6 +88,40 @@ class ScenarioSmokeTest {
     }
 
     @Test
+    void driveThroughOneNodesRestApiFindsEveryMessageInTheOtherNodesStore() throws Exception {
+        java.util.Map<String, String> env = java.util.Map.of();
+        try (io.wakurelay.node.WakuNode a = io.wakurelay.node.WakuNode.start(io.wakurelay.node.NodeMain.parse(new String[]{
+                "--data-dir", dir.resolve("a").toString(), "--listen-address", "127.0.0.1", "--tcp-port", "0",
+                "--rest-port", "0", "--metrics-server", "false", "--store", "false"}, env));
+             io.wakurelay.node.WakuNode b = io.wakurelay.node.WakuNode.start(io.wakurelay.node.NodeMain.parse(new String[]{
+                "--data-dir", dir.resolve("b").toString(), "--listen-address", "127.0.0.1", "--tcp-port", "0",
+                "--rest-port", "0", "--metrics-server", "false", "--staticnode", a.multiaddr().toString()}, env))) {
+            // A publishes to its mesh only once B is in it
+            long deadline = System.nanoTime() + java.time.Duration.ofSeconds(20).toNanos();
+            while (a.relay().mesh().getOrDefault("/waku/2/rs/0/0", java.util.List.of()).isEmpty() && System.nanoTime() < deadline) {
+                InProcessNodes.sleep(20);
+            }
+            Path json = dir.resolve("drive-rest.json");
+            String[] row = run("drive", "--count", "30", "--warmup", "3", "--publish-rest", "127.0.0.1:" + a.restAddress().getPort(),
+                    "--store-at", "127.0.0.1:" + b.restAddress().getPort(), "--work-dir", dir.resolve("w").toString(),
+                    "--settle", "20s", "--json", json.toString());
+            assertThat(row[0]).isEqualTo("drive");
+            assertThat(row[1]).isEqualTo("30");
+            assertThat(Files.readString(json)).contains("\"missing\" : 0", "\"publish_to\" : \"rest:127.0.0.1:");
+        }
+    }
+
+    @Test
+    void driveTakesExactlyOneWayToPublish() {
+        java.io.ByteArrayOutputStream err = new java.io.ByteArrayOutputStream();
+        int code = LoadgenMain.run(new String[]{"drive", "--count", "1", "--publish-to", "/ip4/127.0.0.1/tcp/1/p2p/16Uiu2HAmQ3AdGcGU1s1fp1ZrNXkqjho2uWeaq2HhzT6Y6ABjWm7b",
+                        "--publish-rest", "127.0.0.1:1", "--store-at", "127.0.0.1:8646", "--work-dir", dir.resolve("w").toString()},
+                new PrintStream(new java.io.ByteArrayOutputStream(), true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8));
+        assertThat(code).isEqualTo(2);
+        assertThat(err.toString(StandardCharsets.UTF_8)).contains("mutually exclusive");
+    }
+
+    @Test
     void driveRefusesAnAddressWithoutAPeerIdAsAUsageError() {
         java.io.ByteArrayOutputStream err = new java.io.ByteArrayOutputStream();
         int code = LoadgenMain.run(new String[]{"drive", "--count", "1", "--publish-to", "/ip4/127.0.0.1/tcp/60000",
