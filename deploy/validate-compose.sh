@@ -38,6 +38,8 @@ compose_env=(env -u WAKURELAY_IMAGE -u WAKURELAY_BIND -u LOADGEN_COUNT -u LOADGE
 # 1. compose file: schema, interpolation, merge keys; the default and the "load" profile.
 run_check "docker-compose config (default services)" "${compose_env[@]}" "${COMPOSE[@]}" config -q
 run_check "docker-compose --profile load config" "${compose_env[@]}" "${COMPOSE[@]}" --profile load config -q
+run_check "docker-compose config with the CI override (docker-compose.ci.yml)" "${compose_env[@]}" "${COMPOSE[@]}" \
+  -f deploy/docker-compose.ci.yml --profile load config -q
 services_check() {
   local got
   got=$("${compose_env[@]}" "${COMPOSE[@]}" --profile load config --services | sort | tr '\n' ' ')
@@ -51,6 +53,9 @@ services_check() {
   grep -q -- '--publish-to=/dns4/node-a/tcp/60000/p2p/16Uiu2HAmQ3AdGcGU1s1fp1ZrNXkqjho2uWeaq2HhzT6Y6ABjWm7b' "$TMP/resolved.yml" || { echo "loadgen does not publish to node-a"; return 1; }
   grep -q -- '--store-at=node-b:8645' "$TMP/resolved.yml" || { echo "loadgen does not check node-b's store"; return 1; }
   [[ $(grep -c 'condition: service_healthy' "$TMP/resolved.yml") -ge 4 ]] || { echo "depends_on healthchecks missing"; return 1; }
+  # every service's logs rotate
+  [[ $(grep -c 'max-size:' "$TMP/resolved.yml") -eq 5 ]] || { echo "a service without log rotation"; return 1; }
+  grep -q -- '--storage.tsdb.retention.size=' "$TMP/resolved.yml" || { echo "Prometheus retention has no size bound"; return 1; }
   echo "services: $got"
 }
 run_check "compose services, static peer, store, loadgen wiring, healthchecks" services_check
@@ -63,6 +68,14 @@ mounts_check() {
   return $missing
 }
 run_check "files mounted by the compose file exist" mounts_check
+
+env_example_check() {
+  local missing=0 var
+  for var in $(grep -o '\${[A-Z_]*' deploy/docker-compose.yml | tr -d '${' | sort -u); do
+    grep -q "^$var=" deploy/.env.example || { echo "deploy/.env.example lacks $var"; missing=1; }
+  done
+  return $missing
+}
 
 # 2. Dockerfile: every COPY source (other than --from=build) exists in the build context (repo root).
 dockerfile_check() {
@@ -77,16 +90,25 @@ dockerfile_check() {
       [[ -e $ROOT/$src ]] || { echo "COPY source '$src' is not in the build context"; missing=1; }
     done
   done <deploy/Dockerfile
-  grep -q '^FROM eclipse-temurin:17-jdk AS build' deploy/Dockerfile || { echo "no eclipse-temurin:17-jdk build stage"; missing=1; }
-  grep -q '^FROM eclipse-temurin:17-jre' deploy/Dockerfile || { echo "no eclipse-temurin:17-jre runtime stage"; missing=1; }
+  # the public images by default, build arguments so that CI can build FROM images it made (compose-test.sh)
+  grep -q '^ARG BUILD_IMAGE=eclipse-temurin:17-jdk$' deploy/Dockerfile || { echo "no eclipse-temurin:17-jdk build stage"; missing=1; }
+  grep -q '^ARG RUNTIME_IMAGE=eclipse-temurin:17-jre$' deploy/Dockerfile || { echo "no eclipse-temurin:17-jre runtime stage"; missing=1; }
+  grep -q '^FROM ${BUILD_IMAGE} AS build' deploy/Dockerfile || { echo "the build stage is not FROM \${BUILD_IMAGE}"; missing=1; }
+  grep -q '^FROM ${RUNTIME_IMAGE}' deploy/Dockerfile || { echo "the runtime stage is not FROM \${RUNTIME_IMAGE}"; missing=1; }
+  local module
+  for module in $(sed -n 's|.*<module>\(.*\)</module>.*|\1|p' pom.xml); do
+    grep -q "^COPY $module/pom.xml" deploy/Dockerfile || { echo "the Dockerfile does not copy module $module"; missing=1; }
+  done
   grep -q '^USER ' deploy/Dockerfile || { echo "no USER (image would run as root)"; missing=1; }
   grep -q '^HEALTHCHECK ' deploy/Dockerfile || { echo "no HEALTHCHECK"; missing=1; }
   grep -q '^VOLUME ' deploy/Dockerfile || { echo "no VOLUME"; missing=1; }
   return $missing
 }
 run_check "Dockerfile: COPY sources exist, stages, USER, HEALTHCHECK, VOLUME" dockerfile_check
-run_check "Dockerfile.dockerignore hides nothing the Dockerfile copies" python3 deploy/lib/dockerignore_check.py "$ROOT"
+run_check ".dockerignore hides nothing the Dockerfile copies" python3 deploy/lib/dockerignore_check.py "$ROOT"
+run_check ".env.example names every variable the compose file reads" env_example_check
 run_check "container scripts parse (sh -n)" sh -n deploy/docker/wakurelay-node deploy/docker/wakurelay-loadgen deploy/docker/healthcheck
+run_check "compose-test.sh parses (bash -n)" bash -n deploy/compose-test.sh
 
 # 3. Prometheus configuration.
 run_check "promtool check config prometheus.yml" promtool check config deploy/prometheus/prometheus.yml

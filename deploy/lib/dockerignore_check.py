@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Checks that no pattern of deploy/Dockerfile.dockerignore hides a file a COPY of deploy/Dockerfile needs.
+"""Checks that no pattern of .dockerignore (the build context's, at the repository root) hides a file a COPY of deploy/Dockerfile needs.
 
   dockerignore_check.py REPO_ROOT
 The ignore file's patterns are matched the way Docker does for the simple forms used there (path.Match
@@ -11,7 +11,7 @@ import sys
 
 
 def main(root):
-    with open(os.path.join(root, "deploy/Dockerfile.dockerignore"), encoding="utf-8") as f:
+    with open(os.path.join(root, ".dockerignore"), encoding="utf-8") as f:
         patterns = [line.strip() for line in f if line.strip() and not line.lstrip().startswith("#")]
     sources = []
     with open(os.path.join(root, "deploy/Dockerfile"), encoding="utf-8") as f:
@@ -39,7 +39,7 @@ def main(root):
             if ignored(rel):
                 bad.append(rel)
     for rel in bad:
-        print(f"ignored by Dockerfile.dockerignore but copied by the Dockerfile: {rel}")
+        print(f"ignored by .dockerignore but copied by the Dockerfile: {rel}")
     print(f"{count} files copied into the build stage, {len(patterns)} ignore patterns")
     return 1 if bad else 0
 
