@@ -1,6 +1,7 @@
 package io.wakurelay.archive;
 
-import java.time.Instant;
+import io.wakurelay.protocol.WallClock;
+
 import java.util.function.LongSupplier;
 import java.util.function.UnaryOperator;
 
@@ -30,7 +31,6 @@ record ArchiveHooks(UnaryOperator<BatchCommitter> commitDecorator, LongSupplier 
     }
 
     static long systemWallClockNanos() {
-        Instant now = Instant.now();
-        return now.getEpochSecond() * 1_000_000_000L + now.getNano();
+        return WallClock.nowNanos();
     }
 }

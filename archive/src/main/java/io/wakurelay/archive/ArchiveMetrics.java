@@ -80,7 +80,7 @@ final class ArchiveMetrics implements AutoCloseable {
                 .register(registry));
         for (StoreQuery.Kind kind : StoreQuery.Kind.values()) {
             queryLatency.put(kind, keep(Timer.builder("waku.archive.query.duration").description("store query latency")
-                    .tag("kind", kind.tag())
+                    .tag("kind", kind.label())
                     .serviceLevelObjectives(LatencyBuckets.between(Duration.ofNanos(10_000), Duration.ofMillis(100)))
                     .register(registry)));
         }

@@ -200,7 +200,7 @@ final class Retention implements AutoCloseable {
             return new Chunk(0, 0, 0, false);
         }
         long bytes = delete(entries);
-        metrics.retentionDeleted(tag()).increment(entries.size());
+        metrics.retentionDeleted(label()).increment(entries.size());
         boolean chunkFull = entries.size() == chunk;
         return new Chunk(entries.size(), bytes, entries.size(), chunkFull || moreWanted());
     }
@@ -299,7 +299,7 @@ final class Retention implements AutoCloseable {
     }
 
     /** The {@code policy} tag of the deletion metric. */
-    private String tag() {
+    private String label() {
         if (policy instanceof RetentionPolicy.Time) {
             return "time";
         }

@@ -40,7 +40,7 @@ public record StoreQuery(String pubsubTopic, List<String> contentTopics, List<Me
     public enum Kind {
         TOPICS, HASHES, TIME;
 
-        public String tag() {
+        public String label() {
             return name().toLowerCase(Locale.ROOT);
         }
     }

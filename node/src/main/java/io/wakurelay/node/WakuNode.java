@@ -23,6 +23,7 @@ import io.wakurelay.services.FilterService;
 import io.wakurelay.services.LightpushService;
 import io.wakurelay.services.StoreClient;
 import io.wakurelay.services.StoreService;
+import io.wakurelay.protocol.WallClock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import reactor.core.Disposable;
@@ -32,7 +33,6 @@ import reactor.core.publisher.Sinks;
 
 import java.net.InetSocketAddress;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -185,9 +185,9 @@ public final class WakuNode implements NodeStatus, AutoCloseable {
         }
     }
 
+    /** The wall clock in Unix nanoseconds ({@link WallClock}), as message timestamps are. */
     public static long nowNanos() {
-        Instant now = Instant.now();
-        return now.getEpochSecond() * 1_000_000_000L + now.getNano();
+        return WallClock.nowNanos();
     }
 
     private static String versionOf() {

@@ -21,6 +21,7 @@ import io.wakurelay.protocol.PathCounters;
 import io.wakurelay.protocol.ProtocolViolation;
 import io.wakurelay.protocol.Violation;
 import io.wakurelay.protocol.proto.WakuMessage;
+import io.wakurelay.protocol.WallClock;
 import org.reactivestreams.Subscription;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -33,7 +34,6 @@ import reactor.core.scheduler.Scheduler;
 import reactor.core.scheduler.Schedulers;
 
 import java.time.Duration;
-import java.time.Instant;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
@@ -434,7 +434,6 @@ public final class Relay implements AutoCloseable {
     }
 
     static long wallClockNanos() {
-        Instant now = Instant.now();
-        return now.getEpochSecond() * 1_000_000_000L + now.getNano();
+        return WallClock.nowNanos();
     }
 }
