@@ -454,6 +454,24 @@ else
   record FAIL "dashboard metrics not exported by the nodes: ${missing_names[*]}"
 fi
 
+# The nwaku-compose dashboard's metric names (deploy/nwaku-dashboard-metrics.tsv): each one listed as served is in
+# Prometheus after the run; the others are named with the reason they stay empty.
+missing_nwaku=() absent_nwaku=0
+while IFS=$'\t' read -r name status reason; do
+  [[ -z $name || $name == \#* ]] && continue
+  if [[ $status == served ]]; then
+    grep -q "\"__name__\":\"$name\"" "$WORK/prom-names.json" || missing_nwaku+=("$name")
+  else
+    absent_nwaku=$((absent_nwaku + 1))
+    log "nwaku dashboard metric not served: $name ($reason)"
+  fi
+done <"$DEPLOY/nwaku-dashboard-metrics.tsv"
+if [[ ${#missing_nwaku[@]} -eq 0 ]]; then
+  record PASS "every nwaku-compose dashboard metric listed as served is in Prometheus ($(grep -c $'\tserved\t' "$DEPLOY/nwaku-dashboard-metrics.tsv") names; $absent_nwaku not served, each with its reason)"
+else
+  record FAIL "nwaku dashboard metrics listed as served but not in Prometheus: ${missing_nwaku[*]}"
+fi
+
 # The README's archive query, from host A against node-b's REST API.
 # (The body holds up to 5 payloads of 150 KB: it goes through a file, not an argument.)
 http_get A "http://$B_IP:$REST_PORT/store/v3/messages?pubsubTopic=%2Fwaku%2F2%2Frs%2F0%2F0&contentTopics=%2Fwaku%2F2%2Fdefault-content%2Fproto&includeData=true&pageSize=5" \

@@ -138,7 +138,7 @@ final class GossipRouter {
         this.cache = new MessageCache(params.historyLength(), params.historyGossip(), config.messageCacheBytes());
         this.lastDecayNanos = now;
         metrics.bind(this::seenSize, this::seenEvictions, this::cacheBytes, this::cacheEvictions, handOver::pending,
-                this::relayPeerCount, this::queuedBytes);
+                this::relayPeerCount, this::queuedBytes, () -> subscriptions().size());
     }
 
     // =====================================================================================================

@@ -106,7 +106,7 @@ final class RelayMetrics {
 
     void bind(Supplier<Number> seenEntries, Supplier<Number> seenEvictions, Supplier<Number> cacheBytes,
               Supplier<Number> cacheEvictions, Supplier<Number> pending, Supplier<Number> peers,
-              Supplier<Number> queuedBytes) {
+              Supplier<Number> queuedBytes, Supplier<Number> topics) {
         Gauge.builder("waku.relay.seen.cache.entries", seenEntries).description("message ids held by the seen cache").register(registry);
         FunctionCounter.builder("waku.relay.seen.cache.evictions", seenEvictions, s -> s.get().doubleValue())
                 .description("message ids forgotten for room before their TTL ran out (the cache is too small for the rate)").register(registry);
@@ -117,6 +117,7 @@ final class RelayMetrics {
         Gauge.builder("waku.relay.inbound.pending", pending)
                 .description("accepted envelopes handed to the local consumer and not yet taken (bounded; reading pauses when full)").register(registry);
         Gauge.builder("libp2p.pubsub.peers", peers).description("peers with a relay stream").register(registry);
+        Gauge.builder("libp2p.pubsub.topics", topics).description("pubsub topics this node subscribes to").register(registry);
         Gauge.builder("waku.relay.peer.queue.bytes", queuedBytes)
                 .description("bytes written to relay peers and not yet taken by their connections, all peers together").register(registry);
     }
