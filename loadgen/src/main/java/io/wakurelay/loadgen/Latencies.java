@@ -2,19 +2,24 @@ package io.wakurelay.loadgen;
 
 import java.util.Arrays;
 
-/** Per-message latencies in nanoseconds, with the percentiles the reports show. */
+/**
+ * Every per-message latency in nanoseconds (none dropped: the array grows past its expected size), with the exact
+ * percentiles the reports show.
+ */
 public final class Latencies {
-    private final long[] values;
+    private long[] values;
     private int size;
 
+    /** @param capacity the number of samples expected (the array grows if more come) */
     public Latencies(int capacity) {
-        this.values = new long[capacity];
+        this.values = new long[Math.max(16, capacity)];
     }
 
     public synchronized void add(long nanos) {
-        if (size < values.length) {
-            values[size++] = nanos;
+        if (size == values.length) {
+            values = Arrays.copyOf(values, values.length * 2);
         }
+        values[size++] = nanos;
     }
 
     public synchronized int size() {

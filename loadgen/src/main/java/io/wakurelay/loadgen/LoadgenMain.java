@@ -102,7 +102,7 @@ public final class LoadgenMain implements Runnable {
         @Option(names = "--json", paramLabel = "FILE", description = "also write the rows as JSON")
         Path json;
 
-        @Option(names = "--html", paramLabel = "FILE", description = "also write an HTML report with a latency histogram")
+        @Option(names = "--html", paramLabel = "FILE", description = "also write an HTML report with a latency histogram, and beside it the distribution as HdrHistogram's .hgrm")
         Path html;
 
         @Option(names = "--work-dir", paramLabel = "DIR", description = "where in-process nodes keep their data, kept after the run; "
@@ -144,6 +144,7 @@ public final class LoadgenMain implements Runnable {
             if (html != null) {
                 try {
                     HtmlReport.write(html, List.of(row));
+                    Hgrm.write(Hgrm.besides(html), row.latencies());
                 } catch (IOException e) {
                     throw new UncheckedIOException("cannot write " + html, e);
                 }

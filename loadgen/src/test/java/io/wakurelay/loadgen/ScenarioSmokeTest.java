@@ -45,6 +45,7 @@ class ScenarioSmokeTest {
         assertThat(row[7]).isEqualTo("1.000");
         assertThat(row[8]).isEqualTo("0.000");
         assertThat(Files.readString(json)).contains("\"scenario\" : \"micro\"", "\"missing\" : 0");
+        assertThat(Files.readString(dir.resolve("micro.hgrm"))).contains("Total count    =           60]");
         assertThat(Files.readString(html)).contains("<svg", "latency histogram (60 messages)");
     }
 
