@@ -6,6 +6,7 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
+import java.util.Map;
 
 /** Reads a node's /metrics (Prometheus text) for the counters and memory of a node in another process. */
 final class RemoteMetrics {
@@ -28,22 +29,9 @@ final class RemoteMetrics {
         }
     }
 
-    /**
-     * Sum of every sample of {@code name}; 0 when absent. {@code name} may end with the first labels to match,
-     * as in {@code jvm_memory_used_bytes{area="heap"}: then only samples with those labels count.
-     */
+    /** Sum of every sample named {@code name}, whatever its labels; 0 when absent. */
     static double sum(String exposition, String name) {
-        boolean withLabels = name.indexOf('{') >= 0;
-        double total = 0;
-        for (String line : exposition.split("\n")) {
-            boolean match = withLabels
-                    ? line.startsWith(name) && line.length() > name.length() && (line.charAt(name.length()) == ',' || line.charAt(name.length()) == '}')
-                    : line.startsWith(name + " ") || line.startsWith(name + "{");
-            if (match) {
-                total += Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1));
-            }
-        }
-        return total;
+        return PrometheusText.sum(exposition, name, Map.of());
     }
 
     /**
@@ -66,7 +54,7 @@ final class RemoteMetrics {
         private void read() {
             String exposition = metrics.scrape();
             double mb = 1024.0 * 1024.0;
-            heapMb = Math.max(heapMb, sum(exposition, "jvm_memory_used_bytes{area=\"heap\"") / mb);
+            heapMb = Math.max(heapMb, PrometheusText.sum(exposition, "jvm_memory_used_bytes", Map.of("area", "heap")) / mb);
             rssMb = Math.max(rssMb, sum(exposition, "waku_process_rss_bytes") / mb);
             directMb = Math.max(directMb, sum(exposition, "waku_netty_direct_memory_used_bytes") / mb);
         }
