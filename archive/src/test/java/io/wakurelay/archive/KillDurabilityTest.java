@@ -1,6 +1,7 @@
 package io.wakurelay.archive;
 
 import io.wakurelay.protocol.MessageHash;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -18,6 +19,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * off, as by default: an acknowledged batch has reached the OS (the WAL write returned), which a killed process
  * cannot lose; only power loss could.
  */
+@Tag("process")
 class KillDurabilityTest {
     private static final int ACKNOWLEDGED_BEFORE_KILL = 3_000;
     private static final String PREFIX = "C 0x";

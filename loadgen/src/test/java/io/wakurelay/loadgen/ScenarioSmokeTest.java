@@ -1,5 +1,6 @@
 package io.wakurelay.loadgen;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -15,6 +16,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * A short run of every scenario: each prints the CSV header and one well-formed row, loses nothing, and
  * decodes and hashes each message once on the receiver. Not a performance test: no timing is asserted.
  */
+@Tag("process") // macro --processes starts a node process
+@Tag("slow")
 class ScenarioSmokeTest {
     @TempDir
     Path dir;

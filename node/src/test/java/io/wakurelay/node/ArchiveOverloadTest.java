@@ -1,5 +1,6 @@
 package io.wakurelay.node;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -22,6 +23,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * {@code -Doverload.messages=N} runs it longer, {@code -Doverload.syncWrites=false} without the WAL sync
  * (docs/reliability.md has 20,000-message runs of both).
  */
+@Tag("process")
+@Tag("slow")
 class ArchiveOverloadTest {
     private static final int MESSAGES = Integer.getInteger("overload.messages", 3000);
     private static final String SYNC_WRITES = System.getProperty("overload.syncWrites", "true");

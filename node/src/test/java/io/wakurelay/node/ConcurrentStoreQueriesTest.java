@@ -32,6 +32,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 @Tag("process")
 @Tag("slow")
+@Tag("process")
+@Tag("slow")
 class ConcurrentStoreQueriesTest {
     private static final int CLIENTS = 50;
     private static final int MESSAGES = 120;

@@ -24,6 +24,7 @@ import io.wakurelay.relay.proto.Message;
 import io.wakurelay.relay.proto.RPC;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -76,6 +77,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * names, every hostile socket is closed by the node, REST answered 200 throughout, and direct and heap memory
  * (sampled every 25 ms) stay within bounds. Scale it with the system properties above.
  */
+@Tag("slow")
 class HostilePeersAtScaleTest {
     private static final String TOPIC = "/waku/2/rs/0/0";
     private static final String CONTENT = "/app/1/good/proto";

@@ -18,6 +18,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /** Messages a js-waku relay node publishes land in our node's archive under the RFC 14 hash js-waku computes. */
 @Tag("process")
+@Tag("process")
 class JsWakuArchiveTest {
     private static final Duration WAIT = Duration.ofSeconds(30);
 

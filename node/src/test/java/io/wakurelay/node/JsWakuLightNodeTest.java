@@ -24,6 +24,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * (their protocol details are tested in the services module).
  */
 @Tag("process")
+@Tag("process")
 class JsWakuLightNodeTest {
     private static final Duration WAIT = Duration.ofSeconds(30);
     private static final String CONTENT_TOPIC = "/js/1/light/proto";

@@ -5,6 +5,7 @@ import com.google.protobuf.ByteString;
 import io.wakurelay.protocol.MessageHasher;
 import io.wakurelay.protocol.PathCounters;
 import io.wakurelay.protocol.proto.WakuMessage;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -34,6 +35,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * as the node's own Store query returning the message; a peer-port publish gets no other acknowledgement, and a
  * REST publish's 200 only says the message was accepted and queued, before the archive commit.
  */
+@Tag("process")
+@Tag("slow")
 class ProcessFaultsTest {
     private static final String TOPIC = Publisher.TOPIC;
     private static final List<String> JVM = List.of("-Xmx192m", "-XX:+ExitOnOutOfMemoryError", "-Dio.netty.leakDetection.level=paranoid");

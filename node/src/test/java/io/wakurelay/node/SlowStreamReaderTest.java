@@ -1,6 +1,7 @@
 package io.wakurelay.node;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -26,6 +27,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * is disconnected and its slot freed; a reader beside it gets every event, publishing keeps answering 200 and
  * every message is archived.
  */
+@Tag("slow")
 class SlowStreamReaderTest {
     private static final String TOPIC = "/waku/2/rs/0/0";
     private static final int MESSAGES = 1000;

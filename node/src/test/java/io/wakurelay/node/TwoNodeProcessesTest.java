@@ -5,6 +5,7 @@ import com.google.protobuf.ByteString;
 import io.wakurelay.protocol.MessageHasher;
 import io.wakurelay.protocol.PathCounters;
 import io.wakurelay.protocol.proto.WakuMessage;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -23,6 +24,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * stores under the hash A computed, see the counters move on both /metrics; then stop B with SIGTERM and
  * restart it on the same data directory, which still serves every message.
  */
+@Tag("process")
+@Tag("slow")
 class TwoNodeProcessesTest {
     private static final String TOPIC = "/waku/2/rs/0/0";
     private static final String CONTENT = "/app/1/e2e/proto";

@@ -4,6 +4,7 @@ import io.wakurelay.p2p.echo.EchoClient;
 import io.wakurelay.p2p.echo.EchoProtocol;
 
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import java.io.IOException;
@@ -21,6 +22,7 @@ import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+@Tag("slow")
 class HostileConnectionsTest {
     private final TestHosts hosts = new TestHosts();
 

@@ -27,6 +27,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * connection is still up after 30 s of ping traffic, and 10 MB echo intact both ways.
  */
 @Tag("process")
+@Tag("process")
+@Tag("slow")
 class JsLibp2pInteropTest {
     private static final Duration WAIT = Duration.ofSeconds(30);
     private static final long ECHO_BYTES = 10_000_000;

@@ -31,6 +31,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * exactly once.
  */
 @Tag("process")
+@Tag("process")
 class JsRelayInteropTest {
     private static final Duration WAIT = Duration.ofSeconds(30);
     private final List<TestNode> nodes = new ArrayList<>();

@@ -22,6 +22,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * mesh for its content topic (and none of another), and none after it unsubscribes.
  */
 @Tag("process")
+@Tag("process")
 class JsWakuFilterInteropTest {
     private static final Duration WAIT = Duration.ofSeconds(30);
     private static final String OTHER_CONTENT_TOPIC = "/wakurelay/1/other/proto";

@@ -24,6 +24,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * ours and archived by both, and js-waku counts the push a success; its raw requests get nwaku's statuses.
  */
 @Tag("process")
+@Tag("process")
 class JsWakuLightpushInteropTest {
     private static final Duration WAIT = Duration.ofSeconds(30);
     @TempDir

@@ -24,6 +24,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * queries.
  */
 @Tag("process")
+@Tag("process")
 class JsWakuStoreInteropTest {
     private static final Duration QUERY_TIMEOUT = Duration.ofSeconds(90);
     private static final int COUNT = 250;
