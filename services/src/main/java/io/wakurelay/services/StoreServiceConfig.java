@@ -22,7 +22,7 @@ public record StoreServiceConfig(int maxRequestBytes, int maxResponseBytes, int 
     /** The smallest response limit: a page must hold at least one message of the network's largest size (150 KiB). */
     public static final int MIN_RESPONSE_BYTES = 256 * 1024;
 
-    public static final StoreServiceConfig DEFAULTS = new StoreServiceConfig(64 * 1024, 2 * 1024 * 1024, 8,
+    public static final StoreServiceConfig DEFAULTS = new StoreServiceConfig(64 * 1024, 2 * 1024 * 1024, 16,
             RateLimit.of(30, Duration.ofSeconds(1)), Duration.ofSeconds(10));
 
     public StoreServiceConfig {

@@ -1,0 +1,39 @@
+package io.wakurelay.node;
+
+import io.wakurelay.archive.ArchiveConfig;
+import io.wakurelay.node.rest.RestConfig;
+import io.wakurelay.node.store.StoreLimits;
+import io.wakurelay.p2p.HostConfig;
+import io.wakurelay.relay.RelayConfig;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Path;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * A node started with no flags runs each component with that component's own DEFAULTS: the defaults written in
+ * NodeOptions' flags and the records' DEFAULTS cannot drift apart unnoticed.
+ */
+class NoFlagsAreDefaultsTest {
+    @TempDir
+    Path dir;
+
+    @Test
+    void parsingNoFlagsGivesEveryComponentsDefaults() {
+        NodeConfig config = NodeMain.parse(new String[]{"--data-dir", dir.toString()}, Map.of());
+
+        assertThat(config.relay()).isEqualTo(RelayConfig.DEFAULTS);
+        assertThat(config.host().toBuilder().staticPeers(java.util.List.of()).build())
+                .isEqualTo(HostConfig.DEFAULTS.toBuilder().agentVersion(config.host().agentVersion()).build());
+        assertThat(config.archive()).isEqualTo(ArchiveConfig.defaults(dir.resolve("store")));
+        assertThat(config.store()).isEqualTo(StoreLimits.DEFAULTS);
+        assertThat(config.services()).isEqualTo(ServicesConfig.DEFAULTS);
+        assertThat(config.rest()).isEqualTo(RestConfig.DEFAULTS);
+        assertThat(config.logLevel()).isEqualTo("INFO");
+        assertThat(config.logFormat()).isEqualTo(LogFormat.TEXT);
+        assertThat(config.autoSharding()).isNull();
+    }
+}
