@@ -49,7 +49,7 @@ public enum LogFormat {
                 encoder.setWithArguments(false);
                 encoder.setWithContext(false);
                 encoder.start();
-                // the appender swaps encoders under its own lock; events logged meanwhile wait for it
+                // set at start-up, before the node has threads that log
                 appender.setEncoder(encoder);
             }
         }

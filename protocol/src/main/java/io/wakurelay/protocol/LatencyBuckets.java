@@ -16,7 +16,7 @@ public final class LatencyBuckets {
     private LatencyBuckets() {
     }
 
-    /** @return the bounds of the 1-2.5-5 series that lie in [lowest, highest], lowest a power of ten in nanoseconds */
+    /** @return the bounds of the 1-2.5-5 series (1, 2.5, 5, 10, 25, ... nanoseconds) that lie in [lowest, highest] */
     public static Duration[] between(Duration lowest, Duration highest) {
         long low = lowest.toNanos();
         long high = highest.toNanos();

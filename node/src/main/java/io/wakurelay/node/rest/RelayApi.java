@@ -118,9 +118,9 @@ final class RelayApi {
             List<String> contentTopics = contentTopics(parse(body));
             Set<String> shards = new LinkedHashSet<>();
             for (String contentTopic : contentTopics) {
-                shards.add(shardOf(sharding, contentTopic));
-                cache.close(TopicCache.contentKey(contentTopic));
+                shards.add(shardOf(sharding, contentTopic)); // all checked before any cache closes
             }
+            contentTopics.forEach(t -> cache.close(TopicCache.contentKey(t)));
             for (String stillWanted : cache.contentTopics()) {
                 shards.remove(sharding.pubsubTopic(stillWanted));
             }
