@@ -102,6 +102,8 @@ fi
 mkdir -p "$WORK/ci/extra-ca"
 cp "$DEPLOY"/ci/Dockerfile.* "$WORK/ci/"
 cp /usr/local/share/ca-certificates/*.crt "$WORK/ci/extra-ca/" 2>/dev/null || true
+# never an empty directory to COPY (update-ca-certificates reads only *.crt)
+printf 'CA certificates of the machine that built this image (deploy/compose-test.sh)\n' >"$WORK/ci/extra-ca/README"
 for image in jdk jre prometheus; do
   tag=wakurelay-ci/$image
   [[ $image == prometheus ]] || tag=$tag:17
