@@ -79,7 +79,7 @@ class RestApiTest {
         Eventually.until(Duration.ofSeconds(10), "the message is archived", () -> storeCount(query) == 1);
         JsonNode m = rest.get(query).json().get("messages").get(0).get("message");
         assertThat(m.get("timestamp").asLong()).isBetween(before, WakuNode.nowNanos());
-        assertThat(m.get("rateLimitProof").asText()).isEqualTo("cHJvb2Y=");
+        assertThat(m.get("proof").asText()).as("nwaku's name").isEqualTo("cHJvb2Y=");
     }
 
     @Test
@@ -93,7 +93,7 @@ class RestApiTest {
         JsonNode m = rest.get(query).json().get("messages").get(0);
         assertThat(m.get("pubsubTopic").asText()).isEqualTo(TOPIC);
         assertThat(m.get("message").toString()).isEqualTo("{\"payload\":\"AA==\",\"contentTopic\":\"/app/1/fields/proto\",\"version\":4294967295,"
-                + "\"timestamp\":" + timestamp + ",\"meta\":\"bWV0YQ==\",\"rateLimitProof\":\"cHJvb2Y=\",\"ephemeral\":false}");
+                + "\"timestamp\":" + timestamp + ",\"meta\":\"bWV0YQ==\",\"proof\":\"cHJvb2Y=\",\"ephemeral\":false}");
     }
 
     private static int storeCount(String query) {

@@ -23,8 +23,8 @@ import java.util.concurrent.ConcurrentHashMap;
 /**
  * The REST representation of a WakuMessage: {@code {"payload":"<base64>","contentTopic":"...","version":0,
  * "timestamp":<ns>,"meta":"<base64>","ephemeral":false}}, read as nwaku reads it: unknown fields are ignored (and
- * logged), {@code proof} is nwaku's name for {@code rateLimitProof}, a timestamp of 0 means now, and an empty payload
- * is refused; a known field of the wrong type is a 400 that says which.
+ * logged), {@code proof} is nwaku's name for the rate-limit proof (written so; {@code rateLimitProof} is read too), a
+ * timestamp of 0 means now, and an empty payload is refused; a known field of the wrong type is a 400 that says which.
  */
 public final class MessageJson {
     private static final Logger log = LoggerFactory.getLogger(MessageJson.class);
@@ -135,7 +135,7 @@ public final class MessageJson {
             o.put("meta", base64(m.meta()));
         }
         if (m.hasRateLimitProof()) {
-            o.put("rateLimitProof", base64(m.rateLimitProof()));
+            o.put("proof", base64(m.rateLimitProof()));
         }
         o.put("ephemeral", m.ephemeral());
         return o;
@@ -152,7 +152,7 @@ public final class MessageJson {
             o.put("meta", java.util.Base64.getEncoder().encodeToString(m.getMeta().toByteArray()));
         }
         if (m.hasRateLimitProof()) {
-            o.put("rateLimitProof", java.util.Base64.getEncoder().encodeToString(m.getRateLimitProof().toByteArray()));
+            o.put("proof", java.util.Base64.getEncoder().encodeToString(m.getRateLimitProof().toByteArray()));
         }
         o.put("ephemeral", m.getEphemeral());
         return o;

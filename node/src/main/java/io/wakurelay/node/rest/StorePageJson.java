@@ -98,7 +98,7 @@ final class StorePageJson implements AutoCloseable {
                 binary("meta", message.getMeta());
             }
             if (message.hasRateLimitProof()) {
-                binary("rateLimitProof", message.getRateLimitProof());
+                binary("proof", message.getRateLimitProof()); // nwaku's name
             }
             json.writeBooleanField("ephemeral", message.getEphemeral());
             json.writeEndObject();
