@@ -172,7 +172,14 @@ final class WriteSession implements CoreSubscriber<Envelope> {
                 return;
             }
             if (held != null) {
-                if (System.nanoTime() < retryAtNanos || sink.requestedFromDownstream() == 0) {
+                long now = System.nanoTime();
+                if (now < retryAtNanos) {
+                    // woken before the retry is due (by an earlier timer or a new envelope): the retry must stay armed,
+                    // else a held batch waits for the next event, which may never come while the node refuses more
+                    armTimer(now, retryAtNanos - now);
+                    return;
+                }
+                if (sink.requestedFromDownstream() == 0) {
                     return;
                 }
                 if (!attempt(held)) {
