@@ -115,9 +115,18 @@ done
 # ---- 3. our image ---------------------------------------------------------------------------------------------------
 log "image wakurelay:local (deploy/Dockerfile: the jars are built inside, with the Maven wrapper)"
 build_started=$(date +%s)
-docker build -f "$DEPLOY/Dockerfile" --build-arg BUILD_IMAGE=wakurelay-ci/jdk:17 --build-arg RUNTIME_IMAGE=wakurelay-ci/jre:17 \
-  -t wakurelay:local "$ROOT" >"$WORK/build-wakurelay.log" 2>&1 ||
-  { tail -40 "$WORK/build-wakurelay.log" >&2; die "building wakurelay:local failed"; }
+build_image() {
+  docker build -f "$DEPLOY/Dockerfile" --build-arg BUILD_IMAGE=wakurelay-ci/jdk:17 --build-arg RUNTIME_IMAGE=wakurelay-ci/jre:17 \
+    -t wakurelay:local "$ROOT" >"$WORK/build-wakurelay.log" 2>&1
+}
+# a second try, on the layers the first one cached: Maven Central inside a container has failed once on a DNS
+# lookup ("Temporary failure in name resolution") in an otherwise green run
+if ! build_image; then
+  tail -5 "$WORK/build-wakurelay.log" >&2
+  log "building wakurelay:local failed; trying once more"
+  sleep 10
+  build_image || { tail -40 "$WORK/build-wakurelay.log" >&2; die "building wakurelay:local failed"; }
+fi
 record PASS "image wakurelay:local built from deploy/Dockerfile in $(($(date +%s) - build_started)) s"
 
 # ---- 4. the stack -------------------------------------------------------------------------------------------------
