@@ -21,19 +21,18 @@ import java.util.Objects;
 public record ArchiveConfig(Path dataDir, RetentionPolicy retention, boolean syncWrites, int maxBatchMessages,
                             Duration maxBatchDelay, int maxPendingMessages, long blockCacheBytes,
                             long writeBufferBytes, Duration retentionInterval) {
-    public static final int DEFAULT_MAX_BATCH_MESSAGES = 64;
-    public static final Duration DEFAULT_MAX_BATCH_DELAY = Duration.ofMillis(5);
-    public static final int DEFAULT_MAX_PENDING_MESSAGES = 256;
-    public static final long DEFAULT_BLOCK_CACHE_BYTES = 128L << 20;
-    public static final long DEFAULT_WRITE_BUFFER_BYTES = 64L << 20;
-    public static final Duration DEFAULT_RETENTION_INTERVAL = Duration.ofMinutes(5);
-    /** nwaku's default: two days. */
-    public static final String DEFAULT_RETENTION = "time:172800";
-
     private static final int MAX_BATCH_MESSAGES_LIMIT = 10_000;
     private static final int MAX_PENDING_LIMIT = 1_000_000;
     private static final Duration MAX_BATCH_DELAY_LIMIT = Duration.ofSeconds(10);
     private static final long MIN_MEMORY_BYTES = 1L << 20;
+
+    /**
+     * Every default (flags, docs and tests read them here): nwaku's two-day retention, batches of 64 envelopes
+     * waiting at most 5 ms, 256 envelopes in flight, a 128 MiB block cache with 64 MiB of memtables charged to it.
+     */
+    public static final ArchiveConfig DEFAULTS = new ArchiveConfig(Path.of("data", "store"),
+            new RetentionPolicy.Time(Duration.ofDays(2)), false, 64, Duration.ofMillis(5), 256, 128L << 20, 64L << 20,
+            Duration.ofMinutes(5));
 
     public ArchiveConfig {
         Objects.requireNonNull(dataDir, "dataDir");
@@ -63,35 +62,91 @@ public record ArchiveConfig(Path dataDir, RetentionPolicy retention, boolean syn
         }
     }
 
-    /** The defaults documented in docs/archive.md, in {@code dataDir}. */
+    /** {@link #DEFAULTS} in {@code dataDir}. */
     public static ArchiveConfig defaults(Path dataDir) {
-        return new ArchiveConfig(dataDir, RetentionPolicy.parse(DEFAULT_RETENTION), false, DEFAULT_MAX_BATCH_MESSAGES,
-                DEFAULT_MAX_BATCH_DELAY, DEFAULT_MAX_PENDING_MESSAGES, DEFAULT_BLOCK_CACHE_BYTES,
-                DEFAULT_WRITE_BUFFER_BYTES, DEFAULT_RETENTION_INTERVAL);
+        return builder().dataDir(dataDir).build();
     }
 
-    public ArchiveConfig withRetention(RetentionPolicy policy) {
-        return new ArchiveConfig(dataDir, policy, syncWrites, maxBatchMessages, maxBatchDelay, maxPendingMessages,
-                blockCacheBytes, writeBufferBytes, retentionInterval);
+    public static Builder builder() {
+        return DEFAULTS.toBuilder();
     }
 
-    public ArchiveConfig withSyncWrites(boolean sync) {
-        return new ArchiveConfig(dataDir, retention, sync, maxBatchMessages, maxBatchDelay, maxPendingMessages,
-                blockCacheBytes, writeBufferBytes, retentionInterval);
+    public Builder toBuilder() {
+        return new Builder(this);
     }
 
-    public ArchiveConfig withBatching(int maxMessages, Duration maxDelay, int maxPending) {
-        return new ArchiveConfig(dataDir, retention, syncWrites, maxMessages, maxDelay, maxPending,
-                blockCacheBytes, writeBufferBytes, retentionInterval);
-    }
+    /** Starts from {@link #DEFAULTS} (or a given config); {@link #build()} validates. */
+    public static final class Builder {
+        private Path dataDir;
+        private RetentionPolicy retention;
+        private boolean syncWrites;
+        private int maxBatchMessages;
+        private Duration maxBatchDelay;
+        private int maxPendingMessages;
+        private long blockCacheBytes;
+        private long writeBufferBytes;
+        private Duration retentionInterval;
 
-    public ArchiveConfig withMemory(long cacheBytes, long memtableBytes) {
-        return new ArchiveConfig(dataDir, retention, syncWrites, maxBatchMessages, maxBatchDelay, maxPendingMessages,
-                cacheBytes, memtableBytes, retentionInterval);
-    }
+        private Builder(ArchiveConfig c) {
+            dataDir = c.dataDir;
+            retention = c.retention;
+            syncWrites = c.syncWrites;
+            maxBatchMessages = c.maxBatchMessages;
+            maxBatchDelay = c.maxBatchDelay;
+            maxPendingMessages = c.maxPendingMessages;
+            blockCacheBytes = c.blockCacheBytes;
+            writeBufferBytes = c.writeBufferBytes;
+            retentionInterval = c.retentionInterval;
+        }
 
-    public ArchiveConfig withRetentionInterval(Duration interval) {
-        return new ArchiveConfig(dataDir, retention, syncWrites, maxBatchMessages, maxBatchDelay, maxPendingMessages,
-                blockCacheBytes, writeBufferBytes, interval);
+        public Builder dataDir(Path v) {
+            dataDir = v;
+            return this;
+        }
+
+        public Builder retention(RetentionPolicy v) {
+            retention = v;
+            return this;
+        }
+
+        public Builder syncWrites(boolean v) {
+            syncWrites = v;
+            return this;
+        }
+
+        public Builder maxBatchMessages(int v) {
+            maxBatchMessages = v;
+            return this;
+        }
+
+        public Builder maxBatchDelay(Duration v) {
+            maxBatchDelay = v;
+            return this;
+        }
+
+        public Builder maxPendingMessages(int v) {
+            maxPendingMessages = v;
+            return this;
+        }
+
+        public Builder blockCacheBytes(long v) {
+            blockCacheBytes = v;
+            return this;
+        }
+
+        public Builder writeBufferBytes(long v) {
+            writeBufferBytes = v;
+            return this;
+        }
+
+        public Builder retentionInterval(Duration v) {
+            retentionInterval = v;
+            return this;
+        }
+
+        public ArchiveConfig build() {
+            return new ArchiveConfig(dataDir, retention, syncWrites, maxBatchMessages, maxBatchDelay, maxPendingMessages,
+                    blockCacheBytes, writeBufferBytes, retentionInterval);
+        }
     }
 }

@@ -25,17 +25,17 @@ class ArchiveConfigTest {
 
     @Test
     void refusesOutOfRangeValuesNamingTheField() {
-        assertThatThrownBy(() -> defaults.withBatching(0, Duration.ZERO, 10))
+        assertThatThrownBy(() -> defaults.toBuilder().maxBatchMessages(0).maxBatchDelay(Duration.ZERO).maxPendingMessages(10).build())
                 .isInstanceOf(IllegalArgumentException.class).hasMessageStartingWith("maxBatchMessages must be 1..10000");
-        assertThatThrownBy(() -> defaults.withBatching(100, Duration.ofMillis(5), 99))
+        assertThatThrownBy(() -> defaults.toBuilder().maxBatchMessages(100).maxBatchDelay(Duration.ofMillis(5)).maxPendingMessages(99).build())
                 .hasMessageStartingWith("maxPendingMessages must be maxBatchMessages (100)");
-        assertThatThrownBy(() -> defaults.withBatching(100, Duration.ofMillis(-1), 200))
+        assertThatThrownBy(() -> defaults.toBuilder().maxBatchMessages(100).maxBatchDelay(Duration.ofMillis(-1)).maxPendingMessages(200).build())
                 .hasMessageStartingWith("maxBatchDelay must be 0..10 s");
-        assertThatThrownBy(() -> defaults.withMemory(64L << 20, 64L << 20))
+        assertThatThrownBy(() -> defaults.toBuilder().blockCacheBytes(64L << 20).writeBufferBytes(64L << 20).build())
                 .hasMessageStartingWith("blockCacheBytes must be at least twice writeBufferBytes");
-        assertThatThrownBy(() -> defaults.withMemory(64L << 20, 1000))
+        assertThatThrownBy(() -> defaults.toBuilder().blockCacheBytes(64L << 20).writeBufferBytes(1000).build())
                 .hasMessageStartingWith("writeBufferBytes must be at least 1 MiB");
-        assertThatThrownBy(() -> defaults.withRetentionInterval(Duration.ZERO))
+        assertThatThrownBy(() -> defaults.toBuilder().retentionInterval(Duration.ZERO).build())
                 .hasMessageStartingWith("retentionInterval must be positive");
         assertThatThrownBy(() -> new ArchiveConfig(null, new RetentionPolicy.None(), false, 1, Duration.ZERO, 1,
                 128L << 20, 64L << 20, Duration.ofMinutes(1))).isInstanceOf(NullPointerException.class).hasMessage("dataDir");
@@ -43,6 +43,6 @@ class ArchiveConfigTest {
 
     @Test
     void aZeroBatchDelayIsAllowed() {
-        assertThat(defaults.withBatching(1, Duration.ZERO, 1).maxBatchDelay()).isZero();
+        assertThat(defaults.toBuilder().maxBatchMessages(1).maxBatchDelay(Duration.ZERO).maxPendingMessages(1).build().maxBatchDelay()).isZero();
     }
 }

@@ -18,9 +18,9 @@ final class ArchiveFixture {
     /** Retention none, 16 MiB cache, 4 MiB memtables: small, so that many tests fit in a few seconds. */
     static ArchiveConfig config(Path dir) {
         return ArchiveConfig.defaults(dir)
-                .withRetention(new RetentionPolicy.None())
-                .withMemory(16L << 20, 4L << 20)
-                .withBatching(64, Duration.ofMillis(2), 256);
+                .toBuilder().retention(new RetentionPolicy.None())
+                .blockCacheBytes(16L << 20).writeBufferBytes(4L << 20)
+                .maxBatchMessages(64).maxBatchDelay(Duration.ofMillis(2)).maxPendingMessages(256).build();
     }
 
     static MessageArchive open(Path dir) {

@@ -51,7 +51,7 @@ class ArchiveMetricsTest {
         List<Documented> documented = documentedArchiveMetrics();
         assertThat(documented).hasSizeGreaterThanOrEqualTo(18);
         PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-        ArchiveConfig config = ArchiveFixture.config(dir).withRetention(new RetentionPolicy.Capacity(5));
+        ArchiveConfig config = ArchiveFixture.config(dir).toBuilder().retention(new RetentionPolicy.Capacity(5)).build();
         try (MessageArchive archive = MessageArchive.open(config, registry)) {
             List<Envelope> envelopes = new ArrayList<>(TestEnvelopes.sequence(0, 10, 100));
             envelopes.add(TestEnvelopes.envelope(3, 100, TestEnvelopes.BASE_TIME + 3));

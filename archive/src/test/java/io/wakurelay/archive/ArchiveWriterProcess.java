@@ -18,7 +18,7 @@ public final class ArchiveWriterProcess {
     public static void main(String[] args) {
         Path dir = Path.of(args[0]);
         PrintStream out = new PrintStream(new java.io.FileOutputStream(java.io.FileDescriptor.out), false);
-        ArchiveConfig config = ArchiveFixture.config(dir).withBatching(32, Duration.ofMillis(1), 128);
+        ArchiveConfig config = ArchiveFixture.config(dir).toBuilder().maxBatchMessages(32).maxBatchDelay(Duration.ofMillis(1)).maxPendingMessages(128).build();
         MessageArchive archive = MessageArchive.open(config, new SimpleMeterRegistry());
         archive.write(new EnvelopeSource(2_000).flux())
                 .doOnNext(batch -> {

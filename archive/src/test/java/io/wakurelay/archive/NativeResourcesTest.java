@@ -19,7 +19,7 @@ class NativeResourcesTest {
     @Test
     void closeReleasesEveryRocksDbObjectAndEveryMeter() {
         SimpleMeterRegistry registry = new SimpleMeterRegistry();
-        MessageArchive archive = MessageArchive.open(ArchiveFixture.config(dir).withRetention(new RetentionPolicy.Capacity(5)), registry);
+        MessageArchive archive = MessageArchive.open(ArchiveFixture.config(dir).toBuilder().retention(new RetentionPolicy.Capacity(5)).build(), registry);
         ArchiveFixture.writeAll(archive, TestEnvelopes.sequence(0, 50, 100));
         archive.query(StoreQuery.builder().includeData(true).build());
         archive.query(StoreQuery.builder().pubsubTopic(TestEnvelopes.PUBSUB).contentTopics(TestEnvelopes.CONTENT).build());

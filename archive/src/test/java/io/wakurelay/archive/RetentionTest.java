@@ -27,7 +27,7 @@ class RetentionTest {
     private final MeterRegistry registry = new SimpleMeterRegistry();
 
     private MessageArchive open(RetentionPolicy policy, long nowNanos) {
-        return MessageArchive.open(ArchiveFixture.config(dir).withRetention(policy), registry,
+        return MessageArchive.open(ArchiveFixture.config(dir).toBuilder().retention(policy).build(), registry,
                 ArchiveHooks.DEFAULT.withWallClock(() -> nowNanos).withRetentionChunk(CHUNK));
     }
 
@@ -135,8 +135,8 @@ class RetentionTest {
 
     @Test
     void retentionRunsPeriodicallyByItself() {
-        ArchiveConfig config = ArchiveFixture.config(dir).withRetention(new RetentionPolicy.Capacity(10))
-                .withRetentionInterval(Duration.ofMillis(50));
+        ArchiveConfig config = ArchiveFixture.config(dir).toBuilder().retention(new RetentionPolicy.Capacity(10))
+                .retentionInterval(Duration.ofMillis(50)).build();
         try (MessageArchive archive = MessageArchive.open(config, registry)) {
             ArchiveFixture.writeAll(archive, messages(100, 10));
             Await.until("a periodic pass trimmed the archive", () -> archive.messageCount() == 10);

@@ -121,7 +121,7 @@ class StorePageTest {
 
     @Test
     void aPageReadsWhatItsSnapshotHeldWhenItOpenedEvenIfRetentionDeletesItMeanwhile() {
-        MessageArchive archive = MessageArchive.open(ArchiveFixture.config(dir).withRetention(new RetentionPolicy.Capacity(1)), new SimpleMeterRegistry());
+        MessageArchive archive = MessageArchive.open(ArchiveFixture.config(dir).toBuilder().retention(new RetentionPolicy.Capacity(1)).build(), new SimpleMeterRegistry());
         try (archive) {
             ArchiveFixture.writeAll(archive, messages());
             try (StorePage page = archive.openPage(StoreQuery.builder().pageSize(100).includeData(true).build(), 1 << 20)) {

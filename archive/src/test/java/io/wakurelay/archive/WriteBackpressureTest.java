@@ -22,7 +22,7 @@ class WriteBackpressureTest {
     Path dir;
 
     private ArchiveConfig config() {
-        return ArchiveFixture.config(dir).withBatching(MAX_BATCH, Duration.ofMillis(1), MAX_PENDING);
+        return ArchiveFixture.config(dir).toBuilder().maxBatchMessages(MAX_BATCH).maxBatchDelay(Duration.ofMillis(1)).maxPendingMessages(MAX_PENDING).build();
     }
 
     @Test

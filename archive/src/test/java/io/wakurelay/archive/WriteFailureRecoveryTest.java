@@ -65,7 +65,7 @@ class WriteFailureRecoveryTest {
     void whileWritesFailUpstreamIsPausedAndTheArchiveReportsUnhealthyUntilTheyRecover() {
         AtomicBoolean diskFull = new AtomicBoolean(true);
         MeterRegistry registry = new SimpleMeterRegistry();
-        ArchiveConfig config = ArchiveFixture.config(dir).withBatching(16, Duration.ofMillis(1), 64);
+        ArchiveConfig config = ArchiveFixture.config(dir).toBuilder().maxBatchMessages(16).maxBatchDelay(Duration.ofMillis(1)).maxPendingMessages(64).build();
         try (MessageArchive archive = MessageArchive.open(config, registry, ArchiveHooks.DEFAULT.withCommit(real -> batch -> {
             if (diskFull.get()) {
                 throw noSpace();

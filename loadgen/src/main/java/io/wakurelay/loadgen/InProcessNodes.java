@@ -1,40 +1,43 @@
 package io.wakurelay.loadgen;
 
-import io.wakurelay.node.NodeMain;
+import io.wakurelay.archive.RetentionPolicy;
+import io.wakurelay.node.NodeConfig;
 import io.wakurelay.node.WakuNode;
+import io.wakurelay.p2p.multiaddr.Multiaddr;
 
+import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 
-/** Nodes started inside the load generator's JVM, configured through the node's own command line. */
+/** Nodes started inside the load generator's JVM, from typed configs that start at the node's DEFAULTS. */
 final class InProcessNodes {
     /**
      * Messages of a long pre-generated workload may be older than the default 20 s drift by the time they are
      * sent; the check stays on, with a window that covers the run.
      */
-    static final String CLOCK_DRIFT = "600s";
+    static final Duration CLOCK_DRIFT = Duration.ofMinutes(10);
     /**
      * The relay's message cache (direct memory) of each node here: the default 64 MiB twice (macro, lat and thr run
      * two or three nodes) would take all the direct memory of a JVM started with -Xmx128m.
      */
-    static final String MESSAGE_CACHE = "16MiB";
+    static final long MESSAGE_CACHE_BYTES = 16L << 20;
 
     private InProcessNodes() {
     }
 
+    /** A node on 127.0.0.1 (any port) relaying {@code pubsubTopic}, archiving everything when {@code store}. */
     static WakuNode start(Path dataDir, boolean store, String pubsubTopic, List<String> staticPeers) {
-        List<String> args = new ArrayList<>(List.of("--data-dir", dataDir.toString(), "--listen-address", "127.0.0.1",
-                "--tcp-port", "0", "--rest", "false", "--metrics-server", "false", "--store", String.valueOf(store),
-                "--pubsub-topic", pubsubTopic, "--max-clock-drift", CLOCK_DRIFT, "--store-message-retention-policy", "none",
-                "--log-level", "WARN", "--relay-message-cache-size", MESSAGE_CACHE));
-        for (String peer : staticPeers) {
-            args.add("--staticnode");
-            args.add(peer);
-        }
-        return WakuNode.start(NodeMain.parse(args.toArray(String[]::new), Map.of()));
+        NodeConfig defaults = NodeConfig.DEFAULTS;
+        return WakuNode.start(defaults.toBuilder().dataDir(dataDir)
+                .host(defaults.host().toBuilder().listenAddress(new InetSocketAddress("127.0.0.1", 0))
+                        .staticPeers(staticPeers.stream().map(Multiaddr::parse).toList()).build())
+                .relay(defaults.relay().toBuilder().pubsubTopics(List.of(pubsubTopic))
+                        .limits(defaults.relay().limits().withMaxClockDrift(CLOCK_DRIFT))
+                        .messageCacheBytes(MESSAGE_CACHE_BYTES).build())
+                .archive(store ? defaults.archive().toBuilder().dataDir(dataDir.resolve("store"))
+                        .retention(new RetentionPolicy.None()).build() : null)
+                .rest(null).metrics(null).build());
     }
 
     /** The multiaddr, with peer id, peers dial {@code node} at. */

@@ -66,7 +66,7 @@ final class MacroScenario {
     private static ResultRow runWithProcess(Workload workload, Path dir, PrintStream err) {
         List<String> args = List.of("--data-dir", dir.resolve("receiver").toString(), "--listen-address", "127.0.0.1",
                 "--tcp-port", "0", "--rest-port", "0", "--metrics-server-port", "0", "--pubsub-topic", workload.pubsubTopic(),
-                "--max-clock-drift", InProcessNodes.CLOCK_DRIFT, "--store-message-retention-policy", "none");
+                "--max-clock-drift", InProcessNodes.CLOCK_DRIFT.toSeconds() + "s", "--store-message-retention-policy", "none");
         try (FrameSet frames = new FrameSet(workload);
              NodeProcess b = NodeProcess.start(List.of("-Xmx256m"), args, Duration.ofSeconds(60), dir.resolve("receiver.log"));
              WakuNode a = InProcessNodes.start(dir.resolve("publisher"), false, workload.pubsubTopic(),

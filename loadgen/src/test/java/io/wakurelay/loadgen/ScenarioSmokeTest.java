@@ -1,5 +1,12 @@
 package io.wakurelay.loadgen;
 
+import java.util.List;
+import java.net.InetSocketAddress;
+import io.wakurelay.p2p.HostConfig;
+import io.wakurelay.node.rest.RestConfig;
+import io.wakurelay.node.metrics.MetricsConfig;
+import io.wakurelay.node.WakuNode;
+import io.wakurelay.node.NodeConfig;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -33,6 +40,16 @@ class ScenarioSmokeTest {
         String[] row = lines[1].split(",");
         assertThat(row).hasSize(13);
         return row;
+    }
+
+    /** A node on 127.0.0.1 with REST on and no metrics server, every port chosen by the system. */
+    private NodeConfig.Builder local(String name) {
+        return NodeConfig.builder().dataDir(dir.resolve(name)).host(localHost().build())
+                .rest(RestConfig.builder().port(0).build()).metrics(null);
+    }
+
+    private static HostConfig.Builder localHost() {
+        return NodeConfig.DEFAULTS.host().toBuilder().listenAddress(new InetSocketAddress("127.0.0.1", 0));
     }
 
     @Test
@@ -77,13 +94,8 @@ class ScenarioSmokeTest {
 
     @Test
     void driveFindsEveryPublishedMessageInTheOtherNodesStore() {
-        java.util.Map<String, String> env = java.util.Map.of();
-        try (io.wakurelay.node.WakuNode a = io.wakurelay.node.WakuNode.start(io.wakurelay.node.NodeMain.parse(new String[]{
-                "--data-dir", dir.resolve("a").toString(), "--listen-address", "127.0.0.1", "--tcp-port", "0",
-                "--rest", "false", "--metrics-server", "false", "--store", "false"}, env));
-             io.wakurelay.node.WakuNode b = io.wakurelay.node.WakuNode.start(io.wakurelay.node.NodeMain.parse(new String[]{
-                "--data-dir", dir.resolve("b").toString(), "--listen-address", "127.0.0.1", "--tcp-port", "0",
-                "--rest-port", "0", "--metrics-server", "false", "--staticnode", a.multiaddr().toString()}, env))) {
+        try (WakuNode a = WakuNode.start(local("a").rest(null).archive(null).build());
+             WakuNode b = WakuNode.start(local("b").host(localHost().staticPeers(List.of(a.multiaddr())).build()).build())) {
             String[] row = run("drive", "--count", "40", "--warmup", "5", "--publish-to", a.multiaddr().toString(),
                     "--store-at", "127.0.0.1:" + b.restAddress().getPort(), "--work-dir", dir.resolve("w").toString(), "--settle", "20s");
             assertThat(row[0]).isEqualTo("drive");
@@ -93,13 +105,8 @@ class ScenarioSmokeTest {
 
     @Test
     void driveThroughOneNodesRestApiFindsEveryMessageInTheOtherNodesStore() throws Exception {
-        java.util.Map<String, String> env = java.util.Map.of();
-        try (io.wakurelay.node.WakuNode a = io.wakurelay.node.WakuNode.start(io.wakurelay.node.NodeMain.parse(new String[]{
-                "--data-dir", dir.resolve("a").toString(), "--listen-address", "127.0.0.1", "--tcp-port", "0",
-                "--rest-port", "0", "--metrics-server", "false", "--store", "false"}, env));
-             io.wakurelay.node.WakuNode b = io.wakurelay.node.WakuNode.start(io.wakurelay.node.NodeMain.parse(new String[]{
-                "--data-dir", dir.resolve("b").toString(), "--listen-address", "127.0.0.1", "--tcp-port", "0",
-                "--rest-port", "0", "--metrics-server", "false", "--staticnode", a.multiaddr().toString()}, env))) {
+        try (WakuNode a = WakuNode.start(local("a").archive(null).build());
+             WakuNode b = WakuNode.start(local("b").host(localHost().staticPeers(List.of(a.multiaddr())).build()).build())) {
             // A publishes to its mesh only once B is in it
             long deadline = System.nanoTime() + java.time.Duration.ofSeconds(20).toNanos();
             while (a.relay().mesh().getOrDefault("/waku/2/rs/0/0", java.util.List.of()).isEmpty() && System.nanoTime() < deadline) {
@@ -153,9 +160,7 @@ class ScenarioSmokeTest {
 
     @Test
     void queryReadsWholePagesWithDataAndMeasuresTheNodesAllocation() throws Exception {
-        try (io.wakurelay.node.WakuNode node = io.wakurelay.node.WakuNode.start(io.wakurelay.node.NodeMain.parse(new String[]{
-                "--data-dir", dir.resolve("q").toString(), "--listen-address", "127.0.0.1", "--tcp-port", "0",
-                "--rest-port", "0", "--metrics-server-port", "0"}, java.util.Map.of()))) {
+        try (WakuNode node = WakuNode.start(local("q").metrics(MetricsConfig.builder().port(0).build()).build())) {
             Path json = dir.resolve("query.json");
             String[] row = run("query", "--rest-at", "127.0.0.1:" + node.restAddress().getPort(), "--metrics-at",
                     "127.0.0.1:" + node.metricsAddress().getPort(), "--fill", "30", "--payload-bytes", "10000", "--page-size", "20",

@@ -10,33 +10,172 @@ import io.wakurelay.protocol.AutoSharding;
 import io.wakurelay.relay.RelayConfig;
 
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Objects;
 
 /**
- * Everything a node needs to start, each part validated by its own record.
+ * Everything a node needs to start, each part validated by its own record; {@link #DEFAULTS} is what a node run
+ * without flags gets, built from every component's own DEFAULTS.
  *
  * @param host    the libp2p host: listen address, limits, static peers
- * @param nodeKey the node's identity key (its peer id)
+ * @param relay   gossipsub on /vac/waku/relay/2.0.0: topics, limits, peer queues
+ * @param nodeKey the node's identity key (its peer id); null: the key kept in {@code dataDir}, made there the first
+ *                time ({@link io.wakurelay.p2p.crypto.NodeKey})
  * @param archive null when the node does not archive ({@code --store=false})
  * @param store   the limits of Store queries (whichever protocol they come by)
  * @param services the Waku services served beside relay (store, lightpush, filter)
  * @param rest    null when the REST API is off
  * @param metrics null when the metrics server is off
+ * @param dataDir the node's directory: its key and, by default, the archive (in {@code store/})
  * @param logLevel  logback's name of the root level
  * @param logFormat the format of log lines
  * @param autoSharding how content topics map to shards; null without automatic sharding
+ * @param shutdownGrace how long a graceful stop may take in all: the components stop in turn, each with what is
+ *                      left of it, and are then closed whether or not they finished
  */
 public record NodeConfig(HostConfig host, RelayConfig relay, PrivateKey nodeKey, ArchiveConfig archive, StoreLimits store,
                          ServicesConfig services, RestConfig rest, MetricsConfig metrics, Path dataDir, String logLevel,
-                         LogFormat logFormat, AutoSharding autoSharding) {
+                         LogFormat logFormat, AutoSharding autoSharding, Duration shutdownGrace) {
+    private static final Path DEFAULT_DATA_DIR = Path.of("data");
+
+    /** Every component's DEFAULTS; identify names this build as its agent ({@code wakurelay/<version>}). */
+    public static final NodeConfig DEFAULTS = new NodeConfig(
+            HostConfig.DEFAULTS.toBuilder().agentVersion("wakurelay/" + WakuNode.VERSION).build(), RelayConfig.DEFAULTS, null,
+            ArchiveConfig.defaults(DEFAULT_DATA_DIR.resolve("store")), StoreLimits.DEFAULTS, ServicesConfig.DEFAULTS,
+            RestConfig.DEFAULTS, MetricsConfig.DEFAULTS, DEFAULT_DATA_DIR, "INFO", LogFormat.TEXT, null,
+            Duration.ofSeconds(20)); // inside the 30 s that docker-compose and Kubernetes wait after SIGTERM
+
+
     public NodeConfig {
         Objects.requireNonNull(host, "host");
         Objects.requireNonNull(relay, "relay");
-        Objects.requireNonNull(nodeKey, "nodeKey");
         Objects.requireNonNull(store, "store");
         Objects.requireNonNull(services, "services");
         Objects.requireNonNull(dataDir, "dataDir");
         Objects.requireNonNull(logLevel, "logLevel");
         Objects.requireNonNull(logFormat, "logFormat");
+        Objects.requireNonNull(shutdownGrace, "shutdownGrace");
+        if (shutdownGrace.isNegative() || shutdownGrace.isZero()) {
+            throw new IllegalArgumentException("shutdownGrace must be positive, was " + shutdownGrace);
+        }
+    }
+
+    public static Builder builder() {
+        return DEFAULTS.toBuilder();
+    }
+
+    public Builder toBuilder() {
+        return new Builder(this);
+    }
+
+    /** Starts from {@link #DEFAULTS} (or a given config); {@link #build()} validates. */
+    public static final class Builder {
+        private HostConfig host;
+        private RelayConfig relay;
+        private PrivateKey nodeKey;
+        private ArchiveConfig archive;
+        private StoreLimits store;
+        private ServicesConfig services;
+        private RestConfig rest;
+        private MetricsConfig metrics;
+        private Path dataDir;
+        private String logLevel;
+        private LogFormat logFormat;
+        private AutoSharding autoSharding;
+        private Duration shutdownGrace;
+
+        private Builder(NodeConfig c) {
+            host = c.host;
+            relay = c.relay;
+            nodeKey = c.nodeKey;
+            archive = c.archive;
+            store = c.store;
+            services = c.services;
+            rest = c.rest;
+            metrics = c.metrics;
+            dataDir = c.dataDir;
+            logLevel = c.logLevel;
+            logFormat = c.logFormat;
+            autoSharding = c.autoSharding;
+            shutdownGrace = c.shutdownGrace;
+        }
+
+        public Builder host(HostConfig v) {
+            host = v;
+            return this;
+        }
+
+        public Builder relay(RelayConfig v) {
+            relay = v;
+            return this;
+        }
+
+        public Builder nodeKey(PrivateKey v) {
+            nodeKey = v;
+            return this;
+        }
+
+        /** Null: the node does not archive. */
+        public Builder archive(ArchiveConfig v) {
+            archive = v;
+            return this;
+        }
+
+        public Builder store(StoreLimits v) {
+            store = v;
+            return this;
+        }
+
+        public Builder services(ServicesConfig v) {
+            services = v;
+            return this;
+        }
+
+        /** Null: no REST API. */
+        public Builder rest(RestConfig v) {
+            rest = v;
+            return this;
+        }
+
+        /** Null: no metrics server. */
+        public Builder metrics(MetricsConfig v) {
+            metrics = v;
+            return this;
+        }
+
+        /** The node's directory; an archive set so far moves to its {@code store/} subdirectory. */
+        public Builder dataDir(Path v) {
+            dataDir = v;
+            if (archive != null && v != null) {
+                archive = archive.toBuilder().dataDir(v.resolve("store")).build();
+            }
+            return this;
+        }
+
+        public Builder logLevel(String v) {
+            logLevel = v;
+            return this;
+        }
+
+        public Builder logFormat(LogFormat v) {
+            logFormat = v;
+            return this;
+        }
+
+        /** Null: static sharding only. */
+        public Builder autoSharding(AutoSharding v) {
+            autoSharding = v;
+            return this;
+        }
+
+        public Builder shutdownGrace(Duration v) {
+            shutdownGrace = v;
+            return this;
+        }
+
+        public NodeConfig build() {
+            return new NodeConfig(host, relay, nodeKey, archive, store, services, rest, metrics, dataDir, logLevel,
+                    logFormat, autoSharding, shutdownGrace);
+        }
     }
 }

@@ -75,10 +75,10 @@ public final class NodeMain {
     /** @param warnings told what the node will start despite (config file keys it ignores) */
     static NodeConfig parse(String[] args, Map<String, String> environment, Consumer<String> warnings) {
         NodeOptions options = new NodeOptions();
-        CommandLine cli = new CommandLine(options);
         try {
             Path file = ConfigSources.configFileArgument(args, environment);
             ConfigSources sources = ConfigSources.of(environment, file);
+            CommandLine cli = NodeOptions.commandLine(options, sources);
             // an nwaku config file names options this node does not have (discovery, RLN, ...): it still starts,
             // and says once which keys it ignored
             List<String> ignored = new ArrayList<>();
@@ -91,7 +91,6 @@ public final class NodeMain {
                 warnings.accept("config file " + file + ": ignoring " + ignored.size() + " key(s) this node has no option for: "
                         + String.join(", ", ignored));
             }
-            cli.setDefaultValueProvider(sources);
             cli.parseArgs(args);
             if (cli.isUsageHelpRequested()) {
                 cli.usage(System.out);

@@ -6,8 +6,11 @@ import io.wakurelay.archive.CommittedBatch;
 import io.wakurelay.archive.MessageArchive;
 import io.wakurelay.node.config.HostPort;
 import io.wakurelay.p2p.Host;
+import io.wakurelay.p2p.crypto.NodeKey;
+import io.wakurelay.p2p.crypto.PrivateKey;
 import io.wakurelay.p2p.multiaddr.Multiaddr;
 import io.wakurelay.node.metrics.ConnectedPeers;
+import io.wakurelay.node.metrics.MetricsConfig;
 import io.wakurelay.node.metrics.MetricsServer;
 import io.wakurelay.node.metrics.NodeMetrics;
 import io.wakurelay.node.rest.LiveStreams;
@@ -26,27 +29,22 @@ import io.wakurelay.services.StoreService;
 import io.wakurelay.protocol.WallClock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import reactor.core.Disposable;
 import reactor.core.publisher.Flux;
-import reactor.core.publisher.Mono;
-import reactor.core.publisher.Sinks;
 
 import java.net.InetSocketAddress;
-import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
-import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * One running node: a libp2p host with Waku relay on it, and the Waku services (Store v3, lightpush, filter) beside
  * it; the relay's accepted messages flow to filter subscribers, local REST consumers and into the archive; REST and
- * metrics servers on top. {@link #close()} shuts down in the order that loses
- * nothing: REST stops taking requests (503 while the rest closes), the services stop serving, the relay stops taking messages and hands over
- * what it accepted, the archive commits it, the host closes its connections, RocksDB closes, then the servers stop.
+ * metrics servers on top. The components start in the order below and {@link #close()} stops them in reverse
+ * ({@link StartedComponents}), the order that loses nothing: REST stops taking requests (503 while the rest stops),
+ * the services stop serving, the relay stops taking messages and hands over what it accepted, the host closes its
+ * connections, the archive commits what it was handed and RocksDB closes; the metrics server answers to the end.
  */
 public final class WakuNode implements NodeStatus, AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(WakuNode.class);
@@ -54,68 +52,62 @@ public final class WakuNode implements NodeStatus, AutoCloseable {
 
     private final NodeConfig config;
     private final PathCounters counters = new PathCounters();
+    private final StartedComponents components = new StartedComponents();
     private final NodeMetrics metrics;
+    private final MetricsServer metricsServer;
     private final MessageArchive archive;
+    private final ArchivePipeline pipeline;
     private final Host host;
     private final Relay relay;
-    private final StoreService storeService;
     private final LightpushService lightpush;
     private final FilterService filter;
-    private final StoreClient storeClient;
     private final RestServer rest;
-    private final MetricsServer metricsServer;
-    private final LiveStreams streams;
-    private final Sinks.Many<CommittedBatch> committed = Sinks.many().multicast().directBestEffort();
-    private final Disposable pipeline;
-    private final Mono<Void> pipelineDone;
-    private final AtomicReference<Throwable> pipelineError = new AtomicReference<>();
     private final AtomicBoolean closed = new AtomicBoolean();
     private final List<Consumer<Envelope>> taps = new CopyOnWriteArrayList<>();
 
     private WakuNode(NodeConfig config) {
         this.config = config;
-        this.metrics = new NodeMetrics(counters, VERSION);
-        List<AutoCloseable> opened = new ArrayList<>();
         try {
-            this.archive = config.archive() == null ? null : MessageArchive.open(config.archive(), metrics.registry());
-            if (archive != null) {
-                opened.add(archive);
-            }
+            this.metrics = components.add("metrics registry", new NodeMetrics(counters, VERSION));
+            MetricsConfig metricsConfig = config.metrics();
+            this.metricsServer = metricsConfig == null ? null : components.add("metrics server",
+                    MetricsServer.start(metricsConfig, metrics::scrape));
+            this.archive = config.archive() == null ? null
+                    : components.add("archive", MessageArchive.open(config.archive(), metrics.registry()));
+            // after the relay (which feeds it) and before the archive (which it feeds): it stops between the two
+            this.pipeline = new ArchivePipeline(archive);
+            components.add("archive pipeline", pipeline, pipeline::shutdown, () -> { });
+            PrivateKey key = config.nodeKey() != null ? config.nodeKey() : NodeKey.loadOrCreate(config.dataDir());
             // static peers are dialled once the relay listens for connections, so that it sees them from the start
-            this.host = Host.start(config.host().toBuilder().staticPeers(List.of()).build(), config.nodeKey(), metrics.registry());
-            opened.add(host);
+            Host host = Host.start(config.host().toBuilder().staticPeers(List.of()).build(), key, metrics.registry());
+            this.host = components.add("p2p host", host, host::shutdown, host);
             ConnectedPeers.bind(metrics.registry(), host);
-            this.relay = Relay.start(config.relay(), host, counters, metrics.registry());
-            opened.add(relay);
+            Relay relay = Relay.start(config.relay(), host, counters, metrics.registry());
+            this.relay = components.add("relay", relay, relay::shutdown, relay);
             // a repeated key is ambiguous (which one did the client mean?), so it is refused rather than last-one-wins
             ObjectMapper mapper = new ObjectMapper().enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION);
             TopicCache cache = TopicCache.of(config.rest());
-            this.streams = LiveStreams.of(config.rest());
+            LiveStreams streams = LiveStreams.of(config.rest());
             RestMetrics.bind(metrics.registry(), cache, streams);
             LocalDelivery delivery = new LocalDelivery(mapper, cache, streams);
 
+            // the services serve from the relay and the archive, so they start after both and stop before them
             ServicesConfig services = config.services();
             StoreQueries queries = archive == null ? null : new StoreQueries(archive, config.store(), metrics.registry());
-            // the services serve from the relay and the archive, so they start after both and stop before them
-            this.storeService = services.store() == null || archive == null ? null
-                    : StoreService.start(services.store(), host, archive, queries.slots(), metrics.registry());
-            if (storeService != null) {
-                opened.add(storeService);
+            if (services.store() != null && archive != null) {
+                StoreService store = StoreService.start(services.store(), host, archive, queries.slots(), metrics.registry());
+                components.add("store service", store, store::shutdown, store);
             }
-            this.lightpush = services.lightpush() == null ? null
+            LightpushService lightpush = services.lightpush() == null ? null
                     : LightpushService.start(services.lightpush(), host, relay, metrics.registry());
-            if (lightpush != null) {
-                opened.add(lightpush);
-            }
-            this.filter = services.filter() == null ? null
+            this.lightpush = lightpush == null ? null : components.add("lightpush service", lightpush, lightpush::shutdown, lightpush);
+            FilterService filter = services.filter() == null ? null
                     : FilterService.start(services.filter(), host, relay, metrics.registry());
-            if (filter != null) {
-                opened.add(filter);
-            }
-            this.storeClient = StoreClient.start(services.storeClient(), host, metrics.registry());
-            opened.add(storeClient);
+            this.filter = filter == null ? null : components.add("filter service", filter, filter::shutdown, filter);
+            StoreClient storeClient = StoreClient.start(services.storeClient(), host, metrics.registry());
+            components.add("store client", storeClient, storeClient::shutdown, storeClient);
 
-            Flux<Envelope> accepted = relay.accepted().doOnNext(e -> {
+            pipeline.connect(relay.accepted().doOnNext(e -> {
                 if (filter != null) {
                     pushQuietly(filter, e);
                 }
@@ -123,35 +115,16 @@ public final class WakuNode implements NodeStatus, AutoCloseable {
                 for (Consumer<Envelope> tap : taps) {
                     tap.accept(e);
                 }
-            });
-            Flux<?> sink = archive == null
-                    ? accepted.doOnNext(Envelope::release)
-                    : archive.write(accepted).doOnNext(committed::tryEmitNext);
-            Sinks.Empty<Void> done = Sinks.empty();
-            this.pipelineDone = done.asMono();
-            this.pipeline = sink.subscribe(x -> { },
-                    e -> {
-                        pipelineError.set(e);
-                        log.error("message pipeline failed; the node no longer archives", e);
-                        done.tryEmitEmpty();
-                    },
-                    done::tryEmitEmpty);
+            }));
 
-            this.rest = config.rest() == null ? null
-                    : new RestServer(config.rest(), new RelayBinding(relay), queries, storeClient::query, this, mapper, cache,
-                    streams, WakuNode::nowNanos,
-                    config.relay().limits().maxTopicBytes(), config.autoSharding(), lightpush == null ? null : lightpush::push);
-            if (rest != null) {
-                opened.add(rest);
-            }
-            this.metricsServer = config.metrics() == null ? null
-                    : new MetricsServer(config.metrics().address(), config.metrics().port(), metrics::scrape);
+            RestServer rest = config.rest() == null ? null
+                    : RestServer.start(config.rest(), new RelayBinding(relay), queries, storeClient::query, this, mapper, cache,
+                    streams, WakuNode::nowNanos, config.relay().limits().maxTopicBytes(), config.autoSharding(),
+                    lightpush == null ? null : lightpush::push);
+            this.rest = rest == null ? null : components.add("REST server", rest, rest::shutdown, rest);
             config.host().staticPeers().forEach(host::addStaticPeer);
         } catch (RuntimeException e) {
-            for (int i = opened.size() - 1; i >= 0; i--) {
-                closeQuietly(opened.get(i));
-            }
-            metrics.close();
+            components.unwind();
             throw e;
         }
     }
@@ -228,7 +201,7 @@ public final class WakuNode implements NodeStatus, AutoCloseable {
 
     /** Every batch the archive commits, as it commits it (hot; for in-process observers such as the load generator). */
     public Flux<CommittedBatch> committed() {
-        return committed.asFlux();
+        return pipeline.committed();
     }
 
     public InetSocketAddress restAddress() {
@@ -300,7 +273,7 @@ public final class WakuNode implements NodeStatus, AutoCloseable {
         if (archive == null) {
             return null;
         }
-        Throwable failure = pipelineError.get();
+        Throwable failure = pipeline.failure();
         if (failure != null) {
             return "NotReady: " + failure.getMessage();
         }
@@ -317,62 +290,17 @@ public final class WakuNode implements NodeStatus, AutoCloseable {
         host.addStaticPeer(address);
     }
 
-    /** Graceful shutdown: Goodbye to peers, archive flushed, RocksDB closed, servers stopped. Idempotent. */
+    /**
+     * Graceful shutdown within the configured grace ({@link NodeConfig#shutdownGrace()}): Goodbye to peers, what was
+     * accepted archived, RocksDB closed, servers stopped. Idempotent.
+     */
     @Override
     public void close() {
         if (!closed.compareAndSet(false, true)) {
             return;
         }
         log.info("node stopping peerId={}", peerId());
-        if (rest != null) {
-            rest.drain(Duration.ofSeconds(5)); // first: no REST request may reach a relay or archive that is closing
-        }
-        // the services next: no light client may publish or query through a relay or archive that is closing
-        Duration grace = Duration.ofSeconds(5);
-        List<Mono<Void>> stopping = new ArrayList<>();
-        stopping.add(storeClient.shutdown(grace));
-        if (storeService != null) {
-            stopping.add(storeService.shutdown(grace));
-        }
-        if (lightpush != null) {
-            stopping.add(lightpush.shutdown(grace));
-        }
-        if (filter != null) {
-            stopping.add(filter.shutdown(grace));
-        }
-        Mono.when(stopping)
-                .onErrorResume(e -> {
-                    log.warn("a service did not shut down cleanly", e);
-                    return Mono.empty();
-                })
-                .block(Duration.ofSeconds(15));
-        closeQuietly(() -> relay.shutdown(Duration.ofSeconds(5)).block(Duration.ofSeconds(15)));
-        try {
-            pipelineDone.block(Duration.ofSeconds(30));
-        } catch (RuntimeException e) {
-            log.warn("the archive did not finish in 30 s; stopping it", e);
-        }
-        pipeline.dispose();
-        committed.tryEmitComplete();
-        closeQuietly(host);
-        if (archive != null) {
-            closeQuietly(archive);
-        }
-        if (rest != null) {
-            closeQuietly(rest);
-        }
-        if (metricsServer != null) {
-            closeQuietly(metricsServer);
-        }
-        metrics.close();
+        components.stop(config.shutdownGrace());
         log.info("node stopped peerId={}", peerId());
-    }
-
-    private static void closeQuietly(AutoCloseable c) {
-        try {
-            c.close();
-        } catch (Exception e) {
-            log.warn("closing {} failed", c, e);
-        }
     }
 }

@@ -6,7 +6,6 @@ import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -15,11 +14,8 @@ class AdminApiTest {
     @TempDir
     Path dir;
 
-    private WakuNode start(String name, String... extra) {
-        String[] base = {"--data-dir", dir.resolve(name).toString(), "--listen-address", "127.0.0.1", "--tcp-port", "0",
-                "--rest-port", "0", "--metrics-server", "false", "--store", "false", "--rest-admin", "true"};
-        String[] args = java.util.stream.Stream.concat(java.util.Arrays.stream(base), java.util.Arrays.stream(extra)).toArray(String[]::new);
-        return WakuNode.start(NodeMain.parse(args, Map.of()));
+    private WakuNode start(String name) {
+        return WakuNode.start(TestNodes.local(dir.resolve(name)).archive(null).rest(TestNodes.rest().admin(true).build()).build());
     }
 
     @Test

@@ -1,5 +1,6 @@
 package io.wakurelay.node;
 
+import io.wakurelay.node.config.ConfigSources;
 import io.wakurelay.node.config.NodeOptions;
 import org.junit.jupiter.api.Test;
 import picocli.CommandLine;
@@ -20,7 +21,7 @@ class ConfigurationDocTest {
         assertThat(start).as("the --help block in docs/configuration.md").isNotNegative();
         int end = doc.indexOf("```", start + 3);
         String documented = doc.substring(start + 4, end).strip();
-        String help = new CommandLine(new NodeOptions()).getUsageMessage(CommandLine.Help.Ansi.OFF).strip();
+        String help = NodeOptions.commandLine(new NodeOptions(), ConfigSources.builtIn()).getUsageMessage(CommandLine.Help.Ansi.OFF).strip();
 
         assertThat(documented).isEqualTo(help);
     }

@@ -1,5 +1,7 @@
 package io.wakurelay.node;
 
+import io.wakurelay.archive.RetentionPolicy;
+import io.wakurelay.archive.ArchiveConfig;
 import com.google.protobuf.ByteString;
 import io.wakurelay.protocol.MessageHasher;
 import io.wakurelay.protocol.PathCounters;
@@ -16,7 +18,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
-import java.util.Map;
 import java.util.Random;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -49,9 +50,9 @@ class FullDiskHealthTest {
     }
 
     private WakuNode start(Path data) {
-        return WakuNode.start(NodeMain.parse(new String[]{"--data-dir", data.toString(), "--tcp-port", "0", "--rest-port", "0",
-                "--metrics-server-port", "0", "--store-write-buffer-size", "4MiB", "--store-cache-size", "8MiB",
-                "--store-message-retention-policy", "none"}, Map.of()));
+        return WakuNode.start(TestNodes.local(data).metrics(TestNodes.metrics())
+                .archive(ArchiveConfig.builder().dataDir(data.resolve("store")).writeBufferBytes(4L << 20).blockCacheBytes(8L << 20)
+                        .retention(new RetentionPolicy.None()).build()).build());
     }
 
     @Test

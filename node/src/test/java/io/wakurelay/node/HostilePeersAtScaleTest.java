@@ -1,5 +1,6 @@
 package io.wakurelay.node;
 
+import io.wakurelay.relay.RelayConfig;
 import com.google.protobuf.ByteString;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -42,7 +43,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
-import java.util.Map;
 import java.util.Random;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -109,12 +109,13 @@ class HostilePeersAtScaleTest {
 
     @BeforeEach
     void start() {
-        good = WakuNode.start(NodeMain.parse(new String[]{"--data-dir", dir.resolve("good").toString(), "--listen-address", "127.0.0.2",
-                "--tcp-port", "0", "--rest", "false", "--metrics-server", "false", "--store", "false"}, Map.of()));
-        target = WakuNode.start(NodeMain.parse(new String[]{"--data-dir", dir.resolve("target").toString(), "--listen-address", "127.0.0.1",
-                "--tcp-port", "0", "--rest-port", "0", "--metrics-server-port", "0", "--max-connections", String.valueOf(MAX_CONNECTIONS),
-                "--handshake-timeout", "2s", "--peer-queue-messages", "16", "--peer-queue-size", "320KiB", "--peer-max-drops", "20",
-                "--staticnode", good.multiaddr().toString()}, Map.of()));
+        good = WakuNode.start(TestNodes.local(dir.resolve("good")).host(TestNodes.host("127.0.0.2").build())
+                .rest(null).archive(null).build());
+        target = WakuNode.start(TestNodes.local(dir.resolve("target")).metrics(TestNodes.metrics())
+                .host(TestNodes.host("127.0.0.1").maxConnections(MAX_CONNECTIONS).handshakeTimeout(Duration.ofSeconds(2))
+                        .staticPeers(List.of(good.multiaddr())).build())
+                .relay(RelayConfig.builder().peerQueueMessages(16).peerQueueBytes(320 * 1024).maxDropsBeforeDisconnect(20).build())
+                .build());
         Eventually.until(Duration.ofSeconds(30), "the honest peer relays with the target",
                 () -> target.relay().peers().stream().anyMatch(p -> p.topics().contains(TOPIC))
                         && good.relay().peers().stream().anyMatch(p -> p.topics().contains(TOPIC)));

@@ -27,8 +27,7 @@ class JsWakuArchiveTest {
 
     @Test
     void messagesPublishedByJsWakuAreArchivedUnderTheHashJsWakuComputes() {
-        try (WakuNode node = WakuNode.start(NodeMain.parse(new String[]{"--data-dir", dir.toString(), "--listen-address",
-                "127.0.0.1", "--tcp-port", "0", "--rest-port", "0", "--metrics-server", "false"}, Map.of()));
+        try (WakuNode node = WakuNode.start(TestNodes.local(dir).build());
              JsPeer waku = JsPeer.start(JsPeer.Script.RELAY_NODE, List.of("--cluster", "0", "--shards", "0", "--timeout-s", "120"))) {
             node.host().dial(Multiaddr.parse(waku.addrs().get(0))).block(WAIT);
             Eventually.until(WAIT, "js-waku is in the mesh", () -> node.relay().mesh().getOrDefault("/waku/2/rs/0/0", List.of()).size() == 1);

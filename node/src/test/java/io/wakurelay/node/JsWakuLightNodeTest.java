@@ -33,8 +33,7 @@ class JsWakuLightNodeTest {
     Path dir;
 
     private WakuNode node(String name) {
-        return WakuNode.start(NodeMain.parse(new String[]{"--data-dir", dir.resolve(name).toString(), "--listen-address",
-                "127.0.0.1", "--tcp-port", "0", "--rest-port", "0", "--metrics-server", "false"}, Map.of()));
+        return WakuNode.start(TestNodes.local(dir.resolve(name)).build());
     }
 
     @Test

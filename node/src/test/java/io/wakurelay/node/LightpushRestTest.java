@@ -1,13 +1,14 @@
 package io.wakurelay.node;
 
+import io.wakurelay.services.StoreClientConfig;
+import io.wakurelay.services.FilterConfig;
+import io.wakurelay.services.StoreServiceConfig;
 import com.fasterxml.jackson.databind.JsonNode;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.Map;
-import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -17,10 +18,8 @@ class LightpushRestTest {
     @TempDir
     Path dir;
 
-    private WakuNode start(String name, String... extra) {
-        String[] base = {"--data-dir", dir.resolve(name).toString(), "--listen-address", "127.0.0.1", "--tcp-port", "0",
-                "--rest-port", "0", "--metrics-server", "false"};
-        return WakuNode.start(NodeMain.parse(Stream.concat(Stream.of(base), Stream.of(extra)).toArray(String[]::new), Map.of()));
+    private WakuNode start(String name) {
+        return WakuNode.start(TestNodes.local(dir.resolve(name)).build());
     }
 
     private static String push(String pubsubTopic, String contentTopic, String text) {
@@ -30,7 +29,7 @@ class LightpushRestTest {
 
     @Test
     void aPushIsRelayedToThePeersAndArchivedThereAndTheAnswerCountsThem() {
-        try (WakuNode a = start("a"); WakuNode b = start("b", "--staticnode", a.multiaddr().toString())) {
+        try (WakuNode a = start("a"); WakuNode b = WakuNode.start(TestNodes.local(dir.resolve("b")).host(TestNodes.hostWithStaticPeer(a.multiaddr())).build())) {
             Http restA = new Http(a.restAddress());
             Eventually.until(Duration.ofSeconds(20), "B is A's relay peer", () -> restA.post("/lightpush/v3/message",
                     push(TOPIC, "/app/1/probe/proto", "probe " + System.nanoTime())).status() == 200);
@@ -47,7 +46,8 @@ class LightpushRestTest {
 
     @Test
     void refusalsCarryNwakusLightpushStatusesAsHttpStatuses() {
-        try (WakuNode alone = start("alone"); WakuNode off = start("off", "--lightpush", "false")) {
+        try (WakuNode alone = start("alone"); WakuNode off = WakuNode.start(TestNodes.local(dir.resolve("off"))
+                .services(new ServicesConfig(StoreServiceConfig.DEFAULTS, null, FilterConfig.DEFAULTS, StoreClientConfig.DEFAULTS)).build())) {
             Http rest = new Http(alone.restAddress());
             Http.Reply noPeers = rest.post("/lightpush/v3/message", push(TOPIC, "/app/1/lp/proto", "x"));
             assertThat(noPeers.status()).as(noPeers.body()).isEqualTo(505);

@@ -88,12 +88,11 @@ class MetricNamesTest {
     /** Node A, and node B that dials it and publishes one message of a 1-byte payload that A archives. */
     private record TwoNodes(WakuNode a, WakuNode b) implements AutoCloseable {
         static TwoNodes withOneMessageRelayed(Path dir) {
-            String[] common = {"--listen-address", "127.0.0.1", "--tcp-port", "0", "--rest-port", "0", "--metrics-server-port", "0"};
-            WakuNode a = WakuNode.start(NodeMain.parse(concat(common, "--data-dir", dir.resolve("a").toString()), Map.of()));
+            WakuNode a = WakuNode.start(TestNodes.local(dir.resolve("a")).metrics(TestNodes.metrics()).build());
             WakuNode b = null;
             try {
-                b = WakuNode.start(NodeMain.parse(concat(common, "--data-dir", dir.resolve("b").toString(),
-                        "--staticnode", a.multiaddr().toString()), Map.of()));
+                b = WakuNode.start(TestNodes.local(dir.resolve("b")).metrics(TestNodes.metrics())
+                        .host(TestNodes.hostWithStaticPeer(a.multiaddr())).build());
                 TwoNodes nodes = new TwoNodes(a, b);
                 Eventually.until(Duration.ofSeconds(20), "the nodes relay with each other",
                         () -> Http.metric(nodes.scrapeA(), "libp2p_pubsub_peers") == 1);
@@ -124,11 +123,5 @@ class MetricNamesTest {
                 b.close();
             }
         }
-    }
-
-    private static String[] concat(String[] a, String... b) {
-        String[] all = java.util.Arrays.copyOf(a, a.length + b.length);
-        System.arraycopy(b, 0, all, a.length, b.length);
-        return all;
     }
 }

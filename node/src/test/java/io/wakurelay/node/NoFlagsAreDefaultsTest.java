@@ -1,6 +1,7 @@
 package io.wakurelay.node;
 
 import io.wakurelay.archive.ArchiveConfig;
+import io.wakurelay.node.metrics.MetricsConfig;
 import io.wakurelay.node.rest.RestConfig;
 import io.wakurelay.node.store.StoreLimits;
 import io.wakurelay.p2p.HostConfig;
@@ -26,14 +27,14 @@ class NoFlagsAreDefaultsTest {
         NodeConfig config = NodeMain.parse(new String[]{"--data-dir", dir.toString()}, Map.of());
 
         assertThat(config.relay()).isEqualTo(RelayConfig.DEFAULTS);
-        assertThat(config.host().toBuilder().staticPeers(java.util.List.of()).build())
-                .isEqualTo(HostConfig.DEFAULTS.toBuilder().agentVersion(config.host().agentVersion()).build());
+        assertThat(config.host()).isEqualTo(HostConfig.DEFAULTS.toBuilder().agentVersion("wakurelay/" + WakuNode.VERSION).build());
         assertThat(config.archive()).isEqualTo(ArchiveConfig.defaults(dir.resolve("store")));
         assertThat(config.store()).isEqualTo(StoreLimits.DEFAULTS);
         assertThat(config.services()).isEqualTo(ServicesConfig.DEFAULTS);
         assertThat(config.rest()).isEqualTo(RestConfig.DEFAULTS);
-        assertThat(config.logLevel()).isEqualTo("INFO");
-        assertThat(config.logFormat()).isEqualTo(LogFormat.TEXT);
-        assertThat(config.autoSharding()).isNull();
+        assertThat(config.metrics()).isEqualTo(MetricsConfig.DEFAULTS);
+        // and the whole: only the data dir given and the key made in it differ
+        assertThat(config).isEqualTo(NodeConfig.DEFAULTS.toBuilder().dataDir(dir).nodeKey(config.nodeKey()).build());
+        assertThat(config.nodeKey()).isNotNull();
     }
 }

@@ -1,5 +1,6 @@
 package io.wakurelay.node;
 
+import io.wakurelay.node.config.ConfigSources;
 import io.wakurelay.node.config.NodeOptions;
 import io.wakurelay.p2p.crypto.PeerId;
 import io.wakurelay.p2p.crypto.PrivateKey;
@@ -27,11 +28,13 @@ class NodeCommandLineTest {
 
     @Test
     void helpListsEveryOptionWithItsDefault() {
-        String help = new CommandLine(new NodeOptions()).getUsageMessage();
-        for (CommandLine.Model.OptionSpec option : new CommandLine(new NodeOptions()).getCommandSpec().options()) {
+        CommandLine cli = NodeOptions.commandLine(new NodeOptions(), ConfigSources.builtIn());
+        String help = cli.getUsageMessage();
+        for (CommandLine.Model.OptionSpec option : cli.getCommandSpec().options()) {
             assertThat(help).contains(option.longestName());
-            if (option.defaultValue() != null) {
-                assertThat(help).contains("Default: " + option.defaultValue());
+            String value = ConfigSources.builtIn().defaultValue(option);
+            if (value != null) {
+                assertThat(help).contains("Default: " + value);
             }
         }
         assertThat(help).contains("--tcp-port", "Default: 60000", "--rest-port", "Default: 8645", "--metrics-server-port",

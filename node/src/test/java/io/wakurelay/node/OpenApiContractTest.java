@@ -1,5 +1,6 @@
 package io.wakurelay.node;
 
+import io.wakurelay.protocol.AutoSharding;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
@@ -53,9 +54,8 @@ class OpenApiContractTest {
     static void start() throws IOException {
         spec = new YAMLMapper().readTree(Files.readString(SPEC));
         // automatic sharding over one shard: every content topic is on /waku/2/rs/0/0, which the node relays
-        node = WakuNode.start(NodeMain.parse(new String[]{"--data-dir", dir.toString(), "--listen-address", "127.0.0.1",
-                "--tcp-port", "0", "--rest-port", "0", "--metrics-server", "false", "--rest-admin",
-                "--num-shards-in-network", "1"}, Map.of()));
+        node = WakuNode.start(TestNodes.local(dir).rest(TestNodes.rest().admin(true).build())
+                .autoSharding(new AutoSharding(0, 1)).build());
         base = "http://127.0.0.1:" + node.restAddress().getPort();
     }
 

@@ -1,5 +1,7 @@
 package io.wakurelay.node;
 
+import io.wakurelay.protocol.ProtocolLimits;
+import io.wakurelay.relay.RelayConfig;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.google.protobuf.ByteString;
 import io.wakurelay.protocol.MessageHasher;
@@ -15,7 +17,6 @@ import org.junit.jupiter.params.provider.ValueSource;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Base64;
-import java.util.Map;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.TimeUnit;
 
@@ -33,8 +34,8 @@ class RestApiTest {
 
     @BeforeAll
     static void start() {
-        NodeConfig config = NodeMain.parse(new String[]{"--tcp-port", "0", "--rest-port", "0", "--metrics-server-port", "0",
-                "--data-dir", dataDir.toString(), "--max-clock-drift", "0"}, Map.of());
+        NodeConfig config = TestNodes.local(dataDir).metrics(TestNodes.metrics())
+                .relay(RelayConfig.builder().limits(ProtocolLimits.DEFAULTS.withMaxClockDrift(Duration.ZERO)).build()).build();
         node = WakuNode.start(config);
         rest = new Http(node.restAddress());
     }

@@ -1,5 +1,6 @@
 package io.wakurelay.node;
 
+import java.util.List;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -27,10 +28,9 @@ class RestCrossOriginTest {
 
     @BeforeAll
     static void start() {
-        strict = WakuNode.start(NodeMain.parse(new String[]{"--tcp-port", "0", "--rest-port", "0", "--metrics-server-port", "0",
-                "--data-dir", dir.resolve("strict").toString()}, Map.of()));
-        open = WakuNode.start(NodeMain.parse(new String[]{"--tcp-port", "0", "--rest-port", "0", "--metrics-server", "false",
-                "--data-dir", dir.resolve("open").toString(), "--rest-allow-origin", "localhost:*", "--rest-allow-host", "node-b"}, Map.of()));
+        strict = WakuNode.start(TestNodes.local(dir.resolve("strict")).metrics(TestNodes.metrics()).build());
+        open = WakuNode.start(TestNodes.local(dir.resolve("open"))
+                .rest(TestNodes.rest().allowOrigins(List.of("localhost:*")).allowHosts(List.of("node-b")).build()).build());
     }
 
     @AfterAll

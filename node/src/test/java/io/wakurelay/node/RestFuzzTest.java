@@ -54,8 +54,8 @@ class RestFuzzTest {
 
     @BeforeAll
     static void start() {
-        node = WakuNode.start(NodeMain.parse(new String[]{"--tcp-port", "0", "--rest-port", "0", "--metrics-server-port", "0",
-                "--data-dir", dataDir.toString(), "--rest-max-streams", "4"}, Map.of()));
+        node = WakuNode.start(TestNodes.local(dataDir).metrics(TestNodes.metrics())
+                .rest(TestNodes.rest().maxStreams(4).build()).build());
         raw = new RawHttp(node.restAddress());
         rawShort = new RawHttp(node.restAddress(), 3_000);
         rest = new Http(node.restAddress());

@@ -37,8 +37,7 @@ class RestShutdownTest {
         log.start();
         root.addAppender(log);
         try {
-            WakuNode node = WakuNode.start(NodeMain.parse(new String[]{"--data-dir", dir.toString(), "--tcp-port", "0", "--rest-port", "0",
-                    "--metrics-server", "false"}, Map.of()));
+            WakuNode node = WakuNode.start(TestNodes.local(dir).build());
             Http rest = new Http(node.restAddress());
             Map<Integer, AtomicInteger> statuses = new ConcurrentHashMap<>();
             AtomicInteger sent = new AtomicInteger();

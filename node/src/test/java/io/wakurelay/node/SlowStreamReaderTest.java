@@ -14,7 +14,6 @@ import java.util.ArrayList;
 import java.util.Base64;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.TimeUnit;
@@ -44,8 +43,7 @@ class SlowStreamReaderTest {
     @Test
     void aStuckReaderOfLargeMessagesHoldsNoMoreThanItsStreamsByteBudget() throws Exception {
         int messages = 100;
-        try (WakuNode node = WakuNode.start(NodeMain.parse(new String[]{"--data-dir", dir.toString(), "--tcp-port", "0", "--rest-port", "0",
-                "--metrics-server", "false"}, Map.of()));
+        try (WakuNode node = WakuNode.start(TestNodes.local(dir).build());
              Socket stuck = stuckReader(node)) {
             Http rest = new Http(node.restAddress());
             Eventually.until(Duration.ofSeconds(10), "the stream is open", () -> Http.metric(node.metrics().scrape(), "waku_rest_streams_open") == 1);
@@ -110,8 +108,7 @@ class SlowStreamReaderTest {
 
     @Test
     void aStreamReaderThatNeverReadsIsDisconnectedWithoutSlowingTheNodeOrOtherReaders() throws Exception {
-        try (WakuNode node = WakuNode.start(NodeMain.parse(new String[]{"--data-dir", dir.toString(), "--tcp-port", "0", "--rest-port", "0",
-                "--metrics-server-port", "0"}, Map.of()));
+        try (WakuNode node = WakuNode.start(TestNodes.local(dir).metrics(TestNodes.metrics()).build());
              Socket stuck = stuckReader(node)) {
             Http rest = new Http(node.restAddress());
             InputStream in = stuck.getInputStream();

@@ -1,5 +1,6 @@
 package io.wakurelay.node;
 
+import io.wakurelay.node.store.StoreLimits;
 import com.fasterxml.jackson.databind.JsonNode;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -13,7 +14,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -33,8 +33,7 @@ class StoreQueryLimitsTest {
 
     @BeforeAll
     static void start() {
-        node = WakuNode.start(NodeMain.parse(new String[]{"--data-dir", dir.toString(), "--tcp-port", "0", "--rest-port", "0",
-                "--metrics-server", "false", "--store-max-queries", "1", "--store-max-page-bytes", "6MiB"}, Map.of()));
+        node = WakuNode.start(TestNodes.local(dir).store(new StoreLimits(1, 6L << 20)).build());
         rest = new Http(node.restAddress());
         LargeMessages.publish(rest, MESSAGES);
     }
@@ -106,8 +105,7 @@ class StoreQueryLimitsTest {
     /** Before, a query failing inside (here: on an archive that closed) was a 500 outside Store's shape. */
     @Test
     void aQueryThatFailsInsideIsStillAJsonAnswerInStoresShape() throws Exception {
-        try (WakuNode other = WakuNode.start(NodeMain.parse(new String[]{"--data-dir", dir.resolve("other").toString(), "--tcp-port", "0",
-                "--rest-port", "0", "--metrics-server", "false"}, Map.of()))) {
+        try (WakuNode other = WakuNode.start(TestNodes.local(dir.resolve("other")).build())) {
             other.archive().close();
             Http.Reply reply = new Http(other.restAddress()).get("/store/v3/messages?includeData=true&requestId=r9");
             assertThat(reply.status()).as(reply.body()).isEqualTo(503);

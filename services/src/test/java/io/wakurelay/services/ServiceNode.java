@@ -80,9 +80,9 @@ final class ServiceNode implements AutoCloseable {
                 .gossip(GossipParams.DEFAULTS.toBuilder().heartbeat(Duration.ofMillis(100)).build())
                 .build(), host, new PathCounters(), registry);
         archive = MessageArchive.open(ArchiveConfig.defaults(dir.resolve("archive-" + index))
-                .withRetention(new RetentionPolicy.None())
-                .withMemory(16L << 20, 4L << 20)
-                .withBatching(64, Duration.ofMillis(2), 256), registry);
+                .toBuilder().retention(new RetentionPolicy.None())
+                .blockCacheBytes(16L << 20).writeBufferBytes(4L << 20)
+                .maxBatchMessages(64).maxBatchDelay(Duration.ofMillis(2)).maxPendingMessages(256).build(), registry);
         filter = options.filter() == null ? null : FilterService.start(options.filter(), host, relay, registry);
         archiving = archive.write(relay.accepted().doOnNext(e -> {
             if (filter != null) {

@@ -72,7 +72,7 @@ public class InsertBenchmark {
     @Setup(Level.Iteration)
     public void openArchive() throws Exception {
         dir = Files.createTempDirectory("archive-insert-bench");
-        archive = MessageArchive.open(ArchiveConfig.defaults(dir).withRetention(new RetentionPolicy.None()).withSyncWrites(syncWrites),
+        archive = MessageArchive.open(ArchiveConfig.defaults(dir).toBuilder().retention(new RetentionPolicy.None()).syncWrites(syncWrites).build(),
                 new SimpleMeterRegistry());
         for (Envelope e : envelopes) {
             // the archive releases one reference per envelope; the benchmark keeps its own for the next iteration

@@ -57,7 +57,7 @@ public class QueryBenchmark {
     @Setup(Level.Trial)
     public void fill() throws Exception {
         dir = Files.createTempDirectory("archive-query-bench");
-        ArchiveConfig config = ArchiveConfig.defaults(dir).withRetention(new RetentionPolicy.None());
+        ArchiveConfig config = ArchiveConfig.defaults(dir).toBuilder().retention(new RetentionPolicy.None()).build();
         SplittableRandom random = new SplittableRandom(42);
         try (MessageArchive writing = MessageArchive.open(config, new SimpleMeterRegistry())) {
             Flux<Envelope> envelopes = Flux.range(0, MESSAGES).map(i ->

@@ -2,7 +2,7 @@ package io.wakurelay.node.config;
 
 import java.util.Locale;
 
-/** Parses sizes such as {@code 153600}, {@code 150KiB}, {@code 64MiB} or {@code 1GB} (KB = 1000, KiB = 1024). */
+/** Parses and writes sizes such as {@code 153600}, {@code 150KiB}, {@code 64MiB} or {@code 1GB} (KB = 1000, KiB = 1024). */
 public final class ByteSize {
     private ByteSize() {
     }
@@ -37,5 +37,19 @@ public final class ByteSize {
             throw new IllegalArgumentException("'" + text + "' is too large a size");
         }
         return number * unit;
+    }
+
+    /** The shortest exact form in binary units ({@code 153600} is {@code 150KiB}), as {@link #parse} reads it back. */
+    public static String format(long bytes) {
+        if (bytes != 0 && bytes % (1L << 30) == 0) {
+            return bytes / (1L << 30) + "GiB";
+        }
+        if (bytes != 0 && bytes % (1L << 20) == 0) {
+            return bytes / (1L << 20) + "MiB";
+        }
+        if (bytes != 0 && bytes % (1L << 10) == 0) {
+            return bytes / (1L << 10) + "KiB";
+        }
+        return Long.toString(bytes);
     }
 }

@@ -15,7 +15,7 @@ import java.util.Map;
 
 /**
  * Defaults for command-line options from the environment and an optional TOML config file, in that order
- * of precedence (flags given on the command line beat both; built-in defaults come last).
+ * of precedence (flags given on the command line beat both; the built-in defaults of {@link OptionDefaults} come last).
  *
  * <p>For an option {@code --tcp-port} the environment variable is {@code WAKURELAY_TCP_PORT} and the config
  * file key is {@code tcp-port}. Repeatable options take a TOML array or a comma-separated string.
@@ -37,6 +37,11 @@ public final class ConfigSources implements CommandLine.IDefaultValueProvider {
      */
     public static ConfigSources of(Map<String, String> environment, Path configFile) {
         return new ConfigSources(environment, configFile == null ? Map.of() : readToml(configFile));
+    }
+
+    /** Only the built-in defaults (for {@code --help} and tests that must not see this process's environment). */
+    public static ConfigSources builtIn() {
+        return new ConfigSources(Map.of(), Map.of());
     }
 
     /** Finds --config-file before the real parse, since it decides the other options' defaults. */
@@ -66,7 +71,8 @@ public final class ConfigSources implements CommandLine.IDefaultValueProvider {
         if (env != null) {
             return env;
         }
-        return file.get(option.longestName().replaceFirst("^--", ""));
+        String fromFile = file.get(option.longestName().replaceFirst("^--", ""));
+        return fromFile != null ? fromFile : OptionDefaults.of(option.longestName());
     }
 
     public Iterable<String> fileKeys() {

@@ -1,6 +1,5 @@
 package io.wakurelay.node.config;
 
-import io.wakurelay.archive.ArchiveConfig;
 import io.wakurelay.archive.RetentionPolicy;
 import io.wakurelay.node.LogFormat;
 import io.wakurelay.node.LogLevels;
@@ -40,20 +39,20 @@ public final class NodeOptions {
     @Option(names = "--config-file", paramLabel = "FILE", description = "TOML file of options (keys are option names without --)")
     Path configFile;
 
-    @Option(names = "--data-dir", paramLabel = "DIR", defaultValue = "./data", description = "directory of the archive and the node key")
+    @Option(names = "--data-dir", paramLabel = "DIR", description = "directory of the archive and the node key")
     Path dataDir;
 
     @Option(names = "--nodekey", paramLabel = "HEX",
             description = "secp256k1 private key of the node (64 hex digits, as nwaku takes it); default: made once and kept in the data dir")
     String nodeKey;
 
-    @Option(names = "--listen-address", paramLabel = "IP", defaultValue = "0.0.0.0", description = "interface for peer connections")
+    @Option(names = "--listen-address", paramLabel = "IP", description = "interface for peer connections")
     String listenAddress;
 
-    @Option(names = "--tcp-port", paramLabel = "PORT", defaultValue = "60000", description = "port for peer connections (0 = any free port)")
+    @Option(names = "--tcp-port", paramLabel = "PORT", description = "port for peer connections (0 = any free port)")
     int tcpPort;
 
-    @Option(names = "--ports-shift", paramLabel = "N", defaultValue = "0", description = "added to every port (to run several nodes on one host)")
+    @Option(names = "--ports-shift", paramLabel = "N", description = "added to every port (to run several nodes on one host)")
     int portsShift;
 
     @Option(names = "--ext-multiaddr", paramLabel = "MULTIADDR", split = ",",
@@ -64,11 +63,11 @@ public final class NodeOptions {
             description = "peer to connect to and keep connected to, /ip4|/ip6|/dns4|/dns6/.../tcp/N/p2p/<peer id> (repeatable)")
     List<String> staticNodes = new ArrayList<>();
 
-    @Option(names = "--cluster-id", paramLabel = "N", defaultValue = "0",
+    @Option(names = "--cluster-id", paramLabel = "N",
             description = "Waku cluster; peers of another cluster are disconnected")
     int clusterId;
 
-    @Option(names = "--num-shards-in-network", paramLabel = "N", defaultValue = "0",
+    @Option(names = "--num-shards-in-network", paramLabel = "N",
             description = "automatic sharding: content topics are spread over N shards of the cluster, and without --shard "
                     + "or --pubsub-topic the node relays all N (as nwaku); 0: static sharding only")
     int numShardsInNetwork;
@@ -81,98 +80,98 @@ public final class NodeOptions {
             description = "named pubsub topic to relay besides the shards (repeatable)")
     List<String> pubsubTopics = new ArrayList<>();
 
-    @Option(names = "--max-msg-size", paramLabel = "SIZE", defaultValue = "150KiB", description = "largest WakuMessage accepted")
+    @Option(names = "--max-msg-size", paramLabel = "SIZE", description = "largest WakuMessage accepted")
     String maxMessageSize;
 
-    @Option(names = "--max-rpc-size", paramLabel = "SIZE", defaultValue = "1MiB", description = "largest relay RPC accepted from a peer")
+    @Option(names = "--max-rpc-size", paramLabel = "SIZE", description = "largest relay RPC accepted from a peer")
     String maxRpcSize;
 
-    @Option(names = "--max-clock-drift", paramLabel = "DURATION", defaultValue = "20s",
+    @Option(names = "--max-clock-drift", paramLabel = "DURATION",
             description = "how far a message timestamp may be from this node's clock (0 = no check)")
     String maxClockDrift;
 
-    @Option(names = "--max-connections", paramLabel = "N", defaultValue = "50", description = "peer connections, inbound and outbound")
+    @Option(names = "--max-connections", paramLabel = "N", description = "peer connections, inbound and outbound")
     int maxConnections;
 
-    @Option(names = "--reserved-outbound-slots", paramLabel = "N", defaultValue = "10",
+    @Option(names = "--reserved-outbound-slots", paramLabel = "N",
             description = "of --max-connections, slots inbound connections may not take (at least one per static node is kept)")
     int reservedOutboundSlots;
 
-    @Option(names = "--max-connections-per-address", paramLabel = "N", defaultValue = "0",
+    @Option(names = "--max-connections-per-address", paramLabel = "N",
             description = "inbound peer connections one IP address may hold, handshaking ones included, so that one address "
                     + "cannot take every --max-connections slot (0 = no limit)")
     int maxConnectionsPerAddress;
 
-    @Option(names = "--handshake-timeout", paramLabel = "DURATION", defaultValue = "10s",
+    @Option(names = "--handshake-timeout", paramLabel = "DURATION",
             description = "time a new connection has for its security and muxer negotiation")
     String handshakeTimeout;
 
-    @Option(names = "--ping-interval", paramLabel = "DURATION", defaultValue = "15s",
+    @Option(names = "--ping-interval", paramLabel = "DURATION",
             description = "how often each connection is pinged; an answer missing for 10 s closes it")
     String pingInterval;
 
-    @Option(names = "--peer-queue-messages", paramLabel = "N", defaultValue = "1024", description = "messages queued per relay peer before drops")
+    @Option(names = "--peer-queue-messages", paramLabel = "N", description = "messages queued per relay peer before drops")
     int peerQueueMessages;
 
-    @Option(names = "--peer-queue-size", paramLabel = "SIZE", defaultValue = "4MiB", description = "bytes queued per relay peer before drops")
+    @Option(names = "--peer-queue-size", paramLabel = "SIZE", description = "bytes queued per relay peer before drops")
     String peerQueueSize;
 
-    @Option(names = "--peer-max-drops", paramLabel = "N", defaultValue = "256",
+    @Option(names = "--peer-max-drops", paramLabel = "N",
             description = "mesh messages dropped in a row after which a stuck peer is disconnected")
     int peerMaxDrops;
 
-    @Option(names = "--relay-message-cache-size", paramLabel = "SIZE", defaultValue = "64MiB",
+    @Option(names = "--relay-message-cache-size", paramLabel = "SIZE",
             description = "direct memory of recent messages kept to answer gossip (IWANT); past it the oldest go early")
     String relayMessageCacheSize;
 
-    @Option(names = "--relay", paramLabel = "BOOL", defaultValue = "true", arity = "0..1", fallbackValue = "true", showDefaultValue = CommandLine.Help.Visibility.ALWAYS,
+    @Option(names = "--relay", paramLabel = "BOOL", arity = "0..1", fallbackValue = "true", showDefaultValue = CommandLine.Help.Visibility.ALWAYS,
             description = "relay messages (nwaku's flag; only true: this node is a relay node)")
     boolean relay;
 
-    @Option(names = "--store", paramLabel = "BOOL", defaultValue = "true", arity = "0..1", fallbackValue = "true", showDefaultValue = CommandLine.Help.Visibility.ALWAYS, description = "archive messages in the embedded store")
+    @Option(names = "--store", paramLabel = "BOOL", arity = "0..1", fallbackValue = "true", showDefaultValue = CommandLine.Help.Visibility.ALWAYS, description = "archive messages in the embedded store")
     boolean store;
 
-    @Option(names = "--store-message-retention-policy", paramLabel = "POLICY", defaultValue = "time:172800",
+    @Option(names = "--store-message-retention-policy", paramLabel = "POLICY",
             description = "none, time:<seconds>, capacity:<count> or size:<n>[KB|MB|GB]")
     String retentionPolicy;
 
-    @Option(names = "--store-sync-writes", paramLabel = "BOOL", defaultValue = "false", arity = "0..1", fallbackValue = "true", showDefaultValue = CommandLine.Help.Visibility.ALWAYS,
+    @Option(names = "--store-sync-writes", paramLabel = "BOOL", arity = "0..1", fallbackValue = "true", showDefaultValue = CommandLine.Help.Visibility.ALWAYS,
             description = "sync the write-ahead log on every batch (survives power loss, slower)")
     boolean syncWrites;
 
-    @Option(names = "--store-cache-size", paramLabel = "SIZE", defaultValue = "128MiB",
+    @Option(names = "--store-cache-size", paramLabel = "SIZE",
             description = "RocksDB block cache, which the memtables are charged to (at least twice the write buffer)")
     String storeCacheSize;
 
-    @Option(names = "--store-write-buffer-size", paramLabel = "SIZE", defaultValue = "64MiB", description = "RocksDB memtable memory")
+    @Option(names = "--store-write-buffer-size", paramLabel = "SIZE", description = "RocksDB memtable memory")
     String storeWriteBufferSize;
 
-    @Option(names = "--store-max-queries", paramLabel = "N", defaultValue = "16",
+    @Option(names = "--store-max-queries", paramLabel = "N",
             description = "Store queries answered at once; more are refused (REST: 503 with Retry-After)")
     int storeMaxQueries;
 
-    @Option(names = "--store-max-page-bytes", paramLabel = "SIZE", defaultValue = "4MiB",
+    @Option(names = "--store-max-page-bytes", paramLabel = "SIZE",
             description = "stored bytes of the messages of one Store page with data; a page that would pass it ends early "
                     + "with a cursor (its first message is always in)")
     String storeMaxPageBytes;
 
-    @Option(names = "--lightpush", paramLabel = "BOOL", defaultValue = "true", arity = "0..1", fallbackValue = "true", showDefaultValue = CommandLine.Help.Visibility.ALWAYS,
+    @Option(names = "--lightpush", paramLabel = "BOOL", arity = "0..1", fallbackValue = "true", showDefaultValue = CommandLine.Help.Visibility.ALWAYS,
             description = "serve lightpush v3 (/vac/waku/lightpush/3.0.0): light clients publish through this node")
     boolean lightpush;
 
-    @Option(names = "--filter", paramLabel = "BOOL", defaultValue = "true", arity = "0..1", fallbackValue = "true", showDefaultValue = CommandLine.Help.Visibility.ALWAYS,
+    @Option(names = "--filter", paramLabel = "BOOL", arity = "0..1", fallbackValue = "true", showDefaultValue = CommandLine.Help.Visibility.ALWAYS,
             description = "serve filter v2 (/vac/waku/filter-subscribe/2.0.0-beta1): light clients subscribe to messages")
     boolean filter;
 
-    @Option(names = "--filter-subscription-timeout", paramLabel = "SECONDS", defaultValue = "300",
+    @Option(names = "--filter-subscription-timeout", paramLabel = "SECONDS",
             description = "a filter subscription not refreshed for this long expires")
     long filterSubscriptionTimeout;
 
-    @Option(names = "--filter-max-peers-to-serve", paramLabel = "N", defaultValue = "1000",
+    @Option(names = "--filter-max-peers-to-serve", paramLabel = "N",
             description = "filter subscribers at once; a new one past it is answered 503")
     int filterMaxPeersToServe;
 
-    @Option(names = "--filter-max-criteria", paramLabel = "N", defaultValue = "1000",
+    @Option(names = "--filter-max-criteria", paramLabel = "N",
             description = "(pubsub topic, content topic) pairs one filter subscriber may hold")
     int filterMaxCriteria;
 
@@ -181,38 +180,38 @@ public final class NodeOptions {
                     + "lightpush:none; without PROTOCOL: all three); defaults: store 30/1s, lightpush 30/1s, filter 30/1m")
     List<String> rateLimits = new ArrayList<>();
 
-    @Option(names = "--rest", paramLabel = "BOOL", defaultValue = "true", arity = "0..1", fallbackValue = "true", showDefaultValue = CommandLine.Help.Visibility.ALWAYS, description = "serve the REST API")
+    @Option(names = "--rest", paramLabel = "BOOL", arity = "0..1", fallbackValue = "true", showDefaultValue = CommandLine.Help.Visibility.ALWAYS, description = "serve the REST API")
     boolean rest;
 
-    @Option(names = "--rest-address", paramLabel = "IP", defaultValue = "127.0.0.1", description = "interface of the REST API")
+    @Option(names = "--rest-address", paramLabel = "IP", description = "interface of the REST API")
     String restAddress;
 
-    @Option(names = "--rest-port", paramLabel = "PORT", defaultValue = "8645", description = "port of the REST API")
+    @Option(names = "--rest-port", paramLabel = "PORT", description = "port of the REST API")
     int restPort;
 
-    @Option(names = "--rest-admin", paramLabel = "BOOL", defaultValue = "false", arity = "0..1", fallbackValue = "true", showDefaultValue = CommandLine.Help.Visibility.ALWAYS, description = "serve /admin endpoints")
+    @Option(names = "--rest-admin", paramLabel = "BOOL", arity = "0..1", fallbackValue = "true", showDefaultValue = CommandLine.Help.Visibility.ALWAYS, description = "serve /admin endpoints")
     boolean restAdmin;
 
-    @Option(names = "--rest-max-body-size", paramLabel = "SIZE", defaultValue = "1MiB", description = "largest REST request body")
+    @Option(names = "--rest-max-body-size", paramLabel = "SIZE", description = "largest REST request body")
     String restMaxBodySize;
 
-    @Option(names = "--rest-relay-cache-capacity", paramLabel = "N", defaultValue = "50",
+    @Option(names = "--rest-relay-cache-capacity", paramLabel = "N",
             description = "messages kept per REST-subscribed topic")
     int restCacheCapacity;
 
-    @Option(names = "--rest-relay-cache-size", paramLabel = "SIZE", defaultValue = "16MiB",
+    @Option(names = "--rest-relay-cache-size", paramLabel = "SIZE",
             description = "bytes of messages the caches of all REST-subscribed topics hold together")
     String restCacheSize;
 
-    @Option(names = "--rest-max-streams", paramLabel = "N", defaultValue = "64", description = "concurrent Server-Sent Event streams")
+    @Option(names = "--rest-max-streams", paramLabel = "N", description = "concurrent Server-Sent Event streams")
     int restMaxStreams;
 
-    @Option(names = "--rest-stream-buffer-size", paramLabel = "SIZE", defaultValue = "1MiB",
+    @Option(names = "--rest-stream-buffer-size", paramLabel = "SIZE",
             description = "bytes of events one Server-Sent Event stream holds for a slow reader before dropping (an empty stream "
                     + "takes one event whatever its size)")
     String restStreamBufferSize;
 
-    @Option(names = "--rest-streams-memory", paramLabel = "SIZE", defaultValue = "16MiB",
+    @Option(names = "--rest-streams-memory", paramLabel = "SIZE",
             description = "bytes of events all Server-Sent Event streams together hold for slow readers before dropping")
     String restStreamsMemory;
 
@@ -226,22 +225,27 @@ public final class NodeOptions {
                     + "(repeatable; * accepts any); other names are refused, which defeats DNS rebinding")
     List<String> restAllowHosts = new ArrayList<>();
 
-    @Option(names = "--metrics-server", paramLabel = "BOOL", defaultValue = "true", arity = "0..1", fallbackValue = "true", showDefaultValue = CommandLine.Help.Visibility.ALWAYS, description = "serve /metrics")
+    @Option(names = "--metrics-server", paramLabel = "BOOL", arity = "0..1", fallbackValue = "true", showDefaultValue = CommandLine.Help.Visibility.ALWAYS, description = "serve /metrics")
     boolean metricsServer;
 
-    @Option(names = "--metrics-server-address", paramLabel = "IP", defaultValue = "127.0.0.1", description = "interface of /metrics")
+    @Option(names = "--metrics-server-address", paramLabel = "IP", description = "interface of /metrics")
     String metricsAddress;
 
-    @Option(names = "--metrics-server-port", paramLabel = "PORT", defaultValue = "8008", description = "port of /metrics")
+    @Option(names = "--metrics-server-port", paramLabel = "PORT", description = "port of /metrics")
     int metricsPort;
 
-    @Option(names = "--log-level", paramLabel = "LEVEL", defaultValue = "INFO",
+    @Option(names = "--log-level", paramLabel = "LEVEL",
             description = "TRACE, DEBUG, INFO, WARN or ERROR (nwaku's NOTICE is INFO, FATAL is ERROR)")
     String logLevel;
 
-    @Option(names = "--log-format", paramLabel = "FORMAT", defaultValue = "TEXT",
+    @Option(names = "--log-format", paramLabel = "FORMAT",
             description = "TEXT (one line per event) or JSON (one JSON object per line)")
     String logFormat;
+
+    @Option(names = "--shutdown-grace", paramLabel = "DURATION",
+            description = "how long a stop (SIGTERM) may take in all: REST, services, relay, archive and host stop in turn, "
+                    + "then what has not finished is closed")
+    String shutdownGrace;
 
     /**
      * Builds and validates the configuration; nothing is opened yet except the data directory (for the node key).
@@ -249,39 +253,50 @@ public final class NodeOptions {
      * @throws IllegalArgumentException saying which option is wrong
      */
     public NodeConfig toConfig() {
-        String level = option("--log-level", () -> LogLevels.parse(logLevel));
-        LogFormat format = option("--log-format", () -> LogFormat.parse(logFormat));
-        AutoSharding autoSharding = numShardsInNetwork == 0 ? null
-                : option("--num-shards-in-network", () -> new AutoSharding(clusterId, numShardsInNetwork));
+        NodeConfig defaults = NodeConfig.DEFAULTS;
         if (!relay) {
             throw new IllegalArgumentException("--relay=false is not supported: this node is a relay node (nwaku's --relay, "
                     + "which turns relay off for light clients, can only be true here)");
         }
+        NodeConfig.Builder node = defaults.toBuilder().dataDir(dataDir)
+                .logLevel(option("--log-level", () -> LogLevels.parse(logLevel)))
+                .logFormat(option("--log-format", () -> LogFormat.parse(logFormat)))
+                .shutdownGrace(option("--shutdown-grace", () -> DurationText.parse(shutdownGrace)))
+                .autoSharding(numShardsInNetwork == 0 ? null
+                        : option("--num-shards-in-network", () -> new AutoSharding(clusterId, numShardsInNetwork)));
         ProtocolLimits limits = limits();
-        RelayConfig relay = option("relay options", () -> RelayConfigs.relay(this, limits));
+        node.relay(option("relay options", () -> RelayConfigs.relay(this, limits)));
         HostConfig host = option("peer options", () -> RelayConfigs.host(this));
-        PrivateKey key = nodeKey != null ? option("--nodekey", () -> PrivateKey.secp256k1Hex(nodeKey))
-                : option("--data-dir", () -> NodeKey.loadOrCreate(dataDir));
-        ArchiveConfig archive = !store ? null : option("store options", () -> {
-            ArchiveConfig defaults = ArchiveConfig.defaults(dataDir.resolve("store"));
-            return new ArchiveConfig(defaults.dataDir(), RetentionPolicy.parse(retentionPolicy), syncWrites,
-                    defaults.maxBatchMessages(), defaults.maxBatchDelay(), defaults.maxPendingMessages(),
-                    ByteSize.parse(storeCacheSize), ByteSize.parse(storeWriteBufferSize), defaults.retentionInterval());
-        });
-        RestConfig restConfig = !rest ? null : option("REST options", () -> {
-            return RestConfig.builder().address(restAddress).port(shifted(restPort)).admin(restAdmin)
-                    .maxBodyBytes((int) Math.min(Integer.MAX_VALUE, ByteSize.parse(restMaxBodySize)))
-                    .cacheCapacity(restCacheCapacity).cacheBytes(ByteSize.parse(restCacheSize)).maxStreams(restMaxStreams)
-                    .streamBufferBytes(ByteSize.parse(restStreamBufferSize)).streamsMemoryBytes(ByteSize.parse(restStreamsMemory))
-                    .allowOrigins(restAllowOrigins).allowHosts(restAllowHosts).build();
-        });
-        MetricsConfig metrics = !metricsServer ? null : option("metrics options", () -> new MetricsConfig(metricsAddress, shifted(metricsPort)));
+        node.host(host);
+        // the key is read (or made) here rather than at start, so that a bad key file is a configuration error
+        node.nodeKey(nodeKey != null ? option("--nodekey", () -> PrivateKey.secp256k1Hex(nodeKey))
+                : option("--data-dir", () -> NodeKey.loadOrCreate(dataDir)));
+        node.archive(!store ? null : option("store options", () -> defaults.archive().toBuilder()
+                .dataDir(dataDir.resolve("store"))
+                .retention(RetentionPolicy.parse(retentionPolicy))
+                .syncWrites(syncWrites)
+                .blockCacheBytes(ByteSize.parse(storeCacheSize))
+                .writeBufferBytes(ByteSize.parse(storeWriteBufferSize))
+                .build()));
+        RestConfig restConfig = !rest ? null : option("REST options", () -> defaults.rest().toBuilder()
+                .address(restAddress).port(shifted(restPort)).admin(restAdmin)
+                .maxBodyBytes((int) Math.min(Integer.MAX_VALUE, ByteSize.parse(restMaxBodySize)))
+                .cacheCapacity(restCacheCapacity).cacheBytes(ByteSize.parse(restCacheSize)).maxStreams(restMaxStreams)
+                .streamBufferBytes(ByteSize.parse(restStreamBufferSize)).streamsMemoryBytes(ByteSize.parse(restStreamsMemory))
+                .allowOrigins(restAllowOrigins).allowHosts(restAllowHosts).build());
+        MetricsConfig metrics = !metricsServer ? null : option("metrics options",
+                () -> defaults.metrics().toBuilder().address(metricsAddress).port(shifted(metricsPort)).build());
         StoreLimits storeLimits = option("--store-max-queries/--store-max-page-bytes",
                 () -> new StoreLimits(storeMaxQueries, ByteSize.parse(storeMaxPageBytes)));
-        ServicesConfig services = option("--rate-limit/--filter-*", () -> ServiceOptions.services(this, storeLimits));
+        node.rest(restConfig).metrics(metrics).store(storeLimits)
+                .services(option("--rate-limit/--filter-*", () -> ServiceOptions.services(this, storeLimits)));
         checkPortsDiffer(host, restConfig, metrics);
-        return new NodeConfig(host, relay, key, archive, storeLimits, services, restConfig, metrics, dataDir, level, format,
-                autoSharding);
+        return node.build();
+    }
+
+    /** The command line over {@code options}, its defaults from {@code sources} (environment, file, then built-in). */
+    public static CommandLine commandLine(NodeOptions options, ConfigSources sources) {
+        return new CommandLine(options).setDefaultValueProvider(sources);
     }
 
     private ProtocolLimits limits() {

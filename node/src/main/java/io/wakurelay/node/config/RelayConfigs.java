@@ -1,5 +1,6 @@
 package io.wakurelay.node.config;
 
+import io.wakurelay.node.NodeConfig;
 import io.wakurelay.p2p.HostConfig;
 import io.wakurelay.p2p.multiaddr.Multiaddr;
 import io.wakurelay.protocol.ProtocolLimits;
@@ -27,10 +28,9 @@ final class RelayConfigs {
         for (String s : o.extMultiaddrs) {
             announced.add(NodeOptions.option("--ext-multiaddr", () -> Multiaddr.parse(s).withoutPeerId()));
         }
-        return HostConfig.builder()
+        return NodeConfig.DEFAULTS.host().toBuilder()
                 .listenAddress(new InetSocketAddress(o.listenAddress, o.shifted(o.tcpPort)))
                 .announceAddresses(announced)
-                .agentVersion("wakurelay/" + io.wakurelay.node.WakuNode.VERSION)
                 .maxConnections(o.maxConnections)
                 .reservedOutboundSlots(o.reservedOutboundSlots)
                 .maxConnectionsPerAddress(o.maxConnectionsPerAddress)

@@ -9,7 +9,7 @@ import java.util.Objects;
  * @param port    TCP port (default 8008, as nwaku); 0 picks a free one
  */
 public record MetricsConfig(String address, int port) {
-    public static final int DEFAULT_PORT = 8008;
+    public static final MetricsConfig DEFAULTS = new MetricsConfig("127.0.0.1", 8008);
 
     public MetricsConfig {
         Objects.requireNonNull(address, "address");
@@ -18,6 +18,39 @@ public record MetricsConfig(String address, int port) {
         }
         if (port < 0 || port > 65535) {
             throw new IllegalArgumentException("metrics port must be 0..65535, was " + port);
+        }
+    }
+
+    public static Builder builder() {
+        return DEFAULTS.toBuilder();
+    }
+
+    public Builder toBuilder() {
+        return new Builder(this);
+    }
+
+    /** Starts from {@link #DEFAULTS} (or a given config); {@link #build()} validates. */
+    public static final class Builder {
+        private String address;
+        private int port;
+
+        private Builder(MetricsConfig c) {
+            address = c.address;
+            port = c.port;
+        }
+
+        public Builder address(String v) {
+            address = v;
+            return this;
+        }
+
+        public Builder port(int v) {
+            port = v;
+            return this;
+        }
+
+        public MetricsConfig build() {
+            return new MetricsConfig(address, port);
         }
     }
 }

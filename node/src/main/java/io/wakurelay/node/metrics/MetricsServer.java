@@ -24,11 +24,19 @@ public final class MetricsServer implements AutoCloseable {
 
     private final DisposableServer server;
 
-    /** @param scrape the exposition in the content type it is given ({@link #PROMETHEUS_TEXT} or {@link #OPENMETRICS_TEXT}) */
-    public MetricsServer(String address, int port, Function<String, String> scrape) {
-        this.server = HttpServer.create()
-                .host(address)
-                .port(port)
+    private MetricsServer(DisposableServer server) {
+        this.server = server;
+    }
+
+    /**
+     * Binds {@code config}'s address and serves from then on.
+     *
+     * @param scrape the exposition in the content type it is given ({@link #PROMETHEUS_TEXT} or {@link #OPENMETRICS_TEXT})
+     */
+    public static MetricsServer start(MetricsConfig config, Function<String, String> scrape) {
+        return new MetricsServer(HttpServer.create()
+                .host(config.address())
+                .port(config.port())
                 .handle((request, response) -> {
                     String path = request.uri().split("\\?", 2)[0];
                     if (!path.equals("/metrics") || !request.method().equals(HttpMethod.GET)) {
@@ -40,7 +48,7 @@ public final class MetricsServer implements AutoCloseable {
                             .sendString(Mono.fromSupplier(() -> scrape.apply(type)).subscribeOn(Schedulers.boundedElastic()),
                                     StandardCharsets.UTF_8);
                 })
-                .bindNow();
+                .bindNow());
     }
 
     /** OpenMetrics if the scraper lists it in {@code Accept} (whatever its weight), else the Prometheus text format. */
@@ -51,6 +59,11 @@ public final class MetricsServer implements AutoCloseable {
 
     public InetSocketAddress address() {
         return (InetSocketAddress) server.address();
+    }
+
+    /** Nothing to finish: scrapes are answered until {@link #close()}, so that a stopping node can still be watched. */
+    public Mono<Void> shutdown(Duration grace) {
+        return Mono.empty();
     }
 
     @Override

@@ -55,7 +55,16 @@ public final class RestServer implements AutoCloseable {
     private final AtomicBoolean draining = new AtomicBoolean();
     private final AtomicInteger inFlight = new AtomicInteger();
 
-    public RestServer(RestConfig config, RelayPort relay, StoreQueries store, RemoteStore remoteStore, NodeStatus status, ObjectMapper mapper,
+    /** Binds {@code config}'s address and serves from then on. */
+    public static RestServer start(RestConfig config, RelayPort relay, StoreQueries store, RemoteStore remoteStore,
+                                   NodeStatus status, ObjectMapper mapper, TopicCache cache, LiveStreams streams,
+                                   LongSupplier clockNanos, int maxTopicBytes, AutoSharding autoSharding,
+                                   BiFunction<String, WakuMessage, Mono<LightpushOutcome>> lightpush) {
+        return new RestServer(config, relay, store, remoteStore, status, mapper, cache, streams, clockNanos, maxTopicBytes,
+                autoSharding, lightpush);
+    }
+
+    private RestServer(RestConfig config, RelayPort relay, StoreQueries store, RemoteStore remoteStore, NodeStatus status, ObjectMapper mapper,
                       TopicCache cache, LiveStreams streams, LongSupplier clockNanos, int maxTopicBytes, AutoSharding autoSharding,
                       BiFunction<String, WakuMessage, Mono<LightpushOutcome>> lightpush) {
         this.mapper = mapper;
@@ -108,11 +117,16 @@ public final class RestServer implements AutoCloseable {
     }
 
     /**
-     * The first step of the node's shutdown, before the relay and the archive close: from now on every request is
+     * The first step of the node's shutdown, before the relay and the archive stop: from now on every request is
      * answered 503 (and its connection closed), the event streams end, and requests already being served get up
-     * to {@code grace} to finish, so that none of them meets a closed relay or archive.
+     * to {@code grace} to finish, so that none of them meets a closed relay or archive. Completes when they have
+     * (it waits on the caller's thread).
      */
-    public void drain(Duration grace) {
+    public Mono<Void> shutdown(Duration grace) {
+        return Mono.fromRunnable(() -> drain(grace));
+    }
+
+    private void drain(Duration grace) {
         draining.set(true);
         streams.completeAll();
         long deadline = System.nanoTime() + grace.toNanos();

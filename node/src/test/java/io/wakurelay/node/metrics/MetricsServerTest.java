@@ -16,7 +16,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 class MetricsServerTest {
     private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-    private final MetricsServer server = new MetricsServer("127.0.0.1", 0, registry::scrape);
+    private final MetricsServer server = MetricsServer.start(MetricsConfig.builder().port(0).build(), registry::scrape);
     private final HttpClient client = HttpClient.newHttpClient();
 
     @AfterEach

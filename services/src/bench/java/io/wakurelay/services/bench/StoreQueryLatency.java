@@ -56,7 +56,7 @@ final class StoreQueryLatency {
         int rounds = args.length > 1 ? Integer.parseInt(args[1]) : 3;
         int queries = args.length > 2 ? Integer.parseInt(args[2]) : 5_000;
         Path dir = Files.createTempDirectory("services-store-bench");
-        ArchiveConfig config = ArchiveConfig.defaults(dir).withRetention(new RetentionPolicy.None());
+        ArchiveConfig config = ArchiveConfig.defaults(dir).toBuilder().retention(new RetentionPolicy.None()).build();
         fill(config);
         try (MessageArchive archive = MessageArchive.open(config, new SimpleMeterRegistry())) {
             Host server = Host.start(HostConfig.builder().listenAddress(new InetSocketAddress("127.0.0.2", 0)).build(),

@@ -1,0 +1,92 @@
+package io.wakurelay.node.config;
+
+import io.wakurelay.archive.ArchiveConfig;
+import io.wakurelay.node.NodeConfig;
+import io.wakurelay.node.rest.RestConfig;
+import io.wakurelay.p2p.HostConfig;
+import io.wakurelay.protocol.ProtocolLimits;
+import io.wakurelay.relay.RelayConfig;
+import io.wakurelay.services.FilterConfig;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * The built-in default of every node option, written from {@link NodeConfig#DEFAULTS} and so from each component's
+ * own DEFAULTS: a default lives in its record only, and the flags, {@code --help} and docs/configuration.md show it
+ * from there. Options without a default (lists, the node key, the config file) are absent.
+ */
+final class OptionDefaults {
+    private static final Map<String, String> BY_OPTION = build();
+
+    private OptionDefaults() {
+    }
+
+    /** @return the default of {@code --option} as text the option parses, or null when it has none */
+    static String of(String option) {
+        return BY_OPTION.get(option);
+    }
+
+    static Map<String, String> all() {
+        return BY_OPTION;
+    }
+
+    private static Map<String, String> build() {
+        NodeConfig node = NodeConfig.DEFAULTS;
+        HostConfig host = node.host();
+        RelayConfig relay = node.relay();
+        ProtocolLimits limits = relay.limits();
+        ArchiveConfig archive = node.archive();
+        FilterConfig filter = node.services().filter();
+        RestConfig rest = node.rest();
+        Map<String, String> d = new LinkedHashMap<>();
+        d.put("--data-dir", node.dataDir().toString());
+        d.put("--listen-address", host.listenAddress().getHostString());
+        d.put("--tcp-port", String.valueOf(host.listenAddress().getPort()));
+        d.put("--ports-shift", "0"); // a command-line convenience only: no component has it
+        d.put("--cluster-id", String.valueOf(relay.clusterId()));
+        d.put("--num-shards-in-network", node.autoSharding() == null ? "0" : String.valueOf(node.autoSharding().numShardsInNetwork()));
+        d.put("--max-msg-size", ByteSize.format(limits.maxMessageSize()));
+        d.put("--max-rpc-size", ByteSize.format(limits.maxRpcSize()));
+        d.put("--max-clock-drift", DurationText.format(limits.maxClockDrift()));
+        d.put("--max-connections", String.valueOf(host.maxConnections()));
+        d.put("--reserved-outbound-slots", String.valueOf(host.reservedOutboundSlots()));
+        d.put("--max-connections-per-address", String.valueOf(host.maxConnectionsPerAddress()));
+        d.put("--handshake-timeout", DurationText.format(host.handshakeTimeout()));
+        d.put("--ping-interval", DurationText.format(host.pingInterval()));
+        d.put("--peer-queue-messages", String.valueOf(relay.peerQueueMessages()));
+        d.put("--peer-queue-size", ByteSize.format(relay.peerQueueBytes()));
+        d.put("--peer-max-drops", String.valueOf(relay.maxDropsBeforeDisconnect()));
+        d.put("--relay-message-cache-size", ByteSize.format(relay.messageCacheBytes()));
+        d.put("--relay", "true"); // this node is always a relay node
+        d.put("--store", String.valueOf(archive != null));
+        d.put("--store-message-retention-policy", archive.retention().spec());
+        d.put("--store-sync-writes", String.valueOf(archive.syncWrites()));
+        d.put("--store-cache-size", ByteSize.format(archive.blockCacheBytes()));
+        d.put("--store-write-buffer-size", ByteSize.format(archive.writeBufferBytes()));
+        d.put("--store-max-queries", String.valueOf(node.store().maxConcurrentQueries()));
+        d.put("--store-max-page-bytes", ByteSize.format(node.store().maxPageBytes()));
+        d.put("--lightpush", String.valueOf(node.services().lightpush() != null));
+        d.put("--filter", String.valueOf(filter != null));
+        d.put("--filter-subscription-timeout", String.valueOf(filter.subscriptionTimeout().toSeconds()));
+        d.put("--filter-max-peers-to-serve", String.valueOf(filter.maxPeersToServe()));
+        d.put("--filter-max-criteria", String.valueOf(filter.maxCriteriaPerPeer()));
+        d.put("--rest", String.valueOf(rest != null));
+        d.put("--rest-address", rest.address());
+        d.put("--rest-port", String.valueOf(rest.port()));
+        d.put("--rest-admin", String.valueOf(rest.admin()));
+        d.put("--rest-max-body-size", ByteSize.format(rest.maxBodyBytes()));
+        d.put("--rest-relay-cache-capacity", String.valueOf(rest.cacheCapacity()));
+        d.put("--rest-relay-cache-size", ByteSize.format(rest.cacheBytes()));
+        d.put("--rest-max-streams", String.valueOf(rest.maxStreams()));
+        d.put("--rest-stream-buffer-size", ByteSize.format(rest.streamBufferBytes()));
+        d.put("--rest-streams-memory", ByteSize.format(rest.streamsMemoryBytes()));
+        d.put("--metrics-server", String.valueOf(node.metrics() != null));
+        d.put("--metrics-server-address", node.metrics().address());
+        d.put("--metrics-server-port", String.valueOf(node.metrics().port()));
+        d.put("--log-level", node.logLevel());
+        d.put("--log-format", node.logFormat().name());
+        d.put("--shutdown-grace", DurationText.format(node.shutdownGrace()));
+        return Map.copyOf(d);
+    }
+}

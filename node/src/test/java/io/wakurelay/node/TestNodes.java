@@ -1,0 +1,39 @@
+package io.wakurelay.node;
+
+import io.wakurelay.node.metrics.MetricsConfig;
+import io.wakurelay.node.rest.RestConfig;
+import io.wakurelay.p2p.HostConfig;
+import io.wakurelay.p2p.multiaddr.Multiaddr;
+
+import java.net.InetSocketAddress;
+import java.nio.file.Path;
+import java.util.List;
+
+/** Typed configs of the nodes tests start in-process: on loopback, every port chosen by the system. */
+final class TestNodes {
+    private TestNodes() {
+    }
+
+    /** A node on 127.0.0.1 with REST on and no metrics server, its data in {@code dataDir}. */
+    static NodeConfig.Builder local(Path dataDir) {
+        return NodeConfig.builder().dataDir(dataDir).host(host("127.0.0.1").build()).rest(rest().build()).metrics(null);
+    }
+
+    /** The node's host on {@code ip}, any port. */
+    static HostConfig.Builder host(String ip) {
+        return NodeConfig.DEFAULTS.host().toBuilder().listenAddress(new InetSocketAddress(ip, 0));
+    }
+
+    /** {@link #host} that dials and keeps {@code peer} connected. */
+    static HostConfig hostWithStaticPeer(Multiaddr peer) {
+        return host("127.0.0.1").staticPeers(List.of(peer)).build();
+    }
+
+    static RestConfig.Builder rest() {
+        return RestConfig.builder().port(0);
+    }
+
+    static MetricsConfig metrics() {
+        return MetricsConfig.builder().port(0).build();
+    }
+}

@@ -1,0 +1,59 @@
+package io.wakurelay.node.config;
+
+import org.junit.jupiter.api.Test;
+import picocli.CommandLine;
+import picocli.CommandLine.Model.OptionSpec;
+
+import java.util.HashSet;
+import java.util.Map;
+import java.util.Set;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** Option defaults come from the components' DEFAULTS only: none is written in an annotation. */
+class OptionDefaultsTest {
+    /** Options that have no default: lists, the key (made in the data dir), the config file, help and version. */
+    private static final Set<String> WITHOUT_DEFAULT = Set.of("--config-file", "--nodekey", "--ext-multiaddr", "--staticnode",
+            "--shard", "--pubsub-topic", "--rate-limit", "--rest-allow-origin", "--rest-allow-host", "--help", "--version");
+
+    private static Iterable<OptionSpec> options() {
+        return new CommandLine(new NodeOptions()).getCommandSpec().options();
+    }
+
+    @Test
+    void noOptionCarriesADefaultOfItsOwn() {
+        for (OptionSpec option : options()) {
+            assertThat(option.defaultValue()).as(option.longestName()).isNull();
+        }
+    }
+
+    @Test
+    void everyOptionWithADefaultHasItFromTheComponentsDefaults() {
+        Set<String> names = new HashSet<>();
+        for (OptionSpec option : options()) {
+            names.add(option.longestName());
+            if (!WITHOUT_DEFAULT.contains(option.longestName())) {
+                assertThat(OptionDefaults.of(option.longestName())).as(option.longestName()).isNotNull();
+            }
+        }
+        assertThat(names).as("every built-in default belongs to an option").containsAll(OptionDefaults.all().keySet());
+    }
+
+    @Test
+    void theDefaultsAreWrittenSoThatTheyParseBackToTheComponentsValues() {
+        assertThat(OptionDefaults.of("--max-msg-size")).isEqualTo("150KiB");
+        assertThat(ByteSize.parse(OptionDefaults.of("--relay-message-cache-size"))).isEqualTo(64L << 20);
+        assertThat(DurationText.parse(OptionDefaults.of("--max-clock-drift")).toSeconds()).isEqualTo(20);
+        assertThat(OptionDefaults.of("--store-message-retention-policy")).isEqualTo("time:172800");
+        assertThat(ByteSize.format(1000)).isEqualTo("1000");
+        assertThat(ByteSize.format(3L << 30)).isEqualTo("3GiB");
+    }
+
+    @Test
+    void theEnvironmentStillBeatsTheBuiltInDefaults() {
+        NodeOptions options = new NodeOptions();
+        NodeOptions.commandLine(options, ConfigSources.of(Map.of("WAKURELAY_TCP_PORT", "61000"), null)).parseArgs();
+        assertThat(options.tcpPort).isEqualTo(61000);
+        assertThat(options.restPort).isEqualTo(8645);
+    }
+}
