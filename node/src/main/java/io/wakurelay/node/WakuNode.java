@@ -87,6 +87,9 @@ public final class WakuNode implements NodeStatus, AutoCloseable {
             ConnectedPeers.bind(metrics.registry(), host);
             this.relay = Relay.start(config.relay(), host, counters, metrics.registry());
             opened.add(relay);
+            if (archive != null) {
+                archive.expectTopics(relay.subscriptions());
+            }
             // a repeated key is ambiguous (which one did the client mean?), so it is refused rather than last-one-wins
             ObjectMapper mapper = new ObjectMapper().enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION);
             TopicCache cache = TopicCache.of(config.rest());
