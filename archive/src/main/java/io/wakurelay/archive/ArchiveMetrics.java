@@ -36,9 +36,11 @@ final class ArchiveMetrics implements AutoCloseable {
     final Counter retentionErrors;
     private final Map<StoreQuery.Kind, Timer> queryLatency = new EnumMap<>(StoreQuery.Kind.class);
     private final Map<String, Counter> retentionDeleted = new HashMap<>();
+    final ShardCounts shards;
 
     ArchiveMetrics(MeterRegistry registry, ArchiveDatabase database, ArchiveCounters counters, Supplier<Number> pending) {
         this.registry = registry;
+        this.shards = new ShardCounts(registry);
         try {
             register(database, counters, pending);
         } catch (RuntimeException e) {
@@ -140,5 +142,6 @@ final class ArchiveMetrics implements AutoCloseable {
         for (Meter meter : meters) {
             registry.remove(meter);
         }
+        shards.close();
     }
 }

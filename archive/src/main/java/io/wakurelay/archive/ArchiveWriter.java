@@ -102,6 +102,9 @@ final class ArchiveWriter implements AutoCloseable {
                 metrics.writes.increment();
                 metrics.batchMessages.record(stored);
                 metrics.writeLatency.record(System.nanoTime() - start, TimeUnit.NANOSECONDS);
+                for (String topic : assembler.storedTopics()) {
+                    metrics.shards.stored(topic);
+                }
             }
             metrics.inserts.increment(stored);
             metrics.duplicates.increment(staged.duplicates());

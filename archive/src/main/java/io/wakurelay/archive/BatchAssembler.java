@@ -35,6 +35,8 @@ final class BatchAssembler {
     private final ByteBuffer directKey = ByteBuffer.allocateDirect(Keys.TAIL_BYTES);
     /** Where a message that arrived in several buffers is gathered for RocksDB; grown and reused (see gather). */
     private ByteBuffer assembly;
+    /** The pubsub topic of each message the last staged batch stores, for the per-shard counts; reused. */
+    private final List<String> storedTopics = new ArrayList<>();
 
     BatchAssembler(ArchiveDatabase database, ArchiveCounters counters) {
         this.db = database.db();
@@ -48,6 +50,7 @@ final class BatchAssembler {
 
     Staged stage(List<Envelope> envelopes, WriteBatch batch) throws RocksDBException {
         List<MessageHash> stored = new ArrayList<>(envelopes.size());
+        storedTopics.clear();
         Set<MessageHash> inBatch = new HashSet<>();
         int duplicates = 0;
         int ephemeral = 0;
@@ -65,12 +68,18 @@ final class BatchAssembler {
             }
             stageMessage(envelope, hashBytes, batch);
             stored.add(hash);
+            storedTopics.add(envelope.pubsubTopic());
             bytes += envelope.messageSize();
         }
         if (!stored.isEmpty()) {
             counters.stage(batch, stored.size(), bytes);
         }
         return new Staged(stored, duplicates, ephemeral, bytes);
+    }
+
+    /** The pubsub topics of the messages the last {@link #stage} stores, in order; valid until the next stage. */
+    List<String> storedTopics() {
+        return storedTopics;
     }
 
     /**

@@ -8,6 +8,7 @@ import org.slf4j.LoggerFactory;
 import reactor.core.Disposable;
 import reactor.core.publisher.Flux;
 
+import java.util.Collection;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletionException;
@@ -106,6 +107,15 @@ public final class MessageArchive implements AutoCloseable {
     public Flux<CommittedBatch> write(Flux<Envelope> envelopes) {
         Objects.requireNonNull(envelopes, "envelopes");
         return writer.write(envelopes);
+    }
+
+    /**
+     * Registers the per-shard message count ({@code waku_archive_messages_per_shard}, docs/metrics.md) of each of
+     * {@code pubsubTopics} at 0, so that a dashboard shows 0 rather than no data before their first message; a
+     * topic not named here gets its count with its first stored message.
+     */
+    public void expectTopics(Collection<String> pubsubTopics) {
+        pubsubTopics.forEach(metrics.shards::expect);
     }
 
     /**

@@ -11,6 +11,6 @@
  * {@code TailRange} and opens a {@link io.wakurelay.archive.StorePage} (or a whole
  * {@link io.wakurelay.archive.StoreResponse}) of {@link io.wakurelay.archive.StoredMessage}s. Retention:
  * {@link io.wakurelay.archive.RetentionPolicy}, run by {@code Retention} as {@link io.wakurelay.archive.RetentionRun}s.
- * Counting: {@code ArchiveCounters} (persistent) and {@code ArchiveMetrics}.
+ * Counting: {@code ArchiveCounters} (persistent), {@code ArchiveMetrics} and its {@code ShardCounts}.
  */
 package io.wakurelay.archive;

@@ -81,4 +81,30 @@ class ArchiveMetricsTest {
             assertThat(scrape).contains("waku_archive_pending 0.0");
         }
     }
+
+    @Test
+    void aStoredMessageCountsUnderItsShardOnlyAndExpectedShardsStartAtZero() throws Exception {
+        PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+        try (MessageArchive archive = MessageArchive.open(ArchiveFixture.config(dir), registry)) {
+            archive.expectTopics(List.of("/waku/2/rs/0/0", "/waku/2/rs/0/1"));
+            assertThat(registry.scrape()).contains("waku_archive_messages_per_shard{shard=\"0\"} 0.0")
+                    .contains("waku_archive_messages_per_shard{shard=\"1\"} 0.0");
+
+            List<Envelope> envelopes = new ArrayList<>(TestEnvelopes.sequence(0, 3, 100));
+            envelopes.add(TestEnvelopes.envelope(1, 100, TestEnvelopes.BASE_TIME + 1)); // a duplicate: not stored
+            envelopes.add(TestEnvelopes.ephemeral(50)); // not archived
+            for (int i = 0; i < 2; i++) {
+                envelopes.add(TestEnvelopes.envelope("/waku/2/rs/0/3", TestEnvelopes.CONTENT, 10 + i, 100, TestEnvelopes.BASE_TIME + 10 + i));
+            }
+            // nwaku counts a message of a named topic under shard 0
+            envelopes.add(TestEnvelopes.envelope("/waku/2/default-waku/proto", TestEnvelopes.CONTENT, 20, 100, TestEnvelopes.BASE_TIME + 20));
+            ArchiveFixture.writeAll(archive, envelopes);
+
+            String scrape = registry.scrape();
+            assertThat(scrape).contains("waku_archive_messages_per_shard{shard=\"0\"} 4.0");
+            assertThat(scrape).contains("waku_archive_messages_per_shard{shard=\"1\"} 0.0");
+            assertThat(scrape).contains("waku_archive_messages_per_shard{shard=\"3\"} 2.0");
+        }
+        assertThat(registry.scrape()).as("removed with the archive").doesNotContain("waku_archive_messages_per_shard");
+    }
 }

@@ -84,6 +84,9 @@ public final class WakuNode implements NodeStatus, AutoCloseable {
             ConnectedPeers.bind(metrics.registry(), host);
             Relay relay = Relay.start(config.relay(), host, counters, metrics.registry());
             this.relay = components.add("relay", relay, relay::shutdown, relay);
+            if (archive != null) {
+                archive.expectTopics(relay.subscriptions()); // per-shard series at 0 before the first message
+            }
             // a repeated key is ambiguous (which one did the client mean?), so it is refused rather than last-one-wins
             ObjectMapper mapper = new ObjectMapper().enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION);
             TopicCache cache = TopicCache.of(config.rest());

@@ -65,6 +65,14 @@ class MetricNamesTest {
             assertThat(Http.metric(a, "waku_connected_peers{direction=\"In\",protocol=\"/vac/waku/relay/2.0.0\"}")).isEqualTo(1);
             assertThat(Http.metric(a, "waku_connected_peers{direction=\"In\",protocol=\"/vac/waku/store-query/3.0.0\"}")).isEqualTo(1);
             assertThat(Http.metric(a, "waku_connected_peers{direction=\"Out\",protocol=\"/vac/waku/relay/2.0.0\"}")).isZero();
+            // the per-shard panels: B's message on shard 0 of cluster 0, A's only topic
+            assertThat(Http.metric(a, "waku_connected_peers_per_shard{shard=\"0\"}")).isEqualTo(1);
+            assertThat(Http.metric(a, "waku_relay_total_msg_bytes_per_shard{shard=\"/waku/2/rs/0/0\"}")).isEqualTo(1);
+            assertThat(Http.metric(a, "waku_relay_max_msg_bytes_per_shard{shard=\"/waku/2/rs/0/0\"}")).isEqualTo(1);
+            assertThat(Http.metric(a, "waku_relay_avg_msg_bytes_per_shard{shard=\"/waku/2/rs/0/0\"}")).isEqualTo(1);
+            assertThat(Http.metric(a, "waku_relay_network_bytes_total{direction=\"in\",topic=\"/waku/2/rs/0/0\",type=\"net\"}"))
+                    .isPositive();
+            assertThat(Http.metric(a, "waku_archive_messages_per_shard{shard=\"0\"}")).isEqualTo(1);
         }
     }
 

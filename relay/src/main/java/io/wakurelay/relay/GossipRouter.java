@@ -84,6 +84,8 @@ final class GossipRouter {
     private long lastDecayNanos;
     /** Subscribed topics, readable without the lock on the hot path. */
     private volatile Set<String> subscribed = Set.of();
+    /** The meters of each subscribed topic, by topic: one look-up per message, without the lock. */
+    private volatile Map<String, SubscribedTopicMeters> topicMeters = Map.of();
 
     private record Retained(PeerScore score, long expiresNanos) {
     }
@@ -256,7 +258,8 @@ final class GossipRouter {
             reject(from, m.topic(), Violation.SIGNED_MESSAGE);
             return;
         }
-        if (!subscribed.contains(m.topic())) {
+        SubscribedTopicMeters meters = topicMeters.get(m.topic());
+        if (meters == null) {
             // we may have just left the topic, or the peer's view of our subscriptions is old: not its fault
             metrics.invalid(Violation.NOT_SUBSCRIBED);
             return;
@@ -265,6 +268,8 @@ final class GossipRouter {
             reject(from, m.topic(), Violation.MALFORMED_MESSAGE);
             return;
         }
+        int messageBytes = m.data().readableBytes();
+        meters.received(messageBytes);
         MessageId id = messageId(m.data());
         synchronized (this) {
             if (closed) {
@@ -293,6 +298,7 @@ final class GossipRouter {
         }
         metrics.validationSuccess.increment();
         metrics.accepted(envelope.message().payloadSize());
+        meters.accepted(messageBytes, envelope.message().payloadSize());
         long timestamp = envelope.message().timestamp();
         if (timestamp > 0) {
             long delay = wallClockNanos.getAsLong() - timestamp;
@@ -301,7 +307,7 @@ final class GossipRouter {
             }
         }
         ByteBuf rpc = RpcWriter.forward(alloc, m.message());
-        relay(id, m.topic(), rpc, from, false);
+        meters.sent(messageBytes, relay(id, m.topic(), rpc, from, false));
         handOver.offer(envelope, source);
     }
 
@@ -410,8 +416,9 @@ final class GossipRouter {
         return seen.markSeen(id, nanoTime.getAsLong());
     }
 
-    boolean isSubscribed(String topic) {
-        return subscribed.contains(topic);
+    /** The meters of {@code topic} when this node is subscribed to it, else null. */
+    SubscribedTopicMeters subscribedTopic(String topic) {
+        return topicMeters.get(topic);
     }
 
     // =====================================================================================================
@@ -457,11 +464,13 @@ final class GossipRouter {
     /** Joins topics: the mesh is filled at once (from the fanout first) and peers hear it in one batch. */
     synchronized void join(Collection<String> topics) {
         Set<String> next = new LinkedHashSet<>(subscribed);
+        Map<String, SubscribedTopicMeters> nextMeters = new HashMap<>(topicMeters);
         long now = nanoTime.getAsLong();
         for (String topic : topics) {
             if (!next.add(topic)) {
                 continue;
             }
+            nextMeters.put(topic, metrics.joined(topic, config.clusterId()));
             Set<PeerState> members = new LinkedHashSet<>();
             Set<PeerState> f = fanout.remove(topic);
             fanoutLastPublished.remove(topic);
@@ -485,16 +494,19 @@ final class GossipRouter {
             pendingSubscriptions.add(topic);
         }
         subscribed = Collections.unmodifiableSet(next);
+        topicMeters = Map.copyOf(nextMeters);
         updateTopicGauges();
     }
 
     /** Leaves topics: mesh peers are pruned with the unsubscribe backoff; peers hear it in one batch. */
     synchronized void leave(Collection<String> topics) {
         Set<String> next = new LinkedHashSet<>(subscribed);
+        Map<String, SubscribedTopicMeters> nextMeters = new HashMap<>(topicMeters);
         for (String topic : topics) {
             if (!next.remove(topic)) {
                 continue;
             }
+            nextMeters.remove(topic).close();
             Set<PeerState> members = mesh.remove(topic);
             if (members != null) {
                 for (PeerState p : members) {
@@ -506,6 +518,7 @@ final class GossipRouter {
             pendingUnsubscriptions.add(topic);
         }
         subscribed = Collections.unmodifiableSet(next);
+        topicMeters = Map.copyOf(nextMeters);
         updateTopicGauges();
     }
 

@@ -10,6 +10,7 @@ import io.wakurelay.p2p.mss.NegotiationException;
 import io.wakurelay.p2p.wire.LengthPrefixedReader;
 import io.wakurelay.p2p.wire.Uvarint;
 import io.wakurelay.p2p.wire.WireFormatException;
+import io.wakurelay.protocol.Topics;
 import io.wakurelay.relay.proto.WakuMetadataRequest;
 import io.wakurelay.relay.proto.WakuMetadataResponse;
 import org.slf4j.Logger;
@@ -17,6 +18,7 @@ import org.slf4j.LoggerFactory;
 
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.OptionalInt;
 import java.util.Set;
 import java.util.function.IntSupplier;
 import java.util.function.Supplier;
@@ -47,17 +49,15 @@ final class MetadataProtocol {
     /** The shards of this node's cluster among its topics. */
     List<Integer> shards() {
         Set<Integer> shards = new LinkedHashSet<>();
-        String ours = PREFIX + clusterId.getAsInt() + "/";
         for (String topic : topics.get()) {
-            if (topic.startsWith(ours)) {
-                try {
-                    shards.add(Integer.parseInt(topic.substring(ours.length())));
-                } catch (NumberFormatException e) {
-                    // a named topic under the cluster's prefix is not a shard
-                }
-            }
+            shardOf(topic, clusterId.getAsInt()).ifPresent(shards::add);
         }
         return List.copyOf(shards);
+    }
+
+    /** The shard of {@code topic} when it is a static-sharding topic of cluster {@code clusterId}. */
+    static OptionalInt shardOf(String topic, int clusterId) {
+        return topic.startsWith(PREFIX + clusterId + "/") ? Topics.shardOf(topic) : OptionalInt.empty();
     }
 
     ProtocolHandler server() {

@@ -226,7 +226,8 @@ public final class Relay implements AutoCloseable {
             throw e;
         }
         try {
-            boolean subscribed = router.isSubscribed(pubsubTopic);
+            SubscribedTopicMeters topicMeters = router.subscribedTopic(pubsubTopic);
+            boolean subscribed = topicMeters != null;
             if (subscribed && handOver.pending() >= config.localQueueMessages()) {
                 throw new RelayBusyException("the local consumer is behind: " + handOver.pending()
                         + " accepted messages wait (limit " + config.localQueueMessages() + ")");
@@ -241,6 +242,11 @@ public final class Relay implements AutoCloseable {
             ByteBuf rpc = RpcWriter.forward(alloc, rpcMessage);
             rpcMessage.release();
             int relayedTo = router.relay(id, pubsubTopic, rpc, null, true);
+            if (subscribed) {
+                // a topic published to without subscribing has no series: label values are this node's topics
+                topicMeters.published(envelope.message().payloadSize());
+                topicMeters.sent(envelope.messageBytes().readableBytes(), relayedTo);
+            }
             if (subscribed && !handOver.offerPublished(envelope.retain())) {
                 // the queue filled between the check and now: the message is out; only the local copy is lost
                 envelope.release();

@@ -159,6 +159,14 @@ final class RelayMetrics {
         }
     }
 
+    /**
+     * The meters of a topic this node joins (nwaku's per-topic traffic, per-shard sizes and peers); the caller
+     * closes them when it leaves the topic.
+     */
+    SubscribedTopicMeters joined(String topic, int clusterId) {
+        return new SubscribedTopicMeters(registry, topic, MetadataProtocol.shardOf(topic, clusterId), topic(topic).subscribers());
+    }
+
     /** The mesh, fanout and subscriber gauges of a topic (made on first use; topics are this node's or its peers'). */
     TopicGauges topic(String topic) {
         return topics.computeIfAbsent(topic, t -> {

@@ -16,7 +16,8 @@
  * <li>{@code MetadataProtocol}: cluster and shards, asked and answered.</li>
  * <li>{@link io.wakurelay.relay.PublishResult}, {@link io.wakurelay.relay.RelayPeer},
  *     {@link io.wakurelay.relay.RelayBusyException}, {@link io.wakurelay.relay.RelayClosedException}.</li>
- * <li>{@code RelayMetrics}: the {@code waku_relay_*} and {@code libp2p_gossipsub_*} meters.</li>
+ * <li>{@code RelayMetrics}: the {@code waku_relay_*} and {@code libp2p_gossipsub_*} meters;
+ *     {@code SubscribedTopicMeters}: nwaku's per-topic and per-shard meters of each topic this node relays.</li>
  * </ul>
  */
 package io.wakurelay.relay;
