@@ -65,6 +65,10 @@ class AutoShardingApiTest {
         }
     }
 
+    /**
+     * Publishing and subscribing say that automatic sharding is off, or why a content topic is bad (400); reading a
+     * cache nothing could subscribe to is a 404, as nwaku answers it (its cache lookup comes first; it was a 400 here).
+     */
     @Test
     void withoutAutomaticShardingTheAutoEndpointsSaySoAndBadContentTopicsAreA400() {
         try (WakuNode off = start(); WakuNode on = start("--cluster-id", "1", "--num-shards-in-network", "8")) {
@@ -72,11 +76,26 @@ class AutoShardingApiTest {
             assertThat(rest.post("/relay/v1/auto/messages", message("x")).json().get("error").asText())
                     .contains("--num-shards-in-network");
             assertThat(rest.post("/relay/v1/auto/subscriptions", "[\"" + CHAT + "\"]").status()).isEqualTo(400);
+            Http.Reply offCache = rest.get("/relay/v1/auto/messages/" + CHAT_PATH);
+            assertThat(offCache.status()).as(offCache.body()).isEqualTo(404);
+            assertThat(offCache.json().get("error").asText()).contains("--num-shards-in-network");
             Http auto = new Http(on.restAddress());
             assertThat(auto.post("/relay/v1/auto/subscriptions", "[\"chat\"]").status()).isEqualTo(400);
             assertThat(auto.post("/relay/v1/auto/subscriptions", "[\"/1/toychat/2/huilong/proto\"]").json().get("error").asText())
                     .contains("generation 0");
             assertThat(auto.get("/relay/v1/auto/messages/" + Http.topic("/x/1/y/proto")).status()).isEqualTo(404);
+            assertThat(auto.get("/relay/v1/auto/messages/" + Http.topic("chat")).status()).as("not a content topic").isEqualTo(404);
+        }
+    }
+
+    /** nwaku decodes an empty list and subscribes to nothing: 200 (it was a 400 here). */
+    @Test
+    void anEmptyListOfContentTopicsChangesNothingAndIsA200AsInNwaku() {
+        try (WakuNode on = start("--cluster-id", "1", "--num-shards-in-network", "8", "--shard", "0")) {
+            Http auto = new Http(on.restAddress());
+            assertThat(auto.post("/relay/v1/auto/subscriptions", "[]").status()).isEqualTo(200);
+            assertThat(auto.delete("/relay/v1/auto/subscriptions", "[]").status()).isEqualTo(200);
+            assertThat(on.relay().subscriptions()).containsExactly("/waku/2/rs/1/0");
         }
     }
 }

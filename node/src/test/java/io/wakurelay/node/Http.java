@@ -51,6 +51,10 @@ final class Http {
                 .POST(HttpRequest.BodyPublishers.ofString(body)));
     }
 
+    Reply options(String path) {
+        return send(HttpRequest.newBuilder(URI.create(base + path)).method("OPTIONS", HttpRequest.BodyPublishers.noBody()));
+    }
+
     Reply delete(String path, String body) {
         return send(HttpRequest.newBuilder(URI.create(base + path))
                 .header("Content-Type", "application/json")

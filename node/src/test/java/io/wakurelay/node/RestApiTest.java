@@ -214,6 +214,46 @@ class RestApiTest {
         assertThat(body.get("statusDesc").asText()).contains("peerAddr");
     }
 
+    /**
+     * nwaku answers a remote store's refusal as the REST call's success, the store's status in the body (only 429 is
+     * also the HTTP status), and a peer it cannot dial the same way, with 504 in the body (this node answered them
+     * with the store's status, and 504, as HTTP statuses).
+     */
+    @Test
+    void aRemoteStoresRefusalOrAPeerThatCannotBeDialledIsA200WithTheStoreStatusInTheBodyAsInNwaku() {
+        try (WakuNode asking = WakuNode.start(NodeMain.parse(new String[]{"--tcp-port", "0", "--rest-port", "0", "--metrics-server", "false",
+                "--data-dir", dataDir.resolve("asking").toString(), "--store", "false"}, Map.of()))) {
+            Http other = new Http(asking.restAddress());
+            String unknownCursor = "0x" + "ab".repeat(32);
+            Http.Reply refused = other.get("/store/v3/messages?requestId=r3&pubsubTopic=" + Http.topic(TOPIC) + "&cursor=" + unknownCursor
+                    + "&peerAddr=" + Http.topic(node.multiaddr().toString()));
+            assertThat(refused.status()).as(refused.body()).isEqualTo(200);
+            assertThat(refused.json().get("statusCode").asInt()).isEqualTo(400);
+            assertThat(refused.json().get("requestId").asText()).isEqualTo("r3");
+            assertThat(refused.json().get("statusDesc").asText()).isNotBlank();
+
+            // a peer id no node here has (the asking node is connected to this test's node by now, whatever the address)
+            String gone = "/ip4/127.0.0.1/tcp/1/p2p/16Uiu2HAmQ3AdGcGU1s1fp1ZrNXkqjho2uWeaq2HhzT6Y6ABjWm7b";
+            Http.Reply unreachable = other.get("/store/v3/messages?requestId=r4&peerAddr=" + Http.topic(gone));
+            assertThat(unreachable.status()).as(unreachable.body()).isEqualTo(200);
+            assertThat(unreachable.json().get("statusCode").asInt()).isEqualTo(504);
+            assertThat(unreachable.json().get("requestId").asText()).isEqualTo("r4");
+        }
+    }
+
+    /** nwaku without a store of its own and no store peer answers 412 Precondition Failed (it was a 503 here). */
+    @Test
+    void aQueryWithoutPeerAddrOnANodeWithoutAStoreIsA412AsInNwaku() {
+        try (WakuNode noStore = WakuNode.start(NodeMain.parse(new String[]{"--tcp-port", "0", "--rest-port", "0", "--metrics-server", "false",
+                "--data-dir", dataDir.resolve("no-store").toString(), "--store", "false"}, Map.of()))) {
+            Http.Reply reply = new Http(noStore.restAddress()).get("/store/v3/messages?requestId=r5");
+            assertThat(reply.status()).as(reply.body()).isEqualTo(412);
+            assertThat(reply.json().get("statusCode").asInt()).isEqualTo(412);
+            assertThat(reply.json().get("requestId").asText()).isEqualTo("r5");
+            assertThat(reply.json().get("statusDesc").asText()).contains("peerAddr");
+        }
+    }
+
     @Test
     void acceptsAStoreQueryListingTheMaximumOfAHundredHashes() {
         StringBuilder hashes = new StringBuilder();
@@ -271,9 +311,16 @@ class RestApiTest {
         info.get("listenAddresses").forEach(a -> assertThat(a.asText()).endsWith("/p2p/" + node.peerId())
                 .doesNotContain("/ip4/0.0.0.0"));
         assertThat(info.get("pubsubTopics").toString()).contains(TOPIC);
-        Http.Reply peers = rest.get("/admin/v1/peers");
-        assertThat(peers.status()).isEqualTo(403);
-        assertThat(peers.json().get("error").asText()).contains("--rest-admin");
+    }
+
+    /** nwaku does not mount /admin without --rest-admin, so its router answers 404 (before, this node answered 403). */
+    @Test
+    void withoutRestAdminTheAdminEndpointsAreA404AsInNwakuSayingHowToTurnThemOn() {
+        for (Http.Reply reply : new Http.Reply[]{rest.get("/admin/v1/peers"), rest.post("/admin/v1/peers", "[]"),
+                rest.post("/admin/v1/log-level/DEBUG", ""), rest.delete("/admin/v1/peers", "[]")}) {
+            assertThat(reply.status()).as(reply.body()).isEqualTo(404);
+            assertThat(reply.json().get("error").asText()).contains("--rest-admin");
+        }
     }
 
     @Test
@@ -286,11 +333,45 @@ class RestApiTest {
         assertThat(rest.get("/info").json().get("version").asText()).isEqualTo(version.body());
     }
 
+    /** nwaku's router matches method and path together: a method a path does not take is a 404 there (it was a 405 here). */
     @Test
-    void unknownEndpointsAndMethodsAre4xxJson() {
+    void unknownEndpointsAndMethodsAPathDoesNotTakeAreA404JsonAsInNwaku() {
         assertThat(rest.get("/nope").status()).isEqualTo(404);
-        assertThat(rest.delete("/health", "").status()).isEqualTo(405);
         assertThat(rest.get("/nope").json().get("error").asText()).contains("no endpoint");
+        Http.Reply wrongMethod = rest.delete("/health", "");
+        assertThat(wrongMethod.status()).as(wrongMethod.body()).isEqualTo(404);
+        assertThat(wrongMethod.json().get("error").asText()).contains("GET");
+        assertThat(rest.get("/relay/v1/subscriptions").status()).isEqualTo(404);
+    }
+
+    /** nwaku answers OPTIONS on its relay routes with 200 OK (browsers' preflights go through the CORS check first). */
+    @Test
+    void optionsOnTheRelayRoutesIsA200OkAsInNwaku() {
+        for (String path : new String[]{"/relay/v1/subscriptions", "/relay/v1/messages/" + Http.topic(TOPIC), "/relay/v1/auto/subscriptions",
+                "/relay/v1/auto/messages", "/relay/v1/auto/messages/" + Http.topic(CONTENT)}) {
+            Http.Reply reply = rest.options(path);
+            assertThat(reply.status()).as(path + ": " + reply.body()).isEqualTo(200);
+            assertThat(reply.body()).isEqualTo("OK");
+        }
+        assertThat(rest.options("/store/v3/messages").status()).as("nwaku has no OPTIONS elsewhere").isEqualTo(404);
+    }
+
+    /** nwaku decodes an empty list and subscribes to nothing: 200 (it was a 400 here). */
+    @Test
+    void anEmptyListOfPubsubTopicsChangesNothingAndIsA200AsInNwaku() {
+        assertThat(rest.post("/relay/v1/subscriptions", "[]").status()).isEqualTo(200);
+        assertThat(rest.delete("/relay/v1/subscriptions", "[]").status()).isEqualTo(200);
+        assertThat(node.relay().subscriptions()).contains(TOPIC);
+        assertThat(rest.post("/relay/v1/subscriptions", "{}").status()).as("not a list").isEqualTo(400);
+    }
+
+    /** nwaku looks an unknown topic up in its cache and answers 404, whether or not it is a valid topic (it was a 400 here). */
+    @ParameterizedTest
+    @ValueSource(strings = {"%2Fnot%2Fwaku", "%2Fwaku%2F2%2F%3Cscript%3E", "%2Fwaku%2F2%2Frs%2F0%2F99999"})
+    void readingTheCacheOfAnInvalidTopicIsA404AsInNwaku(String encodedTopic) {
+        Http.Reply reply = rest.get("/relay/v1/messages/" + encodedTopic);
+        assertThat(reply.status()).as(reply.body()).isEqualTo(404);
+        assertThat(reply.json().get("error").asText()).isNotBlank();
     }
 
     @Test

@@ -437,10 +437,10 @@ class RestFuzzTest {
         Case valid = switch (r.nextInt(3)) {
             case 0 -> Case.http("", "POST", publishPath(), validPublish(r));
             case 1 -> Case.http("", r.nextBoolean() ? "POST" : "DELETE", "/relay/v1/subscriptions", "[\"" + TOPIC + "\"]");
-            default -> Case.http("", "POST", "/admin/v1/peers", "[\"127.0.0.1:1\"]"); // 403 anyway: admin is off
+            default -> Case.http("", "POST", "/admin/v1/peers", "[\"127.0.0.1:1\"]"); // 404 anyway: admin is off, not served
         };
         String type = r.nextInt(8) == 0 ? null : NOT_JSON[r.nextInt(NOT_JSON.length)];
-        int expected = valid.target.startsWith("/admin") ? 403 : 415;
+        int expected = valid.target.startsWith("/admin") ? 404 : 415;
         return new Case("not-json", valid.method, valid.target, valid.body, type, null, Map.of(), expected);
     }
 

@@ -29,7 +29,8 @@ final class LightpushApi {
     private final LongSupplier clockNanos;
 
     /**
-     * @param lightpush    the node's lightpush service ({@code LightpushService::push}); null when it is off (503)
+     * @param lightpush    the node's lightpush service ({@code LightpushService::push}); null when it is off (404:
+     *                     nwaku does not serve the route without a lightpush service or client)
      * @param autoSharding maps a content topic to its shard when the request names no pubsub topic; null: one is required
      */
     LightpushApi(BiFunction<String, WakuMessage, Mono<LightpushOutcome>> lightpush, AutoSharding autoSharding,
@@ -44,7 +45,7 @@ final class LightpushApi {
     /** POST /lightpush/v3/message with {@code {"pubsubTopic": "...", "message": {...}}}. */
     Publisher<Void> push(HttpServerRequest request, HttpServerResponse response) {
         if (lightpush == null) {
-            throw new HttpError(HttpResponseStatus.SERVICE_UNAVAILABLE, "lightpush is off: start the node with --lightpush");
+            throw HttpError.notFound("lightpush is off (not served, as in nwaku); start the node with --lightpush");
         }
         return Bodies.read(request, config.maxBodyBytes())
                 .flatMap(bytes -> {

@@ -21,7 +21,7 @@ import java.util.List;
 import java.util.OptionalInt;
 import java.util.Set;
 
-/** Health, node information and (when enabled) peer administration. */
+/** Health, node information and peer administration (routed to only with --rest-admin). */
 final class NodeApi {
     /** nwaku's health values (waku/node/health_monitor). */
     static final String READY = "READY";
@@ -96,9 +96,8 @@ final class NodeApi {
         return Responses.text(response, HttpResponseStatus.OK, node.version());
     }
 
-    /** GET /admin/v1/peers */
+    /** GET /admin/v1/peers (routed only with --rest-admin) */
     Publisher<Void> peers(HttpServerResponse response) {
-        requireAdmin();
         ArrayNode peers = mapper.createArrayNode();
         for (PeerView p : node.peers()) {
             ObjectNode o = peers.addObject();
@@ -135,13 +134,15 @@ final class NodeApi {
                 .sorted().distinct().toList();
     }
 
-    /** POST /admin/v1/peers with a JSON array of multiaddrs ending in /p2p/<peer id>; the node keeps connecting to them. */
+    /**
+     * POST /admin/v1/peers with a JSON array of multiaddrs ending in /p2p/<peer id>; the node keeps connecting to
+     * them. An empty array adds nobody and is a 200, as in nwaku.
+     */
     Publisher<Void> addPeers(HttpServerRequest request, HttpServerResponse response) {
-        requireAdmin();
         return Bodies.read(request, config.maxBodyBytes()).flatMap(bytes -> {
             JsonNode body = Bodies.json(mapper, bytes);
-            if (body == null || !body.isArray() || body.isEmpty()) {
-                throw HttpError.badRequest("the body must be a non-empty JSON array of multiaddrs");
+            if (body == null || !body.isArray()) {
+                throw HttpError.badRequest("the body must be a JSON array of multiaddrs");
             }
             List<Multiaddr> peers = new ArrayList<>();
             for (JsonNode p : body) {
@@ -165,7 +166,6 @@ final class NodeApi {
 
     /** POST /admin/v1/log-level/{level} (nwaku's): sets the node's log level until it restarts. */
     Publisher<Void> setLogLevel(HttpServerResponse response, String level) {
-        requireAdmin();
         String parsed;
         try {
             parsed = LogLevels.parse(level);
@@ -174,11 +174,5 @@ final class NodeApi {
         }
         LogLevels.set(parsed);
         return Responses.text(response, HttpResponseStatus.OK, "OK");
-    }
-
-    private void requireAdmin() {
-        if (!config.admin()) {
-            throw new HttpError(HttpResponseStatus.FORBIDDEN, "admin endpoints are disabled; start the node with --rest-admin");
-        }
     }
 }

@@ -31,6 +31,7 @@ final class RelayApi {
     private static final byte[] COMMA = {','};
     private static final byte[] CLOSE = {']'};
     private static final byte[] EMPTY = {'[', ']'};
+    private static final String AUTO_SHARDING_OFF = "automatic sharding is off: start the node with --num-shards-in-network N";
 
     private final RelayPort relay;
     private final ObjectMapper mapper;
@@ -129,19 +130,23 @@ final class RelayApi {
         });
     }
 
-    /** GET /relay/v1/auto/messages/{contentTopic}: returns and clears what was cached for the content topic. */
+    /**
+     * GET /relay/v1/auto/messages/{contentTopic}: returns and clears what was cached for the content topic. A content
+     * topic nothing subscribed to is a 404, as nwaku answers it, also when it cannot be subscribed to (an invalid one,
+     * or automatic sharding off): nwaku looks in its cache first.
+     */
     Publisher<Void> autoCached(HttpServerResponse response, String contentTopic) {
-        shardOf(requireAutoSharding(), contentTopic);
         List<byte[]> messages = cache.drain(TopicCache.contentKey(contentTopic));
         if (messages == null) {
-            throw HttpError.notFound("not subscribed to " + contentTopic + "; POST it to /relay/v1/auto/subscriptions first");
+            throw HttpError.notFound(autoSharding == null ? AUTO_SHARDING_OFF
+                    : "not subscribed to " + contentTopic + "; POST it to /relay/v1/auto/subscriptions first");
         }
         return sendArray(response, messages);
     }
 
     private AutoSharding requireAutoSharding() {
         if (autoSharding == null) {
-            throw HttpError.badRequest("automatic sharding is off: start the node with --num-shards-in-network N");
+            throw HttpError.badRequest(AUTO_SHARDING_OFF);
         }
         return autoSharding;
     }
@@ -178,12 +183,16 @@ final class RelayApi {
         });
     }
 
-    /** GET /relay/v1/messages/{pubsubTopic}: returns and clears what was cached for the topic. */
+    /**
+     * GET /relay/v1/messages/{pubsubTopic}: returns and clears what was cached for the topic. A topic not subscribed
+     * over REST is a 404, as nwaku answers it, also an invalid one (nwaku looks in its cache, where it cannot be).
+     */
     Publisher<Void> cached(HttpServerResponse response, String topic) {
-        checkTopic(topic);
         List<byte[]> messages = cache.drain(topic);
         if (messages == null) {
-            throw HttpError.notFound("not subscribed to " + topic + " over REST; POST it to /relay/v1/subscriptions first");
+            throw HttpError.notFound(Topics.isValidPubsubTopic(topic, maxTopicBytes)
+                    ? "not subscribed to " + topic + " over REST; POST it to /relay/v1/subscriptions first"
+                    : "'" + topic + "' is not a valid pubsub topic, so nothing is subscribed to it");
         }
         return sendArray(response, messages);
     }
@@ -223,9 +232,10 @@ final class RelayApi {
         }
     }
 
+    /** A JSON array of content topics; an empty one is a no-op, a 200 as in nwaku. */
     private static List<String> contentTopics(JsonNode body) {
-        if (body == null || !body.isArray() || body.isEmpty()) {
-            throw HttpError.badRequest("the body must be a non-empty JSON array of content topics");
+        if (body == null || !body.isArray()) {
+            throw HttpError.badRequest("the body must be a JSON array of content topics");
         }
         List<String> topics = new ArrayList<>();
         for (JsonNode t : body) {
@@ -237,9 +247,10 @@ final class RelayApi {
         return topics;
     }
 
+    /** A JSON array of pubsub topics; an empty one is a no-op, a 200 as in nwaku. */
     private List<String> topics(JsonNode body) {
-        if (body == null || !body.isArray() || body.isEmpty()) {
-            throw HttpError.badRequest("the body must be a non-empty JSON array of pubsub topics");
+        if (body == null || !body.isArray()) {
+            throw HttpError.badRequest("the body must be a JSON array of pubsub topics");
         }
         List<String> topics = new ArrayList<>();
         for (JsonNode t : body) {

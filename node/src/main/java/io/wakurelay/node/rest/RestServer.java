@@ -41,6 +41,7 @@ public final class RestServer implements AutoCloseable {
     private static final String MESSAGES = "/relay/v1/messages/";
     private static final String STREAM = "/relay/v1/stream/";
     private static final String LOG_LEVEL = "/admin/v1/log-level/";
+    private static final String ADMIN = "/admin/";
     private static final String AUTO_MESSAGES = "/relay/v1/auto/messages";
     static final int MAX_REQUEST_LINE = 16 * 1024;
 
@@ -51,6 +52,7 @@ public final class RestServer implements AutoCloseable {
     private final LightpushApi lightpush;
     private final RequestGuard guard;
     private final LiveStreams streams;
+    private final boolean admin;
     private final DisposableServer server;
     private final AtomicBoolean draining = new AtomicBoolean();
     private final AtomicInteger inFlight = new AtomicInteger();
@@ -74,6 +76,7 @@ public final class RestServer implements AutoCloseable {
         this.node = new NodeApi(status, mapper, config);
         this.guard = new RequestGuard(config);
         this.streams = streams;
+        this.admin = config.admin();
         this.server = HttpServer.create()
                 .host(config.address())
                 .port(config.port())
@@ -143,9 +146,17 @@ public final class RestServer implements AutoCloseable {
         }
     }
 
+    /**
+     * Routes as nwaku's router does, by method and path together: a method a path does not take is a 404, as is
+     * /admin without --rest-admin (nwaku does not mount it then); OPTIONS is answered 200 where nwaku has it, on
+     * the relay routes (a browser's preflight is answered before, by the {@link RequestGuard}).
+     */
     private Publisher<Void> route(HttpServerRequest request, HttpServerResponse response) {
         String path = Paths.rawPath(request.uri());
         HttpMethod method = request.method();
+        if (path.startsWith(ADMIN) && !admin) {
+            throw HttpError.notFound("the admin endpoints are off (not served, as in nwaku); start the node with --rest-admin");
+        }
         if (path.startsWith(MESSAGES)) {
             String topic = Paths.decode(path.substring(MESSAGES.length()));
             if (method.equals(HttpMethod.POST)) {
@@ -154,20 +165,21 @@ public final class RestServer implements AutoCloseable {
             if (method.equals(HttpMethod.GET)) {
                 return relay.cached(response, topic);
             }
-            return notAllowed("GET, POST");
+            return relayOptions(method, path, response, "GET, POST");
         }
         if (path.equals(AUTO_MESSAGES)) {
-            return method.equals(HttpMethod.POST) ? relay.autoPublish(request, response) : notAllowed("POST");
+            return method.equals(HttpMethod.POST) ? relay.autoPublish(request, response) : relayOptions(method, path, response, "POST");
         }
         if (path.startsWith(AUTO_MESSAGES + "/")) {
-            return method.equals(HttpMethod.GET)
-                    ? relay.autoCached(response, Paths.decode(path.substring(AUTO_MESSAGES.length() + 1))) : notAllowed("GET");
+            return method.equals(HttpMethod.GET) ? relay.autoCached(response, Paths.decode(path.substring(AUTO_MESSAGES.length() + 1)))
+                    : relayOptions(method, path, response, "GET");
         }
         if (path.startsWith(LOG_LEVEL)) {
-            return method.equals(HttpMethod.POST) ? node.setLogLevel(response, Paths.decode(path.substring(LOG_LEVEL.length()))) : notAllowed("POST");
+            return method.equals(HttpMethod.POST) ? node.setLogLevel(response, Paths.decode(path.substring(LOG_LEVEL.length())))
+                    : notServed(method, path, "POST");
         }
         if (path.startsWith(STREAM)) {
-            return method.equals(HttpMethod.GET) ? relay.stream(response, Paths.decode(path.substring(STREAM.length()))) : notAllowed("GET");
+            return method.equals(HttpMethod.GET) ? relay.stream(response, Paths.decode(path.substring(STREAM.length()))) : notServed(method, path, "GET");
         }
         switch (path) {
             case "/relay/v1/subscriptions" -> {
@@ -177,7 +189,7 @@ public final class RestServer implements AutoCloseable {
                 if (method.equals(HttpMethod.DELETE)) {
                     return relay.unsubscribe(request, response);
                 }
-                return notAllowed("POST, DELETE");
+                return relayOptions(method, path, response, "POST, DELETE");
             }
             case "/relay/v1/auto/subscriptions" -> {
                 if (method.equals(HttpMethod.POST)) {
@@ -186,22 +198,22 @@ public final class RestServer implements AutoCloseable {
                 if (method.equals(HttpMethod.DELETE)) {
                     return relay.autoUnsubscribe(request, response);
                 }
-                return notAllowed("POST, DELETE");
+                return relayOptions(method, path, response, "POST, DELETE");
             }
             case "/lightpush/v3/message" -> {
-                return method.equals(HttpMethod.POST) ? lightpush.push(request, response) : notAllowed("POST");
+                return method.equals(HttpMethod.POST) ? lightpush.push(request, response) : notServed(method, path, "POST");
             }
             case "/store/v3/messages" -> {
-                return method.equals(HttpMethod.GET) ? store.query(request, response) : notAllowed("GET");
+                return method.equals(HttpMethod.GET) ? store.query(request, response) : notServed(method, path, "GET");
             }
             case "/health" -> {
-                return method.equals(HttpMethod.GET) ? node.health(response) : notAllowed("GET");
+                return method.equals(HttpMethod.GET) ? node.health(response) : notServed(method, path, "GET");
             }
             case "/debug/v1/info", "/info" -> { // /info: nwaku's newer name for the same answer
-                return method.equals(HttpMethod.GET) ? node.info(response) : notAllowed("GET");
+                return method.equals(HttpMethod.GET) ? node.info(response) : notServed(method, path, "GET");
             }
             case "/debug/v1/version", "/version" -> {
-                return method.equals(HttpMethod.GET) ? node.version(response) : notAllowed("GET");
+                return method.equals(HttpMethod.GET) ? node.version(response) : notServed(method, path, "GET");
             }
             case "/admin/v1/peers" -> {
                 if (method.equals(HttpMethod.GET)) {
@@ -210,14 +222,19 @@ public final class RestServer implements AutoCloseable {
                 if (method.equals(HttpMethod.POST)) {
                     return node.addPeers(request, response);
                 }
-                return notAllowed("GET, POST");
+                return notServed(method, path, "GET, POST");
             }
             default -> throw HttpError.notFound("no endpoint " + method + " " + path);
         }
     }
 
-    private static Publisher<Void> notAllowed(String allowed) {
-        throw new HttpError(HttpResponseStatus.METHOD_NOT_ALLOWED, "method not allowed here; use " + allowed);
+    /** On a relay route, OPTIONS is 200 OK as nwaku answers it; any other method the route does not take is a 404. */
+    private static Publisher<Void> relayOptions(HttpMethod method, String path, HttpServerResponse response, String methods) {
+        return method.equals(HttpMethod.OPTIONS) ? Responses.text(response, HttpResponseStatus.OK, "OK") : notServed(method, path, methods);
+    }
+
+    private static Publisher<Void> notServed(HttpMethod method, String path, String methods) {
+        throw HttpError.notFound("no endpoint " + method + " " + path + "; this path takes " + methods);
     }
 
     private Publisher<Void> fail(HttpServerRequest request, HttpServerResponse response, Throwable e) {

@@ -75,7 +75,8 @@ final class StoreApi {
             return reply(response, HttpResponseStatus.BAD_REQUEST, requestId, e.getMessage());
         }
         if (peer == null && queries == null) {
-            return reply(response, HttpResponseStatus.SERVICE_UNAVAILABLE, requestId,
+            // nwaku's answer when it has no store of its own and no store peer to ask (rest_api/endpoint/store/handlers.nim)
+            return reply(response, HttpResponseStatus.PRECONDITION_FAILED, requestId,
                     "this node does not archive messages (it was started with --store=false); give peerAddr to ask another node");
         }
         StoreQuery query;
@@ -128,7 +129,7 @@ final class StoreApi {
             return reply(response, HttpResponseStatus.SERVICE_UNAVAILABLE, requestId, "the store is closing");
         }
         if (e instanceof RemoteStoreException remoteError) {
-            return reply(response, remoteStatus(remoteError.statusCode()), requestId, remoteError.getMessage());
+            return reply(response, remoteStatus(remoteError.statusCode()), remoteError.statusCode(), requestId, remoteError.getMessage());
         }
         log.error("store query failed", e);
         return reply(response, HttpResponseStatus.INTERNAL_SERVER_ERROR, requestId, "internal error");
@@ -147,17 +148,12 @@ final class StoreApi {
     }
 
     /**
-     * The HTTP status of a failed remote query: the remote store's own when it is an HTTP error status (400, 429,
-     * 503, ...); its malformed or missing answer (300) is a bad gateway; unreachable or silent (504) a gateway timeout.
+     * The HTTP status of a failed remote query, as nwaku sends it: the query itself went through, so 200 with the
+     * store's status in the body (its refusal 400 or 503, a malformed answer 300, a peer that cannot be reached or
+     * does not answer 504), except the store's rate limit, 429, which is also the HTTP status.
      */
     static HttpResponseStatus remoteStatus(int code) {
-        if (code == RemoteStoreException.BAD_RESPONSE) {
-            return HttpResponseStatus.BAD_GATEWAY;
-        }
-        if (code == RemoteStoreException.PEER_DIAL_FAILURE) {
-            return HttpResponseStatus.GATEWAY_TIMEOUT;
-        }
-        return code >= 400 && code <= 599 ? HttpResponseStatus.valueOf(code) : HttpResponseStatus.BAD_GATEWAY;
+        return code == HttpResponseStatus.TOO_MANY_REQUESTS.code() ? HttpResponseStatus.TOO_MANY_REQUESTS : HttpResponseStatus.OK;
     }
 
     /** The remote store to ask, or null for this node's own archive. */
@@ -223,9 +219,14 @@ final class StoreApi {
     }
 
     private Publisher<Void> reply(HttpServerResponse response, HttpResponseStatus status, String requestId, String desc) {
+        return reply(response, status, status.code(), requestId, desc);
+    }
+
+    /** Store's answer with no messages: {@code storeStatus} in the body, which a remote query's answer may carry under a 200. */
+    private Publisher<Void> reply(HttpServerResponse response, HttpResponseStatus status, int storeStatus, String requestId, String desc) {
         ObjectNode body = mapper.createObjectNode();
         body.put("requestId", requestId);
-        body.put("statusCode", status.code());
+        body.put("statusCode", storeStatus);
         body.put("statusDesc", desc);
         body.putArray("messages");
         return Responses.json(response, mapper, status, body);
