@@ -87,7 +87,7 @@ public final class StoreClient implements AutoCloseable {
             long start = System.nanoTime();
             return host.dial(peer)
                     .onErrorMap(e -> !(e instanceof RemoteStoreException), e -> new RemoteStoreException(
-                            RemoteStoreException.PEER_DIAL_FAILURE, "cannot reach " + peer + ": " + e.getMessage(), e))
+                            RemoteStoreException.PEER_DIAL_FAILURE, "cannot reach " + peer + ": " + reason(e), e))
                     .flatMap(connection -> Mono.<StoreResponse>create(sink -> {
                         StoreClientExchange exchange = new StoreClientExchange(request, config.maxResponseBytes(), sink);
                         sink.onCancel(exchange::cancel);
@@ -95,7 +95,7 @@ public final class StoreClient implements AutoCloseable {
                                 new RemoteStoreException(RemoteStoreException.PEER_DIAL_FAILURE,
                                         e instanceof NegotiationException.NotSupported
                                                 ? peer + " does not serve " + StoreServiceConfig.PROTOCOL_ID
-                                                : "cannot open a store stream to " + peer + ": " + e.getMessage(), e)));
+                                                : "cannot open a store stream to " + peer + ": " + reason(e), e)));
                     }))
                     .timeout(config.timeout(), Mono.error(() -> new RemoteStoreException(RemoteStoreException.PEER_DIAL_FAILURE,
                             "no store response from " + peer + " within " + config.timeout().toMillis() + " ms")))
@@ -128,5 +128,21 @@ public final class StoreClient implements AutoCloseable {
     @Override
     public void close() {
         shutdown(Duration.ZERO).block();
+    }
+
+    /**
+     * What went wrong, for the client (REST shows it in {@code statusDesc}): the innermost cause's message without the
+     * exception class names that Netty and Reactor put in front of it.
+     */
+    static String reason(Throwable e) {
+        Throwable root = e;
+        while (root.getCause() != null && root.getCause() != root) {
+            root = root.getCause();
+        }
+        String message = root.getMessage();
+        if (message == null || message.isBlank()) {
+            return "the connection failed";
+        }
+        return message.replaceAll("(?:[a-zA-Z_$][\\w$]*\\.)+[A-Z][\\w$]*(?:Exception|Error): ", "");
     }
 }

@@ -167,4 +167,13 @@ class StoreClientTest {
         assertThat(e.getMessage()).isEqualTo("SERVICE_UNAVAILABLE");
         assertThat(registry.get("waku.store.client.queries").tag("outcome", "error_status").counter().count()).isEqualTo(1);
     }
+
+    @Test
+    void aFailedDialIsDescribedByItsCauseWithoutExceptionClassNames() {
+        Throwable refused = new IllegalStateException(
+                new RuntimeException("io.netty.channel.AbstractChannel$AnnotatedConnectException: Connection refused: /127.0.0.1:9"));
+
+        assertThat(StoreClient.reason(refused)).isEqualTo("Connection refused: /127.0.0.1:9");
+        assertThat(StoreClient.reason(new IllegalStateException())).isEqualTo("the connection failed");
+    }
 }
