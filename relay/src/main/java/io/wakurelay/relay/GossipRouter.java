@@ -880,14 +880,15 @@ final class GossipRouter {
     }
 
     private void updateTopicGauges() {
-        for (String topic : subscribed) {
-            RelayMetrics.TopicGauges g = metrics.topic(topic);
-            g.mesh().set(mesh.getOrDefault(topic, Set.of()).size());
-            g.subscribers().set(subscribers.getOrDefault(topic, Set.of()).size());
-        }
-        for (Map.Entry<String, Set<PeerState>> f : fanout.entrySet()) {
-            metrics.topic(f.getKey()).fanout().set(f.getValue().size());
-        }
+        subscribed.forEach(metrics::topic);
+        fanout.keySet().forEach(metrics::topic);
+        // every topic that has gauges, so that one this node left or stopped publishing to reads 0, not its last value
+        metrics.forEachTopic((topic, g) -> {
+            boolean joined = subscribed.contains(topic);
+            g.mesh().set(joined ? mesh.getOrDefault(topic, Set.of()).size() : 0);
+            g.subscribers().set(joined ? subscribers.getOrDefault(topic, Set.of()).size() : 0);
+            g.fanout().set(fanout.getOrDefault(topic, Set.of()).size());
+        });
     }
 
     // =====================================================================================================

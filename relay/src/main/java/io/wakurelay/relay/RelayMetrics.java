@@ -167,6 +167,10 @@ final class RelayMetrics {
         return new SubscribedTopicMeters(registry, topic, MetadataProtocol.shardOf(topic, clusterId), topic(topic).subscribers());
     }
 
+    void forEachTopic(java.util.function.BiConsumer<String, TopicGauges> action) {
+        topics.forEach(action);
+    }
+
     /** The mesh, fanout and subscriber gauges of a topic (made on first use; topics are this node's or its peers'). */
     TopicGauges topic(String topic) {
         return topics.computeIfAbsent(topic, t -> {

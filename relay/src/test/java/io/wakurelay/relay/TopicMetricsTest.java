@@ -179,4 +179,22 @@ class TopicMetricsTest {
         assertThat(labelValues(node.registry, "waku.relay.max.msg.bytes.per.shard", "shard")).containsExactly(SHARD_0);
         assertThat(labelValues(node.registry, "waku.connected.peers.per.shard", "shard")).containsExactly("0");
     }
+
+    @Test
+    void theMeshAndSubscriberGaugesOfATopicThisNodeLeftReadZero() {
+        TestNode node = node(0, SHARD_0, SHARD_1);
+        TestNode peer = node(1, SHARD_0, SHARD_1);
+        peer.host.dial(node.address()).block(WAIT);
+        Eventually.until(() -> topicGauge(node.registry, "mesh", SHARD_1) == 1 && topicGauge(node.registry, "gossipsub", SHARD_1) == 1);
+
+        node.relay.unsubscribe(List.of(SHARD_1));
+
+        Eventually.until(() -> topicGauge(node.registry, "mesh", SHARD_1) == 0 && topicGauge(node.registry, "gossipsub", SHARD_1) == 0);
+        assertThat(topicGauge(node.registry, "mesh", SHARD_0)).as("the topic it still relays").isEqualTo(1);
+    }
+
+    private static double topicGauge(MeterRegistry registry, String which, String topic) {
+        Gauge g = registry.find("libp2p.gossipsub.peers.per.topic." + which).tag("topic", topic).gauge();
+        return g == null ? -1 : g.value();
+    }
 }
