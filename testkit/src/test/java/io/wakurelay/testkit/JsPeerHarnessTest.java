@@ -32,7 +32,6 @@ import org.opentest4j.AssertionFailedError;
  * filter commands work against a scripted peer and fail clearly without one; the processes end as promised.
  */
 @Tag("process")
-@Tag("process")
 @Tag("slow")
 class JsPeerHarnessTest {
 
