@@ -23,7 +23,7 @@ import java.util.concurrent.atomic.AtomicReference;
  * the write stream and the retention passes, so writes never contend with each other and a retention pass
  * never races an insert. Its thread is not a Reactor non-blocking thread: RocksDB calls block.
  */
-final class ArchiveWriter implements AutoCloseable {
+final class ArchiveWriter implements WriteSession.Writer, AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(ArchiveWriter.class);
     private static final int LOG_EVERY_FAILURES = 10;
 
@@ -70,7 +70,8 @@ final class ArchiveWriter implements AutoCloseable {
                 sink.error(new ArchiveClosedException("the archive is closed"));
                 return;
             }
-            WriteSession session = new WriteSession(this, sink, config);
+            WriteSession session = new WriteSession(this, sink, config.maxBatchMessages(), config.maxPendingMessages(),
+                    config.maxBatchDelay());
             if (!active.compareAndSet(null, session)) {
                 sink.error(new IllegalStateException("the archive already has a write stream; it takes one at a time"));
                 return;
@@ -90,7 +91,8 @@ final class ArchiveWriter implements AutoCloseable {
      * @return the acknowledgement, or null when RocksDB refused the batch (counted and logged; the caller holds
      *         the batch and retries it)
      */
-    CommittedBatch commit(List<Envelope> batch) {
+    @Override
+    public CommittedBatch commit(List<Envelope> batch) {
         long start = System.nanoTime();
         writeBatch.clear();
         try {
@@ -145,8 +147,14 @@ final class ArchiveWriter implements AutoCloseable {
         return lastWriteError;
     }
 
-    Scheduler scheduler() {
+    @Override
+    public Scheduler scheduler() {
         return scheduler;
+    }
+
+    @Override
+    public long nanoTime() {
+        return System.nanoTime();
     }
 
     /**
@@ -160,11 +168,13 @@ final class ArchiveWriter implements AutoCloseable {
         }
     }
 
-    void pendingChanged(int delta) {
+    @Override
+    public void pendingChanged(int delta) {
         pending.addAndGet(delta);
     }
 
-    void sessionEnded(WriteSession session) {
+    @Override
+    public void sessionEnded(WriteSession session) {
         active.compareAndSet(session, null);
     }
 

@@ -8,8 +8,10 @@ import reactor.core.CoreSubscriber;
 import reactor.core.Disposable;
 import reactor.core.Exceptions;
 import reactor.core.publisher.FluxSink;
+import reactor.core.scheduler.Scheduler;
 import reactor.util.context.Context;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ArrayBlockingQueue;
@@ -35,7 +37,26 @@ import java.util.concurrent.atomic.AtomicBoolean;
 final class WriteSession implements CoreSubscriber<Envelope> {
     private static final Logger log = LoggerFactory.getLogger(WriteSession.class);
 
-    private final ArchiveWriter writer;
+    /**
+     * What a session needs from the single writer ({@link ArchiveWriter}): a seam so that a test can run a session
+     * on virtual time, with commits that fail when it says, and see each interleaving of timers and envelopes.
+     */
+    interface Writer {
+        /** The writer thread: every drain and timer of the session runs on it. */
+        Scheduler scheduler();
+
+        /** The time the session's timers are measured in, in nanoseconds ({@link System#nanoTime()} in production). */
+        long nanoTime();
+
+        /** @return the acknowledgement, or null when the batch was refused (the session holds it and retries) */
+        CommittedBatch commit(List<Envelope> batch);
+
+        void pendingChanged(int delta);
+
+        void sessionEnded(WriteSession session);
+    }
+
+    private final Writer writer;
     private final FluxSink<CommittedBatch> sink;
     private final int maxBatch;
     private final int maxPending;
@@ -59,12 +80,12 @@ final class WriteSession implements CoreSubscriber<Envelope> {
     private Disposable timer;
     private long timerDueNanos;
 
-    WriteSession(ArchiveWriter writer, FluxSink<CommittedBatch> sink, ArchiveConfig config) {
+    WriteSession(Writer writer, FluxSink<CommittedBatch> sink, int maxBatch, int maxPending, Duration maxBatchDelay) {
         this.writer = writer;
         this.sink = sink;
-        this.maxBatch = config.maxBatchMessages();
-        this.maxPending = config.maxPendingMessages();
-        this.maxDelayNanos = config.maxBatchDelay().toNanos();
+        this.maxBatch = maxBatch;
+        this.maxPending = maxPending;
+        this.maxDelayNanos = maxBatchDelay.toNanos();
         this.queue = new ArrayBlockingQueue<>(maxPending);
     }
 
@@ -172,7 +193,7 @@ final class WriteSession implements CoreSubscriber<Envelope> {
                 return;
             }
             if (held != null) {
-                long now = System.nanoTime();
+                long now = writer.nanoTime();
                 if (now < retryAtNanos) {
                     // woken before the retry is due (by an earlier timer or a new envelope): the retry must stay armed,
                     // else a held batch waits for the next event, which may never come while the node refuses more
@@ -198,7 +219,7 @@ final class WriteSession implements CoreSubscriber<Envelope> {
                 return;
             }
             if (available < maxBatch && !upstreamDone && maxDelayNanos > 0) {
-                long now = System.nanoTime();
+                long now = writer.nanoTime();
                 if (windowStartNanos < 0) {
                     windowStartNanos = now;
                 }
@@ -227,7 +248,7 @@ final class WriteSession implements CoreSubscriber<Envelope> {
         if (ack == null) {
             failures++;
             long delay = RetryBackoff.delayNanos(failures);
-            long now = System.nanoTime();
+            long now = writer.nanoTime();
             retryAtNanos = now + delay;
             armTimer(now, delay);
             return false;

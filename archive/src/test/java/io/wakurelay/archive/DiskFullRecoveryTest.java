@@ -4,11 +4,10 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.wakurelay.protocol.Envelope;
 import io.wakurelay.protocol.MessageHash;
+import io.wakurelay.testkit.Eventually;
 import io.wakurelay.testkit.SmallDisk;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import reactor.core.publisher.Flux;
 
 import java.nio.file.Files;
@@ -26,21 +25,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * runs); skipped elsewhere.
  */
 class DiskFullRecoveryTest {
-    @TempDir
-    Path dir;
-    private SmallDisk disk;
-
-    @BeforeEach
-    void mountSmallDisk() throws Exception {
-        disk = SmallDisk.mountOrSkip(dir, "64m");
-    }
-
-    @AfterEach
-    void unmount() throws Exception {
-        if (disk != null) {
-            disk.close();
-        }
-    }
+    @RegisterExtension
+    final SmallDisk disk = new SmallDisk("64m");
 
     @Test
     void writesPauseWhileTheDiskIsFullAndEverythingIsStoredOnceSpaceReturns() throws Exception {
@@ -54,15 +40,15 @@ class DiskFullRecoveryTest {
             archive.write(Flux.fromIterable(envelopes)).subscribe(acks::add);
 
             // what fits in the WAL's preallocated space may still commit; then writes fail, and nothing is acknowledged
-            Await.until("the write failed for lack of space", () -> registry.get("waku.archive.errors").tag("type", "insert_failure").counter().count() >= 1);
+            Eventually.until("the write failed for lack of space", () -> registry.get("waku.archive.errors").tag("type", "insert_failure").counter().count() >= 1);
             int acknowledgedBeforeFull = acks.size();
-            Await.until("another refused attempt", () -> registry.get("waku.archive.errors").tag("type", "insert_failure").counter().count() >= 3);
+            Eventually.until("another refused attempt", () -> registry.get("waku.archive.errors").tag("type", "insert_failure").counter().count() >= 3);
             assertThat(acks).hasSize(acknowledgedBeforeFull);
             assertThat(archive.healthy()).isFalse();
             assertThat(archive.lastWriteError()).get().asString().contains("No space left on device");
 
             Files.delete(filler);
-            Await.until("every envelope acknowledged", Duration.ofSeconds(60),
+            Eventually.until("every envelope acknowledged", Duration.ofSeconds(60),
                     () -> acks.stream().mapToInt(CommittedBatch::envelopes).sum() == envelopes.size());
             assertThat(archive.healthy()).isTrue();
             assertThat(ArchiveFixture.stored(acks)).containsExactlyElementsOf(expected);

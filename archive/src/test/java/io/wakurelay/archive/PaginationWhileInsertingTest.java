@@ -2,6 +2,7 @@ package io.wakurelay.archive;
 
 import io.wakurelay.protocol.Envelope;
 import io.wakurelay.protocol.MessageHash;
+import io.wakurelay.testkit.Eventually;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import reactor.core.Disposable;
@@ -118,7 +119,7 @@ class PaginationWhileInsertingTest {
             List<StoredMessage> all = ArchiveFixture.allPages(archive, StoreQuery.builder().pubsubTopic(TestEnvelopes.PUBSUB)
                     .contentTopics(CONTENT).pageSize(25).build());
             writing.dispose();
-            Await.until("the concurrent stream released everything", concurrent::allReleased);
+            Eventually.until("the concurrent stream released everything", concurrent::allReleased);
 
             List<MessageHash> hashes = ArchiveFixture.hashes(all);
             assertThat(hashes).doesNotHaveDuplicates().containsAll(before);

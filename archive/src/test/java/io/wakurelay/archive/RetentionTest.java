@@ -4,6 +4,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.wakurelay.protocol.Envelope;
 import io.wakurelay.protocol.MessageHash;
+import io.wakurelay.testkit.Eventually;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -139,7 +140,7 @@ class RetentionTest {
                 .retentionInterval(Duration.ofMillis(50)).build();
         try (MessageArchive archive = MessageArchive.open(config, registry)) {
             ArchiveFixture.writeAll(archive, messages(100, 10));
-            Await.until("a periodic pass trimmed the archive", () -> archive.messageCount() == 10);
+            Eventually.until("a periodic pass trimmed the archive", () -> archive.messageCount() == 10);
             ArchiveInspector.assertConsistent(archive, 10);
             assertThat(registry.get("waku.archive.retention.runs").counter().count()).isGreaterThanOrEqualTo(1);
         }

@@ -1,6 +1,7 @@
 package io.wakurelay.archive;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.wakurelay.testkit.Eventually;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import reactor.core.publisher.BaseSubscriber;
@@ -75,7 +76,7 @@ class WriteBackpressureTest {
             };
             archive.write(source.flux()).subscribe(oneAtATime);
 
-            Await.until("the writer filled its pending budget", () -> archive.pendingMessages() == MAX_PENDING);
+            Eventually.until("the writer filled its pending budget", () -> archive.pendingMessages() == MAX_PENDING);
             sleep(50);
             assertThat(acks).hasSize(1);
             int firstBatch = acks.peek().envelopes();
@@ -84,10 +85,10 @@ class WriteBackpressureTest {
             assertThat(archive.messageCount()).isEqualTo(firstBatch);
 
             oneAtATime.request(1);
-            Await.until("a second batch", () -> acks.size() == 2);
+            Eventually.until("a second batch", () -> acks.size() == 2);
             oneAtATime.dispose();
-            Await.until("every envelope released", source::allReleased);
-            Await.until("nothing pending", () -> archive.pendingMessages() == 0);
+            Eventually.until("every envelope released", source::allReleased);
+            Eventually.until("nothing pending", () -> archive.pendingMessages() == 0);
         }
     }
 

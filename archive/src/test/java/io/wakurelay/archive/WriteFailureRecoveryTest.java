@@ -3,6 +3,7 @@ package io.wakurelay.archive;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.wakurelay.protocol.MessageHash;
+import io.wakurelay.testkit.Eventually;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.rocksdb.RocksDBException;
@@ -76,9 +77,9 @@ class WriteFailureRecoveryTest {
             List<CommittedBatch> acks = new CopyOnWriteArrayList<>();
             Disposable stream = archive.write(source.flux()).subscribe(acks::add);
 
-            Await.until("three refused attempts", () -> registry.get("waku.archive.errors").tag("type", "insert_failure").counter().count() >= 3);
+            Eventually.until("three refused attempts", () -> registry.get("waku.archive.errors").tag("type", "insert_failure").counter().count() >= 3);
             long requestedWhileFailing = source.requested.get();
-            Await.until("a fourth refused attempt", () -> registry.get("waku.archive.errors").tag("type", "insert_failure").counter().count() >= 4);
+            Eventually.until("a fourth refused attempt", () -> registry.get("waku.archive.errors").tag("type", "insert_failure").counter().count() >= 4);
             assertThat(source.requested.get()).as("upstream asked for nothing more").isEqualTo(requestedWhileFailing).isEqualTo(64);
             assertThat(acks).isEmpty();
             assertThat(archive.healthy()).isFalse();
@@ -86,10 +87,10 @@ class WriteFailureRecoveryTest {
             assertThat(archive.messageCount()).isZero();
 
             diskFull.set(false);
-            Await.until("writes recovered", () -> acks.size() >= 5);
+            Eventually.until("writes recovered", () -> acks.size() >= 5);
             assertThat(archive.healthy()).isTrue();
             stream.dispose();
-            Await.until("every envelope released", source::allReleased);
+            Eventually.until("every envelope released", source::allReleased);
             long acknowledged = acks.stream().mapToLong(b -> b.stored().size()).sum();
             assertThat(archive.messageCount()).isEqualTo(acknowledged);
         }
@@ -104,7 +105,7 @@ class WriteFailureRecoveryTest {
         EnvelopeSource source = new EnvelopeSource(64);
         AtomicBoolean failedWithClosed = new AtomicBoolean();
         archive.write(source.flux()).subscribe(b -> { }, e -> failedWithClosed.set(e instanceof ArchiveClosedException));
-        Await.until("a refused attempt", () -> registry.get("waku.archive.errors").tag("type", "insert_failure").counter().count() >= 1);
+        Eventually.until("a refused attempt", () -> registry.get("waku.archive.errors").tag("type", "insert_failure").counter().count() >= 1);
 
         archive.close();
 

@@ -2,6 +2,7 @@ package io.wakurelay.archive;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.wakurelay.protocol.Envelope;
+import io.wakurelay.testkit.Eventually;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import reactor.core.Disposable;
@@ -33,10 +34,10 @@ class WriteStreamTerminationTest {
             real.commit(batch);
         }))) {
             Disposable stream = archive.write(source.flux()).subscribe();
-            Await.until("the pending budget is full", () -> archive.pendingMessages() == 256);
+            Eventually.until("the pending budget is full", () -> archive.pendingMessages() == 256);
             stream.dispose();
             commitMayProceed.countDown();
-            Await.until("every envelope released", source::allReleased);
+            Eventually.until("every envelope released", source::allReleased);
             assertThat(archive.pendingMessages()).isZero();
             // the batch that was being committed when the cancel came is stored, nothing after it
             assertThat(archive.messageCount()).isEqualTo(64);
@@ -107,7 +108,7 @@ class WriteStreamTerminationTest {
                     .expectErrorMessage("the archive already has a write stream; it takes one at a time")
                     .verify(Duration.ofSeconds(5));
             running.dispose();
-            Await.until("the first stream released everything", first::allReleased);
+            Eventually.until("the first stream released everything", first::allReleased);
         } finally {
             // never subscribed: still the caller's
             assertThat(second).allSatisfy(e -> assertThat(e.refCnt()).isEqualTo(1));

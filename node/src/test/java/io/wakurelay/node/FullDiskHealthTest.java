@@ -7,10 +7,8 @@ import io.wakurelay.protocol.MessageHasher;
 import io.wakurelay.protocol.PathCounters;
 import io.wakurelay.protocol.proto.WakuMessage;
 import io.wakurelay.testkit.SmallDisk;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -33,21 +31,8 @@ class FullDiskHealthTest {
     private static final String TOPIC = "/waku/2/rs/0/0";
     private static final String CONTENT = "/app/1/disk/proto";
 
-    @TempDir
-    Path dir;
-    private SmallDisk disk;
-
-    @BeforeEach
-    void mountSmallDisk() throws Exception {
-        disk = SmallDisk.mountOrSkip(dir, "64m");
-    }
-
-    @AfterEach
-    void unmount() throws Exception {
-        if (disk != null) {
-            disk.close();
-        }
-    }
+    @RegisterExtension
+    final SmallDisk disk = new SmallDisk("64m");
 
     private WakuNode start(Path data) {
         return WakuNode.start(TestNodes.local(data).metrics(TestNodes.metrics())

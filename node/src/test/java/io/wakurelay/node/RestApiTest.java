@@ -221,8 +221,7 @@ class RestApiTest {
      */
     @Test
     void aRemoteStoresRefusalOrAPeerThatCannotBeDialledIsA200WithTheStoreStatusInTheBodyAsInNwaku() {
-        try (WakuNode asking = WakuNode.start(NodeMain.parse(new String[]{"--tcp-port", "0", "--rest-port", "0", "--metrics-server", "false",
-                "--data-dir", dataDir.resolve("asking").toString(), "--store", "false"}, Map.of()))) {
+        try (WakuNode asking = WakuNode.start(TestNodes.local(dataDir.resolve("asking")).archive(null).build())) {
             Http other = new Http(asking.restAddress());
             String unknownCursor = "0x" + "ab".repeat(32);
             Http.Reply refused = other.get("/store/v3/messages?requestId=r3&pubsubTopic=" + Http.topic(TOPIC) + "&cursor=" + unknownCursor
@@ -244,8 +243,7 @@ class RestApiTest {
     /** nwaku without a store of its own and no store peer answers 412 Precondition Failed (it was a 503 here). */
     @Test
     void aQueryWithoutPeerAddrOnANodeWithoutAStoreIsA412AsInNwaku() {
-        try (WakuNode noStore = WakuNode.start(NodeMain.parse(new String[]{"--tcp-port", "0", "--rest-port", "0", "--metrics-server", "false",
-                "--data-dir", dataDir.resolve("no-store").toString(), "--store", "false"}, Map.of()))) {
+        try (WakuNode noStore = WakuNode.start(TestNodes.local(dataDir.resolve("no-store")).archive(null).build())) {
             Http.Reply reply = new Http(noStore.restAddress()).get("/store/v3/messages?requestId=r5");
             assertThat(reply.status()).as(reply.body()).isEqualTo(412);
             assertThat(reply.json().get("statusCode").asInt()).isEqualTo(412);

@@ -9,9 +9,7 @@ import io.wakurelay.p2p.crypto.PublicKey;
 import io.wakurelay.p2p.multiaddr.Multiaddr;
 import io.wakurelay.p2p.multiaddr.MultiaddrFormatException;
 import io.wakurelay.p2p.proto.Identify;
-import io.wakurelay.p2p.wire.LengthPrefixedReader;
-import io.wakurelay.p2p.wire.Uvarint;
-import io.wakurelay.p2p.wire.WireFormatException;
+import io.wakurelay.p2p.wire.Frames;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -53,7 +51,7 @@ final class IdentifyService {
         return stream -> new StreamHandler() {
             @Override
             public void onOpen(Stream s) {
-                s.write(encode(s.alloc(), identifyFor((HostConnection) s.connection())));
+                s.write(Frames.lengthPrefixed(s.alloc(), identifyFor((HostConnection) s.connection())));
                 s.closeWrite();
             }
 
@@ -66,12 +64,12 @@ final class IdentifyService {
 
     /** Takes a pushed update on {@code /ipfs/id/push/1.0.0}. */
     ProtocolHandler pushServer() {
-        return stream -> new Reader((HostConnection) stream.connection());
+        return stream -> reader((HostConnection) stream.connection());
     }
 
     /** Asks the peer of {@code connection} who it is. */
     void identify(HostConnection connection) {
-        connection.openStream(PROTOCOL, new Reader(connection)).subscribe(null,
+        connection.openStream(PROTOCOL, reader(connection)).subscribe(null,
                 e -> log.debug("identify of {} failed: {}", connection.remotePeer(), e.toString()));
     }
 
@@ -90,110 +88,58 @@ final class IdentifyService {
         return b.build();
     }
 
-    private static ByteBuf encode(io.netty.buffer.ByteBufAllocator alloc, Identify message) {
-        byte[] bytes = message.toByteArray();
-        ByteBuf out = alloc.buffer(Uvarint.MAX_BYTES + bytes.length);
-        Uvarint.write(out, bytes.length);
-        out.writeBytes(bytes);
-        return out;
+    /** Reads one Identify and applies it. */
+    private StreamHandler reader(HostConnection connection) {
+        return new LengthPrefixedHandler(MAX_MESSAGE_BYTES, (stream, message) -> {
+            try {
+                apply(connection, Identify.parseFrom(message.nioBuffer()));
+            } catch (InvalidProtocolBufferException e) {
+                log.debug("malformed identify from {}: {}", connection.remotePeer(), e.getMessage());
+            }
+            stream.closeWrite();
+            return false;
+        });
     }
 
-    /** Reads one Identify, then applies it when the peer closes (or at once when it is complete). */
-    private final class Reader implements StreamHandler {
-        private final HostConnection connection;
-        private LengthPrefixedReader reader;
-        private boolean done;
-
-        Reader(HostConnection connection) {
-            this.connection = connection;
-        }
-
-        @Override
-        public void onOpen(Stream stream) {
-            reader = new LengthPrefixedReader(stream.alloc(), MAX_MESSAGE_BYTES);
-        }
-
-        @Override
-        public void onData(Stream stream, ByteBuf data) {
-            if (done) {
-                data.release();
-                return;
-            }
-            reader.add(data);
-            ByteBuf message;
+    private void apply(HostConnection connection, Identify message) {
+        if (message.hasPublicKey()) {
             try {
-                message = reader.next();
-            } catch (WireFormatException e) {
-                log.debug("identify from {} refused: {}", connection.remotePeer(), e.getMessage());
-                stream.reset();
-                return;
-            }
-            if (message != null) {
-                done = true;
-                reader.close();
-                try {
-                    apply(Identify.parseFrom(message.nioBuffer()));
-                } catch (InvalidProtocolBufferException e) {
-                    log.debug("malformed identify from {}: {}", connection.remotePeer(), e.getMessage());
-                } finally {
-                    message.release();
-                }
-                stream.closeWrite();
-            }
-        }
-
-        @Override
-        public void onRemoteClosed(Stream stream) {
-            stream.closeWrite();
-        }
-
-        @Override
-        public void onClosed(Stream stream, Throwable cause) {
-            if (reader != null) {
-                reader.close();
-            }
-        }
-
-        private void apply(Identify message) {
-            if (message.hasPublicKey()) {
-                try {
-                    PublicKey key = PublicKey.unmarshal(message.getPublicKey().toByteArray());
-                    if (!connection.remotePeer().matches(key)) {
-                        log.debug("identify from {} carries another peer's key; closing", connection.remotePeer());
-                        connection.close("identify_mismatch");
-                        return;
-                    }
-                } catch (KeyFormatException e) {
+                PublicKey key = PublicKey.unmarshal(message.getPublicKey().toByteArray());
+                if (!connection.remotePeer().matches(key)) {
+                    log.debug("identify from {} carries another peer's key; closing", connection.remotePeer());
                     connection.close("identify_mismatch");
                     return;
                 }
+            } catch (KeyFormatException e) {
+                connection.close("identify_mismatch");
+                return;
             }
-            PeerRecord previous = connection.record();
-            List<Multiaddr> addresses = new ArrayList<>();
-            for (ByteString raw : message.getListenAddrsList()) {
-                try {
-                    addresses.add(Multiaddr.fromBytes(raw.toByteArray()));
-                } catch (MultiaddrFormatException e) {
-                    // an address of a kind we cannot read: skip it, keep the rest
-                }
-            }
-            Multiaddr observed = null;
-            if (message.hasObservedAddr()) {
-                try {
-                    observed = Multiaddr.fromBytes(message.getObservedAddr().toByteArray());
-                } catch (MultiaddrFormatException e) {
-                    // not needed for anything this host does
-                }
-            }
-            // a push may carry only what changed: keep what it leaves out
-            PeerRecord record = new PeerRecord(connection.remotePeer(),
-                    message.getListenAddrsCount() > 0 ? addresses : previous.listenAddresses(),
-                    message.getProtocolsCount() > 0 ? new TreeSet<>(message.getProtocolsList()) : previous.protocols(),
-                    message.hasAgentVersion() ? message.getAgentVersion() : previous.agentVersion(),
-                    message.hasProtocolVersion() ? message.getProtocolVersion() : previous.protocolVersion(),
-                    observed != null ? observed : previous.observedAddress());
-            connection.record(record);
-            onIdentified.accept(connection, record);
         }
+        PeerRecord previous = connection.record();
+        List<Multiaddr> addresses = new ArrayList<>();
+        for (ByteString raw : message.getListenAddrsList()) {
+            try {
+                addresses.add(Multiaddr.fromBytes(raw.toByteArray()));
+            } catch (MultiaddrFormatException e) {
+                // an address of a kind we cannot read: skip it, keep the rest
+            }
+        }
+        Multiaddr observed = null;
+        if (message.hasObservedAddr()) {
+            try {
+                observed = Multiaddr.fromBytes(message.getObservedAddr().toByteArray());
+            } catch (MultiaddrFormatException e) {
+                // not needed for anything this host does
+            }
+        }
+        // a push may carry only what changed: keep what it leaves out
+        PeerRecord record = new PeerRecord(connection.remotePeer(),
+                message.getListenAddrsCount() > 0 ? addresses : previous.listenAddresses(),
+                message.getProtocolsCount() > 0 ? new TreeSet<>(message.getProtocolsList()) : previous.protocols(),
+                message.hasAgentVersion() ? message.getAgentVersion() : previous.agentVersion(),
+                message.hasProtocolVersion() ? message.getProtocolVersion() : previous.protocolVersion(),
+                observed != null ? observed : previous.observedAddress());
+        connection.record(record);
+        onIdentified.accept(connection, record);
     }
 }

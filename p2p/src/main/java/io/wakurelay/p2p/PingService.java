@@ -2,6 +2,7 @@ package io.wakurelay.p2p;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.util.concurrent.ScheduledFuture;
+import io.wakurelay.p2p.echo.EchoProtocol;
 import io.wakurelay.p2p.mss.NegotiationException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -33,29 +34,9 @@ final class PingService {
         this.metrics = metrics;
     }
 
-    /** Echoes what the peer sends; reading pauses while the echo cannot be written. */
+    /** Echoes what the peer sends, as {@link EchoProtocol} does: ping's server is an echo of 32-byte messages. */
     ProtocolHandler server() {
-        return stream -> new StreamHandler() {
-            @Override
-            public void onData(Stream s, ByteBuf data) {
-                s.write(data);
-                if (!s.isWritable()) {
-                    s.pauseReading();
-                }
-            }
-
-            @Override
-            public void onWritabilityChanged(Stream s) {
-                if (s.isWritable()) {
-                    s.resumeReading();
-                }
-            }
-
-            @Override
-            public void onRemoteClosed(Stream s) {
-                s.closeWrite();
-            }
-        };
+        return EchoProtocol.server();
     }
 
     /**

@@ -11,6 +11,7 @@
  * <li>{@code HostConnection} ({@link io.wakurelay.p2p.Connection}): an upgraded connection to a proven peer.</li>
  * <li>{@link io.wakurelay.p2p.Stream}, {@link io.wakurelay.p2p.StreamHandler},
  *     {@link io.wakurelay.p2p.ProtocolHandler}: one negotiated protocol on a connection, and what serves it.</li>
+ * <li>{@link io.wakurelay.p2p.LengthPrefixedHandler}: a stream read as length-prefixed messages.</li>
  * <li>{@code IdentifyService}, {@code PingService}: identify and ping, served and asked.</li>
  * <li>{@code StaticPeers}: peers kept connected, redialled with backoff and jitter.</li>
  * <li>{@link io.wakurelay.p2p.ConnectionListener}, {@link io.wakurelay.p2p.PeerRecord}: what upper layers hear.</li>

@@ -1,6 +1,7 @@
 package io.wakurelay.p2p;
 
 import io.wakurelay.p2p.crypto.PrivateKey;
+import io.wakurelay.testkit.Eventually;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 

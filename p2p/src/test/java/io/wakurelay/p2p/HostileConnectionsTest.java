@@ -3,6 +3,7 @@ package io.wakurelay.p2p;
 import io.wakurelay.p2p.echo.EchoClient;
 import io.wakurelay.p2p.echo.EchoProtocol;
 
+import io.wakurelay.testkit.Eventually;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;

@@ -9,6 +9,7 @@ import io.wakurelay.p2p.crypto.PrivateKey;
 import io.wakurelay.p2p.multiaddr.Multiaddr;
 import io.wakurelay.p2p.mux.MplexSession;
 import io.wakurelay.p2p.mux.YamuxSession;
+import io.wakurelay.testkit.Eventually;
 import io.wakurelay.testkit.JsPeer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Tag;
@@ -26,7 +27,6 @@ import static org.assertj.core.api.Assertions.assertThat;
  * Noise proves both peer ids, identify tells each side the other's protocols, pings pass both ways, the
  * connection is still up after 30 s of ping traffic, and 10 MB echo intact both ways.
  */
-@Tag("process")
 @Tag("process")
 @Tag("slow")
 class JsLibp2pInteropTest {

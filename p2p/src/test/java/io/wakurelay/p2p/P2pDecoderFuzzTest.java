@@ -72,26 +72,6 @@ class P2pDecoderFuzzTest {
         MuxerLimits limits = new MuxerLimits(8, 8, Duration.ofSeconds(10), MuxerLimits.YAMUX_INITIAL_WINDOW, 1 << 20, 4 << 20);
         MuxerEvents events = new MuxerEvents() {
             @Override
-            public void streamOpened(Stream stream) {
-            }
-
-            @Override
-            public void streamClosed(Stream stream) {
-            }
-
-            @Override
-            public void streamRefused(String reason) {
-            }
-
-            @Override
-            public void negotiationFailed(String reason) {
-            }
-
-            @Override
-            public void streamOverflow(Stream stream) {
-            }
-
-            @Override
             public void violation(MuxerException e) {
                 outcomes.merge(name + " violation " + e.reason(), 1, Integer::sum);
             }

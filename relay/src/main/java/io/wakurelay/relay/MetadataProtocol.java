@@ -1,15 +1,12 @@
 package io.wakurelay.relay;
 
 import com.google.protobuf.InvalidProtocolBufferException;
-import io.netty.buffer.ByteBuf;
 import io.wakurelay.p2p.Connection;
+import io.wakurelay.p2p.LengthPrefixedHandler;
 import io.wakurelay.p2p.ProtocolHandler;
-import io.wakurelay.p2p.Stream;
 import io.wakurelay.p2p.StreamHandler;
 import io.wakurelay.p2p.mss.NegotiationException;
-import io.wakurelay.p2p.wire.LengthPrefixedReader;
-import io.wakurelay.p2p.wire.Uvarint;
-import io.wakurelay.p2p.wire.WireFormatException;
+import io.wakurelay.p2p.wire.Frames;
 import io.wakurelay.protocol.Topics;
 import io.wakurelay.relay.proto.WakuMetadataRequest;
 import io.wakurelay.relay.proto.WakuMetadataResponse;
@@ -61,12 +58,12 @@ final class MetadataProtocol {
     }
 
     ProtocolHandler server() {
-        return stream -> new OneMessage(stream.connection(), bytes -> {
+        return stream -> oneMessage(stream.connection(), bytes -> {
             WakuMetadataRequest request = WakuMetadataRequest.parseFrom(bytes);
             List<Integer> shards = shards();
             WakuMetadataResponse response = WakuMetadataResponse.newBuilder().setClusterId(clusterId.getAsInt())
                     .addAllShards(shards).addAllShardsPacked(shards).build();
-            stream.write(frame(stream, response.toByteArray()));
+            stream.write(Frames.lengthPrefixed(stream.alloc(), response));
             stream.closeWrite();
             if (request.hasClusterId() && request.getClusterId() != clusterId.getAsInt()) {
                 mismatch(stream.connection(), request.getClusterId());
@@ -76,7 +73,7 @@ final class MetadataProtocol {
 
     /** Asks the peer of {@code connection} for its cluster; disconnects it when the cluster is another. */
     void query(Connection connection) {
-        OneMessage reader = new OneMessage(connection, bytes -> {
+        StreamHandler reader = oneMessage(connection, bytes -> {
             WakuMetadataResponse response = WakuMetadataResponse.parseFrom(bytes);
             if (response.hasClusterId() && response.getClusterId() != clusterId.getAsInt()) {
                 mismatch(connection, response.getClusterId());
@@ -86,7 +83,7 @@ final class MetadataProtocol {
             List<Integer> shards = shards();
             WakuMetadataRequest request = WakuMetadataRequest.newBuilder().setClusterId(clusterId.getAsInt())
                     .addAllShards(shards).addAllShardsPacked(shards).build();
-            stream.write(frame(stream, request.toByteArray()));
+            stream.write(Frames.lengthPrefixed(stream.alloc(), request));
             stream.closeWrite();
         }, e -> {
             if (!(e instanceof NegotiationException.NotSupported)) {
@@ -102,73 +99,20 @@ final class MetadataProtocol {
         connection.close();
     }
 
-    private static ByteBuf frame(Stream stream, byte[] message) {
-        ByteBuf out = stream.alloc().buffer(Uvarint.size(message.length) + message.length);
-        Uvarint.write(out, message.length);
-        out.writeBytes(message);
-        return out;
-    }
-
     private interface MessageConsumer {
         void accept(java.nio.ByteBuffer bytes) throws InvalidProtocolBufferException;
     }
 
-    /** Reads one length-prefixed message from a stream and hands it over. */
-    private static final class OneMessage implements StreamHandler {
-        private final Connection connection;
-        private final MessageConsumer consumer;
-        private LengthPrefixedReader reader;
-        private boolean done;
-
-        OneMessage(Connection connection, MessageConsumer consumer) {
-            this.connection = connection;
-            this.consumer = consumer;
-        }
-
-        @Override
-        public void onOpen(Stream stream) {
-            reader = new LengthPrefixedReader(stream.alloc(), MAX_MESSAGE_BYTES);
-        }
-
-        @Override
-        public void onData(Stream stream, ByteBuf data) {
-            if (done) {
-                data.release();
-                return;
-            }
-            reader.add(data);
-            ByteBuf message;
-            try {
-                message = reader.next();
-            } catch (WireFormatException e) {
-                stream.reset();
-                return;
-            }
-            if (message == null) {
-                return;
-            }
-            done = true;
-            reader.close();
+    /** Reads one length-prefixed message from a stream and hands it over; one that does not parse resets the stream. */
+    private static StreamHandler oneMessage(Connection connection, MessageConsumer consumer) {
+        return new LengthPrefixedHandler(MAX_MESSAGE_BYTES, (stream, message) -> {
             try {
                 consumer.accept(message.nioBuffer());
             } catch (InvalidProtocolBufferException e) {
                 log.debug("malformed metadata from {}: {}", connection.remotePeer(), e.getMessage());
                 stream.reset();
-            } finally {
-                message.release();
             }
-        }
-
-        @Override
-        public void onRemoteClosed(Stream stream) {
-            stream.closeWrite();
-        }
-
-        @Override
-        public void onClosed(Stream stream, Throwable cause) {
-            if (reader != null) {
-                reader.close();
-            }
-        }
+            return false;
+        });
     }
 }

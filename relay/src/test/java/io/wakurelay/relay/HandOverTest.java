@@ -6,6 +6,7 @@ import io.wakurelay.protocol.EnvelopeEncoder;
 import io.wakurelay.protocol.MessageValidator;
 import io.wakurelay.protocol.PathCounters;
 import io.wakurelay.protocol.ProtocolLimits;
+import io.wakurelay.testkit.Eventually;
 import org.junit.jupiter.api.Test;
 import reactor.test.StepVerifier;
 

@@ -8,6 +8,7 @@ import io.wakurelay.protocol.MessageHash;
 import io.wakurelay.protocol.MessageHasher;
 import io.wakurelay.protocol.PathCounters;
 import io.wakurelay.protocol.proto.WakuMessage;
+import io.wakurelay.testkit.Eventually;
 import io.wakurelay.testkit.JsPeer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Tag;
@@ -30,7 +31,6 @@ import static org.assertj.core.api.Assertions.assertThat;
  * RFC 14 hashes agree, and a mesh of our nodes and both JavaScript nodes delivers every message to every node
  * exactly once.
  */
-@Tag("process")
 @Tag("process")
 class JsRelayInteropTest {
     private static final Duration WAIT = Duration.ofSeconds(30);

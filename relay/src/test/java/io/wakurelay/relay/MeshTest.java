@@ -2,6 +2,7 @@ package io.wakurelay.relay;
 
 import io.wakurelay.p2p.crypto.PrivateKey;
 import io.wakurelay.protocol.MessageHash;
+import io.wakurelay.testkit.Eventually;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 

@@ -1,29 +1,24 @@
 package io.wakurelay.relay;
 
 import io.wakurelay.p2p.crypto.PrivateKey;
-import org.junit.jupiter.api.AfterEach;
+import io.wakurelay.testkit.Closer;
+import io.wakurelay.testkit.Eventually;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 class MetadataTest {
-    private final List<AutoCloseable> open = new ArrayList<>();
-
-    @AfterEach
-    void close() throws Exception {
-        for (int i = open.size() - 1; i >= 0; i--) {
-            open.get(i).close();
-        }
-    }
+    @RegisterExtension
+    final Closer closer = new Closer();
 
     private TestNode node(int index, int cluster, String... topics) {
         RelayConfig config = TestNode.fastConfig().toBuilder().clusterId(cluster).pubsubTopics(List.of(topics)).build();
         TestNode n = new TestNode(index, config, PrivateKey.generateEd25519());
-        open.add(n);
+        closer.keep(n);
         return n;
     }
 
@@ -54,7 +49,7 @@ class MetadataTest {
     void aPeerThatDoesNotSpeakMetadataIsKept() throws InterruptedException {
         TestNode ours = node(0, 0, "/waku/2/rs/0/0");
         RawRelayPeer bare = new RawRelayPeer(1);
-        open.add(bare);
+        closer.keep(bare);
         bare.connect(ours.address());
         Thread.sleep(1_000);
 

@@ -10,31 +10,22 @@ import io.wakurelay.relay.proto.ControlMessage;
 import io.wakurelay.relay.proto.ControlPrune;
 import io.wakurelay.relay.proto.Message;
 import io.wakurelay.relay.proto.RPC;
-import org.junit.jupiter.api.AfterEach;
+import io.wakurelay.testkit.Closer;
+import io.wakurelay.testkit.Eventually;
 import org.junit.jupiter.api.Test;
 
 import java.security.MessageDigest;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 class MisbehaviourTest {
     private static final Duration WAIT = Duration.ofSeconds(10);
-    private final List<AutoCloseable> open = new ArrayList<>();
-
-    @AfterEach
-    void close() throws Exception {
-        for (int i = open.size() - 1; i >= 0; i--) {
-            open.get(i).close();
-        }
-    }
-
-    private <T extends AutoCloseable> T keep(T t) {
-        open.add(t);
-        return t;
-    }
+    @RegisterExtension
+    final Closer closer = new Closer();
 
     private static RPC subscribe() {
         return RPC.newBuilder().addSubscriptions(RPC.SubOpts.newBuilder().setSubscribe(true).setTopicid(Messages.TOPIC)).build();
@@ -56,10 +47,10 @@ class MisbehaviourTest {
 
     @Test
     void aSpammerOfInvalidMessagesIsGraylistedAndDisconnectedWhileHonestTrafficFlows() {
-        TestNode victim = keep(new TestNode(0, TestNode.fastConfig(), PrivateKey.generateEd25519()));
-        TestNode honest = keep(new TestNode(1, TestNode.fastConfig(), PrivateKey.generateEd25519()));
+        TestNode victim = closer.keep(new TestNode(0, TestNode.fastConfig(), PrivateKey.generateEd25519()));
+        TestNode honest = closer.keep(new TestNode(1, TestNode.fastConfig(), PrivateKey.generateEd25519()));
         honest.host.dial(victim.address()).block(WAIT);
-        RawRelayPeer spammer = keep(new RawRelayPeer(2));
+        RawRelayPeer spammer = closer.keep(new RawRelayPeer(2));
         spammer.connect(victim.address());
         spammer.send(subscribe());
         Eventually.until(() -> victim.meshSize(Messages.TOPIC) >= 1);
@@ -80,8 +71,8 @@ class MisbehaviourTest {
 
     @Test
     void aMessageOutsideTheClockWindowIsIgnoredAndItsForwarderNotPenalised() {
-        TestNode node = keep(new TestNode(0, TestNode.fastConfig(), PrivateKey.generateEd25519()));
-        RawRelayPeer forwarder = keep(new RawRelayPeer(1));
+        TestNode node = closer.keep(new TestNode(0, TestNode.fastConfig(), PrivateKey.generateEd25519()));
+        RawRelayPeer forwarder = closer.keep(new RawRelayPeer(1));
         forwarder.connect(node.address());
         forwarder.send(subscribe());
         for (int i = 0; i < 20; i++) {
@@ -96,8 +87,8 @@ class MisbehaviourTest {
 
     @Test
     void aSignedMessageIsRejectedUnderStrictNoSign() {
-        TestNode node = keep(new TestNode(0, TestNode.fastConfig(), PrivateKey.generateEd25519()));
-        RawRelayPeer peer = keep(new RawRelayPeer(1));
+        TestNode node = closer.keep(new TestNode(0, TestNode.fastConfig(), PrivateKey.generateEd25519()));
+        RawRelayPeer peer = closer.keep(new RawRelayPeer(1));
         peer.connect(node.address());
         peer.send(RPC.newBuilder().addPublish(Message.newBuilder().setTopic(Messages.TOPIC)
                 .setData(Messages.message(1, 10).toByteString()).setFrom(ByteString.copyFromUtf8("me"))
@@ -110,8 +101,8 @@ class MisbehaviourTest {
 
     @Test
     void aGraftDuringBackoffIsPenalised() {
-        TestNode node = keep(new TestNode(0, TestNode.fastConfig(), PrivateKey.generateEd25519()));
-        RawRelayPeer peer = keep(new RawRelayPeer(1));
+        TestNode node = closer.keep(new TestNode(0, TestNode.fastConfig(), PrivateKey.generateEd25519()));
+        RawRelayPeer peer = closer.keep(new RawRelayPeer(1));
         peer.connect(node.address());
         peer.send(subscribe());
         ControlMessage graft = ControlMessage.newBuilder().addGraft(ControlGraft.newBuilder().setTopicID(Messages.TOPIC)).build();
@@ -131,8 +122,8 @@ class MisbehaviourTest {
         // The message must still be in the message cache when the IWANTs arrive: with fastConfig's 100 ms heartbeat
         // its 6 heartbeats of history are 600 ms, and a pause that long on a loaded machine (GC, scheduling) left
         // nothing to answer or penalise, so the score never fell. The default 1 s heartbeat keeps it for 6 s.
-        TestNode node = keep(new TestNode(0, RelayConfig.builder().build(), PrivateKey.generateEd25519()));
-        RawRelayPeer peer = keep(new RawRelayPeer(1));
+        TestNode node = closer.keep(new TestNode(0, RelayConfig.builder().build(), PrivateKey.generateEd25519()));
+        RawRelayPeer peer = closer.keep(new RawRelayPeer(1));
         peer.connect(node.address());
         peer.send(subscribe());
         Eventually.until(() -> node.relay.peers().stream().anyMatch(p -> p.topics().contains(Messages.TOPIC)));

@@ -1,16 +1,17 @@
 package io.wakurelay.relay;
 
+import com.google.protobuf.InvalidProtocolBufferException;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.netty.buffer.ByteBuf;
 import io.wakurelay.p2p.Connection;
 import io.wakurelay.p2p.Host;
 import io.wakurelay.p2p.HostConfig;
+import io.wakurelay.p2p.LengthPrefixedHandler;
 import io.wakurelay.p2p.Stream;
 import io.wakurelay.p2p.StreamHandler;
 import io.wakurelay.p2p.crypto.PrivateKey;
 import io.wakurelay.p2p.multiaddr.Multiaddr;
-import io.wakurelay.p2p.wire.LengthPrefixedReader;
-import io.wakurelay.p2p.wire.Uvarint;
+import io.wakurelay.p2p.wire.Frames;
 import io.wakurelay.relay.proto.RPC;
 
 import java.net.InetSocketAddress;
@@ -30,33 +31,14 @@ final class RawRelayPeer implements AutoCloseable {
     RawRelayPeer(int index) {
         host = Host.start(HostConfig.builder().listenAddress(new InetSocketAddress("127.0.0." + (index + 2), 0)).build(),
                 PrivateKey.generateEd25519(), new SimpleMeterRegistry());
-        host.handle(Relay.PROTOCOL_ID, s -> new StreamHandler() {
-            private LengthPrefixedReader reader;
-
-            @Override
-            public void onOpen(Stream st) {
-                reader = new LengthPrefixedReader(st.alloc(), 1 << 20);
+        host.handle(Relay.PROTOCOL_ID, s -> new LengthPrefixedHandler(1 << 20, (st, rpc) -> {
+            try {
+                received.add(RPC.parseFrom(rpc.nioBuffer()));
+            } catch (InvalidProtocolBufferException e) {
+                throw new AssertionError(e);
             }
-
-            @Override
-            public void onData(Stream st, ByteBuf data) {
-                reader.add(data);
-                for (ByteBuf rpc; (rpc = reader.next()) != null; ) {
-                    try {
-                        received.add(RPC.parseFrom(rpc.nioBuffer()));
-                    } catch (com.google.protobuf.InvalidProtocolBufferException e) {
-                        throw new AssertionError(e);
-                    } finally {
-                        rpc.release();
-                    }
-                }
-            }
-
-            @Override
-            public void onClosed(Stream st, Throwable cause) {
-                reader.close();
-            }
-        });
+            return true;
+        }));
     }
 
     /** Connects to the node and opens this peer's relay stream to it. */
@@ -72,11 +54,7 @@ final class RawRelayPeer implements AutoCloseable {
     }
 
     void send(RPC rpc) {
-        byte[] bytes = rpc.toByteArray();
-        ByteBuf out = stream.alloc().buffer(Uvarint.MAX_BYTES + bytes.length);
-        Uvarint.write(out, bytes.length);
-        out.writeBytes(bytes);
-        stream.write(out);
+        stream.write(Frames.lengthPrefixed(stream.alloc(), rpc));
     }
 
     boolean connectedTo(Host node) {

@@ -5,36 +5,32 @@ import io.wakurelay.p2p.Stream;
 import io.wakurelay.p2p.StreamHandler;
 import io.wakurelay.p2p.crypto.PrivateKey;
 import io.wakurelay.protocol.MessageHash;
-import org.junit.jupiter.api.AfterEach;
+import io.wakurelay.testkit.Closer;
+import io.wakurelay.testkit.Eventually;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 class SlowPeerTest {
-    private final List<AutoCloseable> open = new ArrayList<>();
-
-    @AfterEach
-    void close() throws Exception {
-        for (int i = open.size() - 1; i >= 0; i--) {
-            open.get(i).close();
-        }
-    }
+    @RegisterExtension
+    final Closer closer = new Closer();
 
     @Test
     void aPeerThatNeverReadsLosesMessagesAndIsDisconnectedWhileAnotherGetsThemAll() {
         RelayConfig config = TestNode.fastConfig().toBuilder().peerQueueMessages(16).peerQueueBytes(1 << 20)
                 .maxDropsBeforeDisconnect(20).build();
         TestNode node = new TestNode(0, config, PrivateKey.generateEd25519());
-        open.add(node);
+        closer.keep(node);
         TestNode reader = new TestNode(1, TestNode.fastConfig(), PrivateKey.generateEd25519());
-        open.add(reader);
+        closer.keep(reader);
         reader.host.dial(node.address()).block(Duration.ofSeconds(10));
         RawRelayPeer stuck = new RawRelayPeer(2);
-        open.add(stuck);
+        closer.keep(stuck);
         // the stuck peer takes the relay stream the node opens to it and never reads it: its credit runs out
         stuck.host.handle(Relay.PROTOCOL_ID, s -> new StreamHandler() {
             @Override

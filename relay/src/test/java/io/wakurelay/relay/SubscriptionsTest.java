@@ -2,34 +2,29 @@ package io.wakurelay.relay;
 
 import io.wakurelay.p2p.crypto.PrivateKey;
 import io.wakurelay.relay.proto.RPC;
-import org.junit.jupiter.api.AfterEach;
+import io.wakurelay.testkit.Closer;
+import io.wakurelay.testkit.Eventually;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 class SubscriptionsTest {
-    private final List<AutoCloseable> open = new ArrayList<>();
-
-    @AfterEach
-    void close() throws Exception {
-        for (int i = open.size() - 1; i >= 0; i--) {
-            open.get(i).close();
-        }
-    }
+    @RegisterExtension
+    final Closer closer = new Closer();
 
     @Test
     void aBurstOfSubscribesReachesEachPeerInOneRpc() {
         TestNode node = new TestNode(0, TestNode.fastConfig(), PrivateKey.generateEd25519());
-        open.add(node);
+        closer.keep(node);
         RawRelayPeer peer = new RawRelayPeer(1);
-        open.add(peer);
+        closer.keep(peer);
         peer.connect(node.address());
         Eventually.until(() -> peer.received.stream().anyMatch(r -> r.getSubscriptionsCount() > 0));
         int before = peer.received.size();
@@ -64,7 +59,7 @@ class SubscriptionsTest {
     void theNodeLimitsItsOwnTopicsAsItLimitsItsPeers() {
         RelayConfig config = TestNode.fastConfig().toBuilder().maxTopics(3).build();
         TestNode node = new TestNode(0, config, PrivateKey.generateEd25519());
-        open.add(node);
+        closer.keep(node);
         node.relay.subscribe(List.of("/waku/2/rs/0/1", "/waku/2/rs/0/2"));
 
         assertThatThrownBy(() -> node.relay.subscribe(List.of("/waku/2/rs/0/3")))
@@ -77,9 +72,9 @@ class SubscriptionsTest {
     void aPeerThatSubscribesToTooManyTopicsIsPenalisedForEachExtraOne() {
         RelayConfig config = TestNode.fastConfig().toBuilder().maxTopics(4).build();
         TestNode node = new TestNode(0, config, PrivateKey.generateEd25519());
-        open.add(node);
+        closer.keep(node);
         RawRelayPeer peer = new RawRelayPeer(1);
-        open.add(peer);
+        closer.keep(peer);
         peer.connect(node.address());
         RPC.Builder many = RPC.newBuilder();
         for (int i = 0; i < 10; i++) {

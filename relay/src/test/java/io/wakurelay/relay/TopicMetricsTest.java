@@ -8,12 +8,13 @@ import io.wakurelay.p2p.crypto.PrivateKey;
 import io.wakurelay.protocol.proto.WakuMessage;
 import io.wakurelay.relay.proto.Message;
 import io.wakurelay.relay.proto.RPC;
-import org.junit.jupiter.api.AfterEach;
+import io.wakurelay.testkit.Closer;
+import io.wakurelay.testkit.Eventually;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
@@ -27,22 +28,11 @@ class TopicMetricsTest {
     private static final String SHARD_1 = "/waku/2/rs/0/1";
     private static final String NAMED = "/waku/2/default-waku/proto";
     private static final String OTHER_CLUSTER = "/waku/2/rs/1/0";
-    private final List<AutoCloseable> open = new ArrayList<>();
-
-    @AfterEach
-    void close() throws Exception {
-        for (int i = open.size() - 1; i >= 0; i--) {
-            open.get(i).close();
-        }
-    }
-
-    private <T extends AutoCloseable> T keep(T t) {
-        open.add(t);
-        return t;
-    }
+    @RegisterExtension
+    final Closer closer = new Closer();
 
     private TestNode node(int index, String... topics) {
-        return keep(new TestNode(index, TestNode.fastConfig().toBuilder().pubsubTopics(List.of(topics)).build(),
+        return closer.keep(new TestNode(index, TestNode.fastConfig().toBuilder().pubsubTopics(List.of(topics)).build(),
                 PrivateKey.generateEd25519()));
     }
 
@@ -85,7 +75,7 @@ class TopicMetricsTest {
     @Test
     void aMessageOnAShardMovesThatShardsTrafficAndSizesOnlyWithOneDecodeAndOneHashAndNoCopy() {
         TestNode node = node(0, SHARD_0, SHARD_1);
-        RawRelayPeer peer = keep(new RawRelayPeer(1));
+        RawRelayPeer peer = closer.keep(new RawRelayPeer(1));
         peer.connect(node.address());
         WakuMessage small = Messages.message(1, 100);
         WakuMessage large = Messages.message(2, 300);
@@ -121,7 +111,7 @@ class TopicMetricsTest {
     @Test
     void aMessageThisNodePublishesCountsItsSizeAndEachCopySent() {
         TestNode node = node(0, SHARD_0, SHARD_1);
-        RawRelayPeer peer = keep(new RawRelayPeer(1));
+        RawRelayPeer peer = closer.keep(new RawRelayPeer(1));
         peer.connect(node.address());
         peer.send(RPC.newBuilder().addSubscriptions(RPC.SubOpts.newBuilder().setSubscribe(true).setTopicid(SHARD_0)).build());
         Eventually.until(() -> node.relay.peers().stream().anyMatch(p -> p.topics().contains(SHARD_0)));
@@ -159,7 +149,6 @@ class TopicMetricsTest {
         Eventually.until(() -> peersOnShard(node.registry, 0) == 2 && peersOnShard(node.registry, 1) == 1);
 
         onBoth.close();
-        open.remove(onBoth);
         Eventually.until(() -> peersOnShard(node.registry, 0) == 1 && peersOnShard(node.registry, 1) == 0);
     }
 

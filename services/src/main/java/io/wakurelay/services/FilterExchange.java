@@ -1,8 +1,8 @@
 package io.wakurelay.services;
 
-import com.google.protobuf.InvalidProtocolBufferException;
 import io.netty.buffer.ByteBuf;
 import io.wakurelay.p2p.Stream;
+import io.wakurelay.p2p.wire.Frames;
 import io.wakurelay.protocol.ProtocolViolation;
 import io.wakurelay.protocol.Topics;
 import io.wakurelay.services.FilterSubscriptions.Answer;
@@ -19,7 +19,6 @@ import java.util.List;
  * non-empty content_topics set"). Runs on the stream's event loop; nothing here blocks.
  */
 final class FilterExchange extends ServerExchange {
-    private static final String UNKNOWN_REQUEST_ID = "N/A";
 
     private final FilterService service;
     private final FilterMetrics metrics;
@@ -34,11 +33,9 @@ final class FilterExchange extends ServerExchange {
     @Override
     void handle(Stream stream, ByteBuf request) {
         long start = System.nanoTime();
-        FilterSubscribeRequest decoded;
-        try {
-            decoded = FilterSubscribeRequest.parseFrom(request.nioBuffer());
-        } catch (InvalidProtocolBufferException e) {
-            respond(failureResponse(stream, Failure.MALFORMED, "the request is not a FilterSubscribeRequest: " + e.getMessage()));
+        FilterSubscribeRequest decoded =
+                decode(stream, request, FilterSubscribeRequest.parser(), "FilterSubscribeRequest");
+        if (decoded == null) {
             return;
         }
         Answer answer = answer(stream, decoded);

@@ -1,9 +1,9 @@
 package io.wakurelay.services;
 
-import com.google.protobuf.InvalidProtocolBufferException;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.wakurelay.p2p.Stream;
+import io.wakurelay.p2p.wire.Frames;
 import io.wakurelay.services.proto.LightPushRequest;
 import io.wakurelay.services.proto.LightPushResponse;
 
@@ -12,8 +12,6 @@ import io.wakurelay.services.proto.LightPushResponse;
  * the status and the number of peers it was relayed to. Runs on the stream's event loop: a push does not block.
  */
 final class LightpushExchange extends ServerExchange {
-    private static final String UNKNOWN_REQUEST_ID = "N/A";
-
     private final LightpushService service;
     private final LightpushMetrics metrics;
 
@@ -26,11 +24,8 @@ final class LightpushExchange extends ServerExchange {
 
     @Override
     void handle(Stream stream, ByteBuf request) {
-        LightPushRequest decoded;
-        try {
-            decoded = LightPushRequest.parseFrom(request.nioBuffer());
-        } catch (InvalidProtocolBufferException e) {
-            respond(failureResponse(stream, Failure.MALFORMED, "the request is not a LightPushRequest: " + e.getMessage()));
+        LightPushRequest decoded = decode(stream, request, LightPushRequest.parser(), "LightPushRequest");
+        if (decoded == null) {
             return;
         }
         metrics.requests.increment();

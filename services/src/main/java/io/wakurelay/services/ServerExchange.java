@@ -1,5 +1,7 @@
 package io.wakurelay.services;
 
+import com.google.protobuf.InvalidProtocolBufferException;
+import com.google.protobuf.Parser;
 import io.netty.buffer.ByteBuf;
 import io.netty.util.concurrent.ScheduledFuture;
 import io.wakurelay.p2p.Stream;
@@ -28,6 +30,8 @@ import java.util.concurrent.TimeUnit;
  */
 abstract class ServerExchange implements StreamHandler {
     private static final Logger log = LoggerFactory.getLogger(ServerExchange.class);
+    /** The request id of an answer to a request that could not be read (as nwaku). */
+    static final String UNKNOWN_REQUEST_ID = "N/A";
 
     /** What the exchange answers by itself. */
     enum Failure {
@@ -70,6 +74,16 @@ abstract class ServerExchange implements StreamHandler {
 
     /** The protocol's response to a failure the exchange detected (counted by the subclass as it likes). */
     abstract ByteBuf failureResponse(Stream stream, Failure failure, String description);
+
+    /** The request decoded by {@code parser}, or null when it does not parse: it is then answered as malformed. */
+    final <T> T decode(Stream stream, ByteBuf request, Parser<T> parser, String type) {
+        try {
+            return parser.parseFrom(request.nioBuffer());
+        } catch (InvalidProtocolBufferException e) {
+            respond(failureResponse(stream, Failure.MALFORMED, "the request is not a " + type + ": " + e.getMessage()));
+            return null;
+        }
+    }
 
     /** The peer did not send a whole request in time; its stream is reset after this. */
     void onTimeout() {

@@ -5,6 +5,7 @@ import io.netty.buffer.ByteBuf;
 import io.wakurelay.archive.StoreResponse;
 import io.wakurelay.p2p.Stream;
 import io.wakurelay.p2p.StreamHandler;
+import io.wakurelay.p2p.wire.Frames;
 import io.wakurelay.services.proto.StoreQueryRequest;
 import io.wakurelay.services.proto.StoreQueryResponse;
 import reactor.core.publisher.MonoSink;

@@ -1,6 +1,5 @@
 package io.wakurelay.services;
 
-import com.google.protobuf.InvalidProtocolBufferException;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.wakurelay.archive.ArchiveClosedException;
@@ -11,6 +10,7 @@ import io.wakurelay.archive.StoreQuery;
 import io.wakurelay.archive.StoreResponse;
 import io.wakurelay.archive.StoredMessage;
 import io.wakurelay.p2p.Stream;
+import io.wakurelay.p2p.wire.Frames;
 import io.wakurelay.services.proto.StoreQueryRequest;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -27,8 +27,6 @@ import java.util.concurrent.RejectedExecutionException;
  */
 final class StoreExchange extends ServerExchange {
     private static final Logger log = LoggerFactory.getLogger(StoreExchange.class);
-    /** The request id of an answer to a request that could not be read (as nwaku). */
-    static final String UNKNOWN_REQUEST_ID = "N/A";
 
     private final StoreService service;
     private final StoreMetrics metrics;
@@ -42,11 +40,8 @@ final class StoreExchange extends ServerExchange {
 
     @Override
     void handle(Stream stream, ByteBuf request) {
-        StoreQueryRequest decoded;
-        try {
-            decoded = StoreQueryRequest.parseFrom(request.nioBuffer());
-        } catch (InvalidProtocolBufferException e) {
-            respond(failureResponse(stream, Failure.MALFORMED, "the request is not a StoreQueryRequest: " + e.getMessage()));
+        StoreQueryRequest decoded = decode(stream, request, StoreQueryRequest.parser(), "StoreQueryRequest");
+        if (decoded == null) {
             return;
         }
         String requestId = decoded.getRequestId();

@@ -4,7 +4,7 @@
  *   <li>{@link io.wakurelay.services.RateLimit}, {@code PeerRateLimiter}, {@link io.wakurelay.archive.QuerySlots}: the per-peer
  *       request rate (429 past it) and the queries-at-once limit of the store (503 past it);</li>
  *   <li>{@code ServerExchange}: one request, one response, then the end of this side, on an inbound stream; with
- *       {@code OneMessageReader} (the length prefix judged before the body is buffered) and {@code Frames};</li>
+ *       {@code OneMessageReader} (the length prefix judged before the body is buffered);</li>
  *   <li>Store v3: {@link io.wakurelay.services.StoreService} and {@link io.wakurelay.services.StoreServiceConfig};
  *       {@code StoreExchange} (decode, validate with the archive's {@code StoreQuery}, query on a bounded
  *       scheduler, answer); {@code StoreCodec} (the fields, and the page cut to the response limit);

@@ -6,14 +6,15 @@ import io.wakurelay.services.proto.FilterSubscribeRequest;
 import io.wakurelay.services.proto.FilterSubscribeRequest.FilterSubscribeType;
 import io.wakurelay.services.proto.FilterSubscribeResponse;
 import io.wakurelay.services.proto.MessagePush;
-import org.junit.jupiter.api.AfterEach;
+import io.wakurelay.testkit.Closer;
+import io.wakurelay.testkit.Eventually;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
 import java.util.stream.IntStream;
 
@@ -23,25 +24,13 @@ class FilterServiceTest {
     private static final String OTHER_CONTENT_TOPIC = "/wakurelay/1/other/proto";
     @TempDir
     Path dir;
-    private final List<AutoCloseable> closeables = new ArrayList<>();
-
-    @AfterEach
-    void close() throws Exception {
-        Collections.reverse(closeables);
-        for (AutoCloseable c : closeables) {
-            c.close();
-        }
-    }
-
-    private <T extends AutoCloseable> T keep(T c) {
-        closeables.add(c);
-        return c;
-    }
+    @RegisterExtension
+    final Closer closer = new Closer();
 
     /** Node 0 serves filter; node 1 publishes on the mesh. */
     private ServiceNode[] mesh(FilterConfig config) {
-        ServiceNode a = keep(new ServiceNode(0, dir, ServiceNode.Options.none().withFilter(config)));
-        ServiceNode b = keep(new ServiceNode(1, dir, ServiceNode.Options.none()));
+        ServiceNode a = closer.keep(new ServiceNode(0, dir, ServiceNode.Options.none().withFilter(config)));
+        ServiceNode b = closer.keep(new ServiceNode(1, dir, ServiceNode.Options.none()));
         a.connectRelay(b);
         return new ServiceNode[]{a, b};
     }
@@ -65,7 +54,7 @@ class FilterServiceTest {
     @Test
     void aSubscriberGetsEveryMessageOfItsContentTopicInOrderAndNothingAfterItUnsubscribes() {
         ServiceNode[] nodes = mesh(FilterConfig.DEFAULTS);
-        FilterTestClient client = keep(new FilterTestClient(10, true));
+        FilterTestClient client = closer.keep(new FilterTestClient(10, true));
         FilterSubscribeResponse subscribed = client.subscribe(nodes[0], ServiceNode.CONTENT_TOPIC);
         assertThat(subscribed.getStatusCode()).isEqualTo(200);
 
@@ -95,7 +84,7 @@ class FilterServiceTest {
     @Test
     void pingAndUnsubscribeAreAnswered200ForASubscriberAnd404ForAnyoneElse() {
         ServiceNode[] nodes = mesh(FilterConfig.DEFAULTS);
-        FilterTestClient client = keep(new FilterTestClient(10, true));
+        FilterTestClient client = closer.keep(new FilterTestClient(10, true));
 
         assertThat(client.request(nodes[0], FilterSubscribeType.SUBSCRIBER_PING, null).getStatusCode()).isEqualTo(404);
         assertThat(client.request(nodes[0], FilterSubscribeType.UNSUBSCRIBE_ALL, null).getStatusCode()).isEqualTo(404);
@@ -116,7 +105,7 @@ class FilterServiceTest {
     @Test
     void aSubscriptionThatIsNotRefreshedExpires() {
         ServiceNode[] nodes = mesh(FilterConfig.builder().subscriptionTimeout(Duration.ofMillis(600)).build());
-        FilterTestClient client = keep(new FilterTestClient(10, true));
+        FilterTestClient client = closer.keep(new FilterTestClient(10, true));
         assertThat(client.subscribe(nodes[0], ServiceNode.CONTENT_TOPIC).getStatusCode()).isEqualTo(200);
         assertThat(nodes[0].filter.subscriberCount()).isEqualTo(1);
 
@@ -129,7 +118,7 @@ class FilterServiceTest {
     @Test
     void requestsWithoutCriteriaWithTooManyOrInvalidTopicsOrForATopicNotRelayedAreAnswered400() {
         ServiceNode[] nodes = mesh(FilterConfig.builder().maxContentTopicsPerRequest(3).build());
-        FilterTestClient client = keep(new FilterTestClient(10, true));
+        FilterTestClient client = closer.keep(new FilterTestClient(10, true));
 
         FilterSubscribeResponse noTopics = client.request(nodes[0], FilterSubscribeType.SUBSCRIBE, ServiceNode.TOPIC);
         assertThat(noTopics.getStatusCode()).isEqualTo(400);
@@ -155,8 +144,8 @@ class FilterServiceTest {
     @Test
     void pastTheLimitsOnSubscribersAndOnCriteriaASubscribeIsAnswered503() {
         ServiceNode[] nodes = mesh(FilterConfig.builder().maxPeersToServe(1).maxCriteriaPerPeer(2).build());
-        FilterTestClient first = keep(new FilterTestClient(10, true));
-        FilterTestClient second = keep(new FilterTestClient(11, true));
+        FilterTestClient first = closer.keep(new FilterTestClient(10, true));
+        FilterTestClient second = closer.keep(new FilterTestClient(11, true));
 
         assertThat(first.subscribe(nodes[0], ServiceNode.CONTENT_TOPIC).getStatusCode()).isEqualTo(200);
         FilterSubscribeResponse full = second.subscribe(nodes[0], ServiceNode.CONTENT_TOPIC);
@@ -174,9 +163,9 @@ class FilterServiceTest {
     void aSubscriberThatTakesNoPushesHasThemDroppedAndThenLosesItsSubscriptionWithoutMemoryGrowing() {
         ServiceNode[] nodes = mesh(FilterConfig.builder().pushQueueMessages(16).pushQueueBytes(200 * 1024)
                 .maxDropsBeforeRemoval(8).build());
-        FilterTestClient stuck = keep(new FilterTestClient(10, true));
+        FilterTestClient stuck = closer.keep(new FilterTestClient(10, true));
         stuck.stall();
-        FilterTestClient healthy = keep(new FilterTestClient(11, true));
+        FilterTestClient healthy = closer.keep(new FilterTestClient(11, true));
         assertThat(stuck.subscribe(nodes[0], ServiceNode.CONTENT_TOPIC).getStatusCode()).isEqualTo(200);
         assertThat(healthy.subscribe(nodes[0], ServiceNode.CONTENT_TOPIC).getStatusCode()).isEqualTo(200);
 
@@ -205,7 +194,7 @@ class FilterServiceTest {
         Eventually.until(() -> nodes[0].filter.subscriberCount() == 0, () -> "still subscribed");
         assertThat(removed(nodes[0], FilterRemoval.DISCONNECTED)).isEqualTo(1);
 
-        FilterTestClient deaf = keep(new FilterTestClient(11, false));
+        FilterTestClient deaf = closer.keep(new FilterTestClient(11, false));
         assertThat(deaf.subscribe(nodes[0], ServiceNode.CONTENT_TOPIC).getStatusCode()).isEqualTo(200);
         publish(nodes[1], 0, 1, ServiceNode.CONTENT_TOPIC, 100);
         Eventually.until(() -> nodes[0].filter.subscriberCount() == 0, () -> "still subscribed");
@@ -215,7 +204,7 @@ class FilterServiceTest {
     @Test
     void aMessagePublishedByThisNodeOrArrivingOnTheMeshIsPushedOnceEach() {
         ServiceNode[] nodes = mesh(FilterConfig.DEFAULTS);
-        FilterTestClient client = keep(new FilterTestClient(10, true));
+        FilterTestClient client = closer.keep(new FilterTestClient(10, true));
         assertThat(client.subscribe(nodes[0], ServiceNode.CONTENT_TOPIC).getStatusCode()).isEqualTo(200);
         WakuMessage own = Messages.message(1, 10, Messages.nowNanos(), ServiceNode.CONTENT_TOPIC);
 

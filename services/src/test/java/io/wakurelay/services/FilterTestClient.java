@@ -1,11 +1,9 @@
 package io.wakurelay.services;
 
 import com.google.protobuf.InvalidProtocolBufferException;
-import io.netty.buffer.ByteBuf;
 import io.wakurelay.p2p.Host;
+import io.wakurelay.p2p.LengthPrefixedHandler;
 import io.wakurelay.p2p.Stream;
-import io.wakurelay.p2p.StreamHandler;
-import io.wakurelay.p2p.wire.LengthPrefixedReader;
 import io.wakurelay.services.proto.FilterSubscribeRequest;
 import io.wakurelay.services.proto.FilterSubscribeRequest.FilterSubscribeType;
 import io.wakurelay.services.proto.FilterSubscribeResponse;
@@ -70,34 +68,25 @@ final class FilterTestClient implements AutoCloseable {
         host.close();
     }
 
-    private final class PushReader implements StreamHandler {
-        private LengthPrefixedReader reader;
+    /** Keeps every push; stalled, stops reading at once. */
+    private final class PushReader extends LengthPrefixedHandler {
+        PushReader() {
+            super(1 << 20, (stream, push) -> {
+                try {
+                    received.add(MessagePush.parseFrom(push.nioBuffer()));
+                } catch (InvalidProtocolBufferException e) {
+                    throw new AssertionError("a push that is not a MessagePush", e);
+                }
+                return true;
+            });
+        }
 
         @Override
         public void onOpen(Stream s) {
-            reader = new LengthPrefixedReader(s.alloc(), 1 << 20);
+            super.onOpen(s);
             if (stalled) {
                 s.pauseReading();
             }
-        }
-
-        @Override
-        public void onData(Stream s, ByteBuf data) {
-            reader.add(data);
-            for (ByteBuf m; (m = reader.next()) != null; ) {
-                try {
-                    received.add(MessagePush.parseFrom(m.nioBuffer()));
-                } catch (InvalidProtocolBufferException e) {
-                    throw new AssertionError("a push that is not a MessagePush", e);
-                } finally {
-                    m.release();
-                }
-            }
-        }
-
-        @Override
-        public void onClosed(Stream s, Throwable cause) {
-            reader.close();
         }
     }
 }

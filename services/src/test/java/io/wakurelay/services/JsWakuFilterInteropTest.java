@@ -2,16 +2,17 @@ package io.wakurelay.services;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.wakurelay.protocol.MessageHash;
+import io.wakurelay.testkit.Closer;
+import io.wakurelay.testkit.Eventually;
 import io.wakurelay.testkit.JsPeer;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 
@@ -22,26 +23,13 @@ import static org.assertj.core.api.Assertions.assertThat;
  * mesh for its content topic (and none of another), and none after it unsubscribes.
  */
 @Tag("process")
-@Tag("process")
 class JsWakuFilterInteropTest {
     private static final Duration WAIT = Duration.ofSeconds(30);
     private static final String OTHER_CONTENT_TOPIC = "/wakurelay/1/other/proto";
     @TempDir
     Path dir;
-    private final List<AutoCloseable> closeables = new ArrayList<>();
-
-    @AfterEach
-    void close() throws Exception {
-        Collections.reverse(closeables);
-        for (AutoCloseable c : closeables) {
-            c.close();
-        }
-    }
-
-    private <T extends AutoCloseable> T keep(T c) {
-        closeables.add(c);
-        return c;
-    }
+    @RegisterExtension
+    final Closer closer = new Closer();
 
     private static List<String> publish(ServiceNode node, int from, int count, String contentTopic) {
         List<String> hashes = new ArrayList<>();
@@ -58,10 +46,11 @@ class JsWakuFilterInteropTest {
 
     @Test
     void aSubscribedLightNodeReceivesEveryMessageOfItsContentTopicFromTheMeshAndNoneAfterUnsubscribing() {
-        ServiceNode served = keep(new ServiceNode(0, dir, ServiceNode.Options.none().withFilter(FilterConfig.DEFAULTS)));
-        ServiceNode publisher = keep(new ServiceNode(1, dir, ServiceNode.Options.none()));
+        ServiceNode served =
+                closer.keep(new ServiceNode(0, dir, ServiceNode.Options.none().withFilter(FilterConfig.DEFAULTS)));
+        ServiceNode publisher = closer.keep(new ServiceNode(1, dir, ServiceNode.Options.none()));
         served.connectRelay(publisher);
-        JsPeer light = keep(JsPeer.start(JsPeer.Script.LIGHT_NODE, "--peer", served.address().toString()));
+        JsPeer light = closer.keep(JsPeer.start(JsPeer.Script.LIGHT_NODE, "--peer", served.address().toString()));
         assertThat(light.awaitEvent("pinned", e -> true, WAIT).path("connected").asBoolean()).isTrue();
 
         JsonNode subscribed = light.call("filterSubscribe", Map.of("contentTopic", ServiceNode.CONTENT_TOPIC), WAIT);

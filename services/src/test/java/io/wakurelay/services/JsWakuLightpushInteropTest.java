@@ -2,19 +2,17 @@ package io.wakurelay.services;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.wakurelay.protocol.MessageHash;
+import io.wakurelay.testkit.Closer;
 import io.wakurelay.testkit.JsPeer;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.Base64;
-import java.util.Collections;
-import java.util.List;
 import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -24,25 +22,12 @@ import static org.assertj.core.api.Assertions.assertThat;
  * ours and archived by both, and js-waku counts the push a success; its raw requests get nwaku's statuses.
  */
 @Tag("process")
-@Tag("process")
 class JsWakuLightpushInteropTest {
     private static final Duration WAIT = Duration.ofSeconds(30);
     @TempDir
     Path dir;
-    private final List<AutoCloseable> closeables = new ArrayList<>();
-
-    @AfterEach
-    void close() throws Exception {
-        Collections.reverse(closeables);
-        for (AutoCloseable c : closeables) {
-            c.close();
-        }
-    }
-
-    private <T extends AutoCloseable> T keep(T c) {
-        closeables.add(c);
-        return c;
-    }
+    @RegisterExtension
+    final Closer closer = new Closer();
 
     private static String base64(String text) {
         return Base64.getEncoder().encodeToString(text.getBytes(StandardCharsets.UTF_8));
@@ -50,10 +35,11 @@ class JsWakuLightpushInteropTest {
 
     @Test
     void aLightpushedMessageIsArchivedHereAndReachesASecondNodeOverRelay() {
-        ServiceNode served = keep(new ServiceNode(0, dir, ServiceNode.Options.none().withLightpush(LightpushConfig.DEFAULTS)));
-        ServiceNode second = keep(new ServiceNode(1, dir, ServiceNode.Options.none()));
+        ServiceNode served =
+                closer.keep(new ServiceNode(0, dir, ServiceNode.Options.none().withLightpush(LightpushConfig.DEFAULTS)));
+        ServiceNode second = closer.keep(new ServiceNode(1, dir, ServiceNode.Options.none()));
         served.connectRelay(second);
-        JsPeer light = keep(JsPeer.start(JsPeer.Script.LIGHT_NODE, "--peer", served.address().toString()));
+        JsPeer light = closer.keep(JsPeer.start(JsPeer.Script.LIGHT_NODE, "--peer", served.address().toString()));
         assertThat(light.awaitEvent("pinned", e -> true, WAIT).path("connected").asBoolean()).isTrue();
 
         JsonNode pushed = light.call("lightpush", Map.of("contentTopic", ServiceNode.CONTENT_TOPIC,
@@ -76,8 +62,9 @@ class JsWakuLightpushInteropTest {
 
     @Test
     void withoutRelayPeersOrWithoutAPubsubTopicJsWakuGetsNwakusStatuses() {
-        ServiceNode alone = keep(new ServiceNode(0, dir, ServiceNode.Options.none().withLightpush(LightpushConfig.DEFAULTS)));
-        JsPeer light = keep(JsPeer.start(JsPeer.Script.LIGHT_NODE, "--peer", alone.address().toString()));
+        ServiceNode alone =
+                closer.keep(new ServiceNode(0, dir, ServiceNode.Options.none().withLightpush(LightpushConfig.DEFAULTS)));
+        JsPeer light = closer.keep(JsPeer.start(JsPeer.Script.LIGHT_NODE, "--peer", alone.address().toString()));
         assertThat(light.awaitEvent("pinned", e -> true, WAIT).path("connected").asBoolean()).isTrue();
 
         JsonNode noPeers = light.call("lightpush", Map.of("raw", true, "contentTopic", ServiceNode.CONTENT_TOPIC,

@@ -2,6 +2,7 @@ package io.wakurelay.services;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.wakurelay.protocol.MessageHash;
+import io.wakurelay.testkit.Eventually;
 import io.wakurelay.testkit.JsPeer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -23,7 +24,6 @@ import static org.assertj.core.api.Assertions.assertThat;
  * Store v3 server: it pages through 250 messages both ways, finds messages by hash, and gets a 400 for malformed
  * queries.
  */
-@Tag("process")
 @Tag("process")
 class JsWakuStoreInteropTest {
     private static final Duration QUERY_TIMEOUT = Duration.ofSeconds(90);

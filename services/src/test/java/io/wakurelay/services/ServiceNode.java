@@ -17,6 +17,7 @@ import io.wakurelay.protocol.proto.WakuMessage;
 import io.wakurelay.relay.GossipParams;
 import io.wakurelay.relay.Relay;
 import io.wakurelay.relay.RelayConfig;
+import io.wakurelay.testkit.Eventually;
 import reactor.core.Disposable;
 
 import java.net.InetSocketAddress;

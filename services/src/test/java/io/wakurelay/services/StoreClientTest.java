@@ -11,6 +11,7 @@ import io.wakurelay.p2p.crypto.PrivateKey;
 import io.wakurelay.p2p.multiaddr.Multiaddr;
 import io.wakurelay.p2p.wire.Uvarint;
 import io.wakurelay.services.proto.StoreQueryResponse;
+import io.wakurelay.testkit.Eventually;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 

@@ -8,6 +8,7 @@ import io.wakurelay.protocol.MessageHash;
 import io.wakurelay.services.proto.StoreQueryRequest;
 import io.wakurelay.services.proto.StoreQueryResponse;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.wakurelay.testkit.Eventually;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;

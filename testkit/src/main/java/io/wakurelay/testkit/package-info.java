@@ -1,5 +1,7 @@
 /**
- * Test support shared by the modules.
+ * Test support shared by the modules: {@link io.wakurelay.testkit.Eventually} (the one poller),
+ * {@link io.wakurelay.testkit.Closer} (what a test started, closed after it, last first) and
+ * {@link io.wakurelay.testkit.SmallDisk} (a small tmpfs for disk-full tests).
  *
  * <p>The JavaScript interop harness, in the order a test meets it:
  * <ul>

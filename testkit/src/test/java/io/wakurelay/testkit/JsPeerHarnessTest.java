@@ -32,7 +32,6 @@ import org.opentest4j.AssertionFailedError;
  * filter commands work against a scripted peer and fail clearly without one; the processes end as promised.
  */
 @Tag("process")
-@Tag("process")
 @Tag("slow")
 class JsPeerHarnessTest {
 
@@ -193,7 +192,7 @@ class JsPeerHarnessTest {
                 assertThat(message.path("payload").asText()).isEqualTo(base64(payload));
                 assertThat(message.path("timestamp").asText()).isEqualTo(Long.toString(timestampNs));
 
-                List<byte[]> requests = requests(server, STORE);
+                List<byte[]> requests = requests(server, STORE, 2);
                 assertThat(requests).hasSize(2);
                 Map<Integer, Object> first = Protobuf.fields(requests.get(0));
                 assertThat(text(first, 10)).isEqualTo(SHARD_0);
@@ -208,7 +207,7 @@ class JsPeerHarnessTest {
                 JsonNode raw = light.call("store", Map.of("raw", true, "requestBytes", base64(malformed)));
                 assertThat(raw.path("statusCode").asInt()).isEqualTo(400);
                 assertThat(raw.path("statusDesc").asText()).isEqualTo("BAD_REQUEST: malformed");
-                assertThat(requests(server, STORE)).hasSize(3).last().isEqualTo(malformed);
+                assertThat(requests(server, STORE, 3)).hasSize(3).last().isEqualTo(malformed);
                 JsCommandException refused = assertThrows(JsCommandException.class,
                         () -> light.call("store", Map.of("contentTopic", CONTENT_TOPIC)));
                 assertThat(refused.error()).contains("400").contains("BAD_REQUEST: malformed");
@@ -232,13 +231,13 @@ class JsPeerHarnessTest {
                 assertThat(pushed.path("failures")).isEmpty();
                 assertThat(pushed.path("messageHash").asText()).isEqualTo(
                         Protobuf.messageHash(SHARD_0, pushedPayload, CONTENT_TOPIC, timestampMs * 1_000_000));
-                Map<Integer, Object> push = Protobuf.fields(requests(server, LIGHTPUSH).get(0));
+                Map<Integer, Object> push = Protobuf.fields(requests(server, LIGHTPUSH, 1).get(0));
                 assertThat(text(push, 20)).isEqualTo(SHARD_0);
                 assertThat((byte[]) Protobuf.fields((byte[]) push.get(21)).get(1)).isEqualTo(pushedPayload);
 
                 assertThat(light.call("filterSubscribe", Map.of("contentTopic", CONTENT_TOPIC)).path("pubsubTopic")
                         .asText()).isEqualTo(SHARD_0);
-                Map<Integer, Object> subscribe = Protobuf.fields(requests(server, FILTER_SUBSCRIBE).get(0));
+                Map<Integer, Object> subscribe = Protobuf.fields(requests(server, FILTER_SUBSCRIBE, 1).get(0));
                 assertThat(text(subscribe, 10)).isEqualTo(SHARD_0);
                 assertThat(text(subscribe, 11)).isEqualTo(CONTENT_TOPIC);
 
@@ -310,7 +309,17 @@ class JsPeerHarnessTest {
     }
 
     /** The requests a scripted peer received on {@code protocol}, oldest first. */
-    private static List<byte[]> requests(JsPeer server, String protocol) {
+    /**
+     * The requests the scripted server recorded for {@code protocol}, once at least {@code count} arrived: the server's
+     * event can reach this JVM after the client's answer to the same exchange.
+     */
+    private static List<byte[]> requests(JsPeer server, String protocol, int count) {
+        Eventually.until(() -> recorded(server, protocol).size() >= count,
+                () -> count + " " + protocol + " requests, recorded " + recorded(server, protocol).size());
+        return recorded(server, protocol);
+    }
+
+    private static List<byte[]> recorded(JsPeer server, String protocol) {
         List<byte[]> requests = new ArrayList<>();
         for (JsonNode e : server.events("request")) {
             if (e.path("protocol").asText().equals(protocol)) {

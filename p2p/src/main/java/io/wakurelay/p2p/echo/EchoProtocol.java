@@ -16,6 +16,7 @@ public final class EchoProtocol {
     private EchoProtocol() {
     }
 
+    /** The echoing side; also the server of libp2p ping, whose 32-byte messages are echoed the same way. */
     public static ProtocolHandler server() {
         return stream -> new StreamHandler() {
             @Override

@@ -7,12 +7,12 @@ import io.netty.buffer.PooledByteBufAllocator;
 import io.wakurelay.p2p.Connection;
 import io.wakurelay.p2p.Host;
 import io.wakurelay.p2p.HostConfig;
+import io.wakurelay.p2p.LengthPrefixedHandler;
 import io.wakurelay.p2p.Stream;
 import io.wakurelay.p2p.StreamHandler;
 import io.wakurelay.p2p.crypto.PrivateKey;
 import io.wakurelay.p2p.multiaddr.Multiaddr;
-import io.wakurelay.p2p.wire.LengthPrefixedReader;
-import io.wakurelay.p2p.wire.Uvarint;
+import io.wakurelay.p2p.wire.Frames;
 import io.wakurelay.protocol.Envelope;
 import io.wakurelay.protocol.EnvelopeEncoder;
 import io.wakurelay.protocol.MessageValidator;
@@ -141,35 +141,17 @@ final class FilterFanOut {
         Subscriber(int index, Multiaddr node) throws Exception {
             host = Host.start(HostConfig.builder().listenAddress(new InetSocketAddress("127.0.1." + (index % 250 + 2), 0))
                     .build(), PrivateKey.generateEd25519(), new SimpleMeterRegistry());
-            host.handle(FilterConfig.PUSH_PROTOCOL_ID, s -> new StreamHandler() {
-                private LengthPrefixedReader reader;
-
-                @Override
-                public void onOpen(Stream stream) {
-                    reader = new LengthPrefixedReader(stream.alloc(), 1 << 20);
-                }
-
-                @Override
-                public void onData(Stream stream, ByteBuf data) {
-                    reader.add(data);
-                    for (ByteBuf m; (m = reader.next()) != null; ) {
-                        m.release();
-                        received.incrementAndGet();
-                    }
-                }
-
-                @Override
-                public void onClosed(Stream stream, Throwable cause) {
-                    reader.close();
-                }
-            });
+            host.handle(FilterConfig.PUSH_PROTOCOL_ID, s -> new LengthPrefixedHandler(1 << 20, (stream, push) -> {
+                received.incrementAndGet();
+                return true;
+            }));
             subscribe(host.dial(node).block(Duration.ofSeconds(10)));
         }
 
         private static void subscribe(Connection c) throws Exception {
-            byte[] request = FilterSubscribeRequest.newBuilder().setRequestId("bench")
+            FilterSubscribeRequest request = FilterSubscribeRequest.newBuilder().setRequestId("bench")
                     .setFilterSubscribeType(FilterSubscribeRequest.FilterSubscribeType.SUBSCRIBE)
-                    .setPubsubTopic(TOPIC).addContentTopics(CONTENT_TOPIC).build().toByteArray();
+                    .setPubsubTopic(TOPIC).addContentTopics(CONTENT_TOPIC).build();
             CompletableFuture<Void> answered = new CompletableFuture<>();
             Stream s = c.openStream(FilterConfig.SUBSCRIBE_PROTOCOL_ID, new StreamHandler() {
                 @Override
@@ -182,10 +164,7 @@ final class FilterFanOut {
                     answered.complete(null);
                 }
             }).block(Duration.ofSeconds(10));
-            ByteBuf out = s.alloc().buffer();
-            Uvarint.write(out, request.length);
-            out.writeBytes(request);
-            s.write(out);
+            s.write(Frames.lengthPrefixed(s.alloc(), request));
             s.closeWrite();
             answered.get(10, TimeUnit.SECONDS);
         }

@@ -1,20 +1,19 @@
-package io.wakurelay.services;
+package io.wakurelay.p2p.wire;
 
 import com.google.protobuf.CodedOutputStream;
 import com.google.protobuf.MessageLite;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
-import io.wakurelay.p2p.wire.Uvarint;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
 
 /** {@code uvarint(length) ‖ message} frames, serialized straight into one pooled buffer. */
-final class Frames {
+public final class Frames {
     private Frames() {
     }
 
-    static ByteBuf lengthPrefixed(ByteBufAllocator alloc, MessageLite message) {
+    public static ByteBuf lengthPrefixed(ByteBufAllocator alloc, MessageLite message) {
         int size = message.getSerializedSize();
         ByteBuf out = alloc.buffer(Uvarint.size(size) + size);
         try {
