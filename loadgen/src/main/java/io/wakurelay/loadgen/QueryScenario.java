@@ -58,12 +58,12 @@ final class QueryScenario {
         }
         double idlePerNano;
         try (RemoteMetrics.Peaks idle = new RemoteMetrics.Peaks(metrics, SAMPLING)) {
-            String idleStart = metrics.scrape();
+            String idleStart = scrapeBetweenCollections(metrics);
             long t0 = System.nanoTime();
             InProcessNodes.sleep(IDLE.toMillis());
-            idlePerNano = allocated(idleStart, metrics.scrape()) / (System.nanoTime() - t0);
+            idlePerNano = allocated(idleStart, scrapeBetweenCollections(metrics)) / (System.nanoTime() - t0);
         }
-        String before = metrics.scrape();
+        String before = scrapeBetweenCollections(metrics);
         Latencies latencies = new Latencies(o.queries);
         AtomicLong left = new AtomicLong(o.queries);
         AtomicLong bytes = new AtomicLong();
@@ -103,7 +103,7 @@ final class QueryScenario {
             throw new IllegalStateException("interrupted", e);
         }
         long end = System.nanoTime();
-        after = metrics.scrape();
+        after = scrapeBetweenCollections(metrics);
         if (!failures.isEmpty()) {
             err.println("query: " + failures.size() + " queries failed, the first: " + failures.get(0));
         }
@@ -124,6 +124,29 @@ final class QueryScenario {
         return new ResultRow("query", o.queries, (end - start) / 1e6, o.queries / seconds, Latencies.percentile(sorted, 50),
                 Latencies.percentile(sorted, 99), 0, 0, 0, peaks.heapMb(), peaks.rssMb(), allocated / o.queries, gcs,
                 bytes.get() / 1e6 / seconds, Latencies.average(sorted), peaks.directMb(), failures.size(), extras, sorted);
+    }
+
+    /**
+     * A scrape during which no collection ran: one read between two that show the same collection count and a young
+     * generation that did not shrink. A collection in the middle of a scrape, after the allocation counter was read
+     * and before the young generation was, would hide the young generation's bytes (megabytes) from the estimate
+     * below; it made the allocation per query of a short run come out negative.
+     */
+    private static String scrapeBetweenCollections(RemoteMetrics metrics) {
+        String first = metrics.scrape();
+        for (int attempt = 0; attempt < 10; attempt++) {
+            String middle = metrics.scrape();
+            String last = metrics.scrape();
+            if (collections(first) == collections(last) && youngUsed(last) >= youngUsed(first)) {
+                return middle;
+            }
+            first = last;
+        }
+        return metrics.scrape(); // collections all the time: take one as it comes
+    }
+
+    private static double collections(String exposition) {
+        return RemoteMetrics.sum(exposition, "jvm_gc_pause_seconds_count");
     }
 
     /** Heap bytes allocated between two scrapes. */
