@@ -1,5 +1,6 @@
 package io.wakurelay.node;
 
+import io.wakurelay.testkit.Eventually;
 import com.fasterxml.jackson.databind.JsonNode;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -24,7 +25,7 @@ class AdminApiTest {
             Http restB = new Http(b.restAddress());
             assertThat(restB.get("/admin/v1/peers").json()).isEmpty();
             assertThat(restB.post("/admin/v1/peers", "[\"" + a.multiaddr() + "\"]").status()).isEqualTo(200);
-            Eventually.until(Duration.ofSeconds(20), "B is connected to A and knows its topics", () -> {
+            Eventually.until("B is connected to A and knows its topics", Duration.ofSeconds(20), () -> {
                 JsonNode peers = restB.get("/admin/v1/peers").json();
                 return peers.size() == 1 && peers.get(0).get("connected").asText().equals("Connected")
                         && peers.get(0).get("pubsubTopics").toString().contains("/waku/2/rs/0/0");

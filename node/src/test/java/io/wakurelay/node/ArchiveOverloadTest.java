@@ -1,5 +1,6 @@
 package io.wakurelay.node;
 
+import io.wakurelay.testkit.Eventually;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -55,7 +56,7 @@ class ArchiveOverloadTest {
                         MESSAGES, MIN_BYTES, MAX_BYTES, 7);
                 assertThat(publisher.join(300_000)).as("the publisher wrote everything within 5 minutes").isTrue();
                 assertThat(publisher.failure()).as("the connection held").isNull();
-                Eventually.until(Duration.ofMinutes(3), "every message is archived",
+                Eventually.until("every message is archived", Duration.ofMinutes(3),
                         () -> Http.metric(metrics.get("/metrics").body(), "waku_archive_inserts_total") >= MESSAGES);
                 elapsed = System.nanoTime() - start;
                 peak = peaks.peak();

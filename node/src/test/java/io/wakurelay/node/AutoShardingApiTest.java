@@ -1,5 +1,6 @@
 package io.wakurelay.node;
 
+import io.wakurelay.testkit.Eventually;
 import com.fasterxml.jackson.databind.JsonNode;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -42,7 +43,7 @@ class AutoShardingApiTest {
             assertThat(cached.get(0).get("contentTopic").asText()).isEqualTo(CHAT);
             assertThat(rest.get("/relay/v1/auto/messages/" + CHAT_PATH).json()).as("drained").isEmpty();
             String query = "/store/v3/messages?pubsubTopic=" + Http.topic("/waku/2/rs/1/3") + "&contentTopics=" + CHAT_PATH;
-            Eventually.until(Duration.ofSeconds(10), "archived on shard 3",
+            Eventually.until("archived on shard 3", Duration.ofSeconds(10),
                     () -> rest.get(query).json().get("messages").size() == 1);
         }
     }

@@ -1,5 +1,6 @@
 package io.wakurelay.node;
 
+import io.wakurelay.testkit.Eventually;
 import io.wakurelay.archive.RetentionPolicy;
 import io.wakurelay.archive.ArchiveConfig;
 import com.google.protobuf.ByteString;
@@ -82,8 +83,8 @@ class FullDiskHealthTest {
             assertThat(Http.metric(metrics, "waku_archive_pending")).as("the archive holds at most maxPendingMessages").isLessThanOrEqualTo(256);
 
             Files.delete(filler);
-            Eventually.until(Duration.ofSeconds(60), "/health is 200 again", () -> rest.get("/health").status() == 200);
-            Eventually.until(Duration.ofSeconds(60), "every message answered 200 is stored",
+            Eventually.until("/health is 200 again", Duration.ofSeconds(60), () -> rest.get("/health").status() == 200);
+            Eventually.until("every message answered 200 is stored", Duration.ofSeconds(60),
                     () -> ArchiveOverloadTest.stored(rest, accepted) == accepted.size());
             System.out.printf("FullDiskHealthTest: %d messages answered 200 (20 kB each), %d answered 503 while the disk was full; "
                             + "%.0f failed commits; all %d stored once space returned; /health said: %s%n",

@@ -1,5 +1,6 @@
 package io.wakurelay.node;
 
+import io.wakurelay.testkit.Eventually;
 import io.wakurelay.relay.RelayConfig;
 import com.google.protobuf.ByteString;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -116,7 +117,7 @@ class HostilePeersAtScaleTest {
                         .staticPeers(List.of(good.multiaddr())).build())
                 .relay(RelayConfig.builder().peerQueueMessages(16).peerQueueBytes(320 * 1024).maxDropsBeforeDisconnect(20).build())
                 .build());
-        Eventually.until(Duration.ofSeconds(30), "the honest peer relays with the target",
+        Eventually.until("the honest peer relays with the target", Duration.ofSeconds(30),
                 () -> target.relay().peers().stream().anyMatch(p -> p.topics().contains(TOPIC))
                         && good.relay().peers().stream().anyMatch(p -> p.topics().contains(TOPIC)));
     }
@@ -239,10 +240,10 @@ class HostilePeersAtScaleTest {
         // honest traffic: all of it accepted and archived, nothing else; REST answered throughout
         assertThat(traffic.problems).isEmpty();
         assertThat(traffic.sentByPeer).hasSizeGreaterThan(20);
-        Eventually.until(WAIT, "the honest peer received every message published over REST",
+        Eventually.until("the honest peer received every message published over REST", WAIT,
                 () -> traffic.receivedByPeer.containsAll(traffic.sentOverRest));
         int honest = traffic.sentByPeer.size() + traffic.sentOverRest.size();
-        Eventually.until(WAIT, "every honest message archived",
+        Eventually.until("every honest message archived", WAIT,
                 () -> count(m, "waku.archive.inserts") == honest);
         Http rest = new Http(target.restAddress());
         assertThat(stored(rest, traffic.sentByPeer)).isEqualTo(traffic.sentByPeer.size());
@@ -250,7 +251,7 @@ class HostilePeersAtScaleTest {
         assertThat(count(m, "waku.relay.messages.accepted")).as("nothing hostile was accepted").isEqualTo(honest);
         assertThat(target.relay().peers()).as("the honest peer is still a relay peer")
                 .anyMatch(p -> p.peerId().toString().equals(good.peerId()));
-        Eventually.until(WAIT, "only the honest peer is left connected", () -> target.host().connections().size() == 1);
+        Eventually.until("only the honest peer is left connected", WAIT, () -> target.host().connections().size() == 1);
 
         Memory after = Memory.afterGc();
         System.out.printf("HostilePeersAtScaleTest: %d hostile sockets (%d kinds x %d), %d libp2p peers (%d kinds x %d), %d churned "
@@ -434,7 +435,7 @@ class HostilePeersAtScaleTest {
                         send(relay, RPC.newBuilder().addPublish(Message.newBuilder().setTopic(TOPIC).setData(invalid.toByteString())).build());
                     }
                     try {
-                        Eventually.until(WAIT, "the spammer is disconnected", () -> !c.isOpen());
+                        Eventually.until("the spammer is disconnected", WAIT, () -> !c.isOpen());
                     } catch (AssertionError e) {
                         throw new AssertionError(e.getMessage() + "; the node's view of it: " + target.relay().peers().stream()
                                 .filter(p -> p.peerId().equals(h.peerId())).toList() + "; missing_content_topic counted "
@@ -445,7 +446,7 @@ class HostilePeersAtScaleTest {
                     ByteBuf out = relay.alloc().buffer(8);
                     Uvarint.write(out, 2 << 20); // 2 MiB announced, past --max-rpc-size (1 MiB)
                     relay.write(out);
-                    Eventually.until(WAIT, "the oversized RPC's stream is reset", () -> !relay.isOpen());
+                    Eventually.until("the oversized RPC's stream is reset", WAIT, () -> !relay.isOpen());
                     c.close();
                 }
                 case MALFORMED_RPC -> {
@@ -456,7 +457,7 @@ class HostilePeersAtScaleTest {
                         Uvarint.write(out, 4);
                         out.writeInt(0xffffffff); // a field of wire type 7: not protobuf
                         relay.write(out);
-                        Eventually.until(WAIT, "the malformed RPC is counted", () -> count(target.metrics().registry(),
+                        Eventually.until("the malformed RPC is counted", WAIT, () -> count(target.metrics().registry(),
                                 "waku.relay.messages.invalid", "reason", "malformed_rpc") > counted);
                     }
                     c.close();
@@ -480,7 +481,7 @@ class HostilePeersAtScaleTest {
                     c.close();
                 }
                 case IWANT_FLOOD -> {
-                    Eventually.until(WAIT, "a message to ask for again", () -> !inbox.published.isEmpty());
+                    Eventually.until("a message to ask for again", WAIT, () -> !inbox.published.isEmpty());
                     ByteString data = inbox.published.get(0);
                     ByteString id = ByteString.copyFrom(MessageDigest.getInstance("SHA-256").digest(data.toByteArray()));
                     for (int i = 0; i < IWANTS_PER_PEER; i++) {
@@ -491,7 +492,7 @@ class HostilePeersAtScaleTest {
                     iwantAnswers.add((int) inbox.published.stream().filter(data::equals).count());
                     c.close();
                 }
-                case STUCK_READER -> Eventually.until(Duration.ofSeconds(60), "the stuck reader is disconnected", () -> !c.isOpen());
+                case STUCK_READER -> Eventually.until("the stuck reader is disconnected", Duration.ofSeconds(60), () -> !c.isOpen());
                 default -> throw new IllegalStateException();
             }
         } catch (Exception e) {

@@ -1,5 +1,6 @@
 package io.wakurelay.node;
 
+import io.wakurelay.testkit.Eventually;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.wakurelay.p2p.multiaddr.Multiaddr;
 import io.wakurelay.testkit.JsPeer;
@@ -30,7 +31,7 @@ class JsWakuArchiveTest {
         try (WakuNode node = WakuNode.start(TestNodes.local(dir).build());
              JsPeer waku = JsPeer.start(JsPeer.Script.RELAY_NODE, List.of("--cluster", "0", "--shards", "0", "--timeout-s", "120"))) {
             node.host().dial(Multiaddr.parse(waku.addrs().get(0))).block(WAIT);
-            Eventually.until(WAIT, "js-waku is in the mesh", () -> node.relay().mesh().getOrDefault("/waku/2/rs/0/0", List.of()).size() == 1);
+            Eventually.until("js-waku is in the mesh", WAIT, () -> node.relay().mesh().getOrDefault("/waku/2/rs/0/0", List.of()).size() == 1);
 
             List<String> hashes = new ArrayList<>();
             for (int i = 0; i < 10; i++) {
@@ -40,7 +41,7 @@ class JsWakuArchiveTest {
             }
 
             Http rest = new Http(node.restAddress());
-            Eventually.until(WAIT, "every message is archived", () -> ArchiveOverloadTest.stored(rest, hashes) == hashes.size());
+            Eventually.until("every message is archived", WAIT, () -> ArchiveOverloadTest.stored(rest, hashes) == hashes.size());
             JsonNode stored = rest.get("/store/v3/messages?includeData=true&hashes=" + hashes.get(0)).json();
             assertThat(stored.get("messages").get(0).get("message").get("contentTopic").asText()).isEqualTo("/js/1/archive/proto");
         }

@@ -1,5 +1,6 @@
 package io.wakurelay.node;
 
+import io.wakurelay.testkit.Eventually;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.wakurelay.p2p.multiaddr.Multiaddr;
 import io.wakurelay.testkit.JsPeer;
@@ -40,7 +41,7 @@ class JsWakuLightNodeTest {
     void aJsWakuLightNodeSubscribesPublishesAndQueriesThroughTheNode() {
         try (WakuNode served = node("a"); WakuNode second = node("b")) {
             second.host().dial(served.multiaddr()).block(WAIT);
-            Eventually.until(WAIT, "the two nodes are in each other's mesh",
+            Eventually.until("the two nodes are in each other's mesh", WAIT,
                     () -> served.relay().mesh().getOrDefault("/waku/2/rs/0/0", List.of()).size() == 1);
             try (JsPeer light = JsPeer.start(JsPeer.Script.LIGHT_NODE, "--peer", served.multiaddr().toString())) {
                 assertThat(light.awaitEvent("pinned", e -> true, WAIT).path("connected").asBoolean()).isTrue();
@@ -55,7 +56,7 @@ class JsWakuLightNodeTest {
                 assertThat(filtered.path("contentTopic").asText()).isEqualTo(CONTENT_TOPIC);
                 Http restA = new Http(served.restAddress());
                 Http restB = new Http(second.restAddress());
-                Eventually.until(WAIT, "both nodes archive it",
+                Eventually.until("both nodes archive it", WAIT,
                         () -> ArchiveOverloadTest.stored(restA, List.of(hash)) == 1 && ArchiveOverloadTest.stored(restB, List.of(hash)) == 1);
 
                 JsonNode stored = light.call("store", Map.of("contentTopic", CONTENT_TOPIC), WAIT);

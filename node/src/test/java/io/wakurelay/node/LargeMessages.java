@@ -1,5 +1,6 @@
 package io.wakurelay.node;
 
+import io.wakurelay.testkit.Eventually;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
@@ -28,7 +29,7 @@ final class LargeMessages {
                 throw new AssertionError("publish " + i + " answered " + reply.status() + ": " + reply.body());
             }
         }
-        Eventually.until(java.time.Duration.ofSeconds(60), count + " large messages stored", () -> hashes(rest).size() == count);
+        Eventually.until(count + " large messages stored", java.time.Duration.ofSeconds(60), () -> hashes(rest).size() == count);
     }
 
     /** Every stored hash of the content topic, oldest first, following the cursors (without data). */

@@ -1,5 +1,6 @@
 package io.wakurelay.node;
 
+import io.wakurelay.testkit.Eventually;
 import io.wakurelay.services.StoreClientConfig;
 import io.wakurelay.services.FilterConfig;
 import io.wakurelay.services.StoreServiceConfig;
@@ -31,7 +32,7 @@ class LightpushRestTest {
     void aPushIsRelayedToThePeersAndArchivedThereAndTheAnswerCountsThem() {
         try (WakuNode a = start("a"); WakuNode b = WakuNode.start(TestNodes.local(dir.resolve("b")).host(TestNodes.hostWithStaticPeer(a.multiaddr())).build())) {
             Http restA = new Http(a.restAddress());
-            Eventually.until(Duration.ofSeconds(20), "B is A's relay peer", () -> restA.post("/lightpush/v3/message",
+            Eventually.until("B is A's relay peer", Duration.ofSeconds(20), () -> restA.post("/lightpush/v3/message",
                     push(TOPIC, "/app/1/probe/proto", "probe " + System.nanoTime())).status() == 200);
 
             Http.Reply pushed = restA.post("/lightpush/v3/message", push(TOPIC, "/app/1/lp/proto", "pushed"));
@@ -40,7 +41,7 @@ class LightpushRestTest {
             assertThat(pushed.json().get("relayPeerCount").asInt()).isEqualTo(1);
             Http restB = new Http(b.restAddress());
             String query = "/store/v3/messages?includeData=true&pubsubTopic=" + Http.topic(TOPIC) + "&contentTopics=" + Http.topic("/app/1/lp/proto");
-            Eventually.until(Duration.ofSeconds(10), "B archived it", () -> restB.get(query).json().get("messages").size() == 1);
+            Eventually.until("B archived it", Duration.ofSeconds(10), () -> restB.get(query).json().get("messages").size() == 1);
         }
     }
 

@@ -1,5 +1,6 @@
 package io.wakurelay.node;
 
+import io.wakurelay.testkit.Eventually;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -102,13 +103,13 @@ class MetricNamesTest {
                 b = WakuNode.start(TestNodes.local(dir.resolve("b")).metrics(TestNodes.metrics())
                         .host(TestNodes.hostWithStaticPeer(a.multiaddr())).build());
                 TwoNodes nodes = new TwoNodes(a, b);
-                Eventually.until(Duration.ofSeconds(20), "the nodes relay with each other",
+                Eventually.until("the nodes relay with each other", Duration.ofSeconds(20),
                         () -> Http.metric(nodes.scrapeA(), "libp2p_pubsub_peers") == 1);
                 String body = "{\"payload\":\"" + Base64.getEncoder().encodeToString("m".getBytes())
                         + "\",\"contentTopic\":\"/app/1/metrics/proto\"}";
                 assertThat(new Http(b.restAddress()).post("/relay/v1/messages/" + Http.topic("/waku/2/rs/0/0"), body).status())
                         .isEqualTo(200);
-                Eventually.until(Duration.ofSeconds(20), "A archived it",
+                Eventually.until("A archived it", Duration.ofSeconds(20),
                         () -> Http.metric(nodes.scrapeA(), "waku_archive_inserts_total") == 1);
                 new Http(a.restAddress()).get("/store/v3/messages?pubsubTopic=%2Fwaku%2F2%2Frs%2F0%2F0");
                 return nodes;

@@ -1,5 +1,6 @@
 package io.wakurelay.node;
 
+import io.wakurelay.testkit.Eventually;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.google.protobuf.ByteString;
 import io.wakurelay.protocol.MessageHasher;
@@ -107,7 +108,7 @@ class ProcessFaultsTest {
             }, "rest-load");
             acks.start();
             restLoad.start();
-            Eventually.until(Duration.ofSeconds(60), "500 messages are acknowledged", () -> acknowledged.size() >= 500);
+            Eventually.until("500 messages are acknowledged", Duration.ofSeconds(60), () -> acknowledged.size() >= 500);
             assertThat(publisher.failure()).isNull();
 
             node.kill(); // SIGKILL, mid-stream
@@ -154,7 +155,7 @@ class ProcessFaultsTest {
         String staticA = a.multiaddr().toString();
         try (NodeProcess b = NodeProcess.start(JVM, args(dir.resolve("b"), 0, "--staticnode", staticA), STARTUP, dir.resolve("b.log"))) {
             Http metricsB = new Http(b.metricsAddress());
-            Eventually.until(Duration.ofSeconds(30), "B is connected to A and relays with it",
+            Eventually.until("B is connected to A and relays with it", Duration.ofSeconds(30),
                     () -> Http.metric(metricsB.get("/metrics").body(), "libp2p_pubsub_peers") == 1);
             BlockingQueue<JsonNode> streamB = new Http(b.restAddress()).stream("/relay/v1/stream/" + Http.topic(TOPIC));
 
@@ -162,18 +163,18 @@ class ProcessFaultsTest {
             assertThat(receive(streamB, before)).as("B streams what A publishes").isTrue();
 
             a.kill();
-            Eventually.until(Duration.ofSeconds(30), "B noticed",
+            Eventually.until("B noticed", Duration.ofSeconds(30),
                     () -> Http.metric(metricsB.get("/metrics").body(), "libp2p_peers") == 0);
             a = NodeProcess.start(JVM, args(dataA, portA), STARTUP, dir.resolve("a-restarted.log"));
             Http metricsBAfter = metricsB;
             long restartedAt = System.nanoTime();
-            Eventually.until(Duration.ofSeconds(90), "B redialled the restarted A",
+            Eventually.until("B redialled the restarted A", Duration.ofSeconds(90),
                     () -> Http.metric(metricsBAfter.get("/metrics").body(), "libp2p_pubsub_peers") == 1);
             long redialMillis = (System.nanoTime() - restartedAt) / 1_000_000;
 
             List<String> after = publish(new Http(a.restAddress()), "after", 20);
             assertThat(receive(streamB, after)).as("traffic resumed after the restart").isTrue();
-            Eventually.until(Duration.ofSeconds(30), "B archived both runs",
+            Eventually.until("B archived both runs", Duration.ofSeconds(30),
                     () -> ArchiveOverloadTest.stored(new Http(b.restAddress()), concat(before, after)) == 40);
             System.out.printf("ProcessFaultsTest: peer killed and restarted: B redialled %d ms after A was up again; 20 + 20 messages streamed and archived%n",
                     redialMillis);

@@ -1,5 +1,6 @@
 package io.wakurelay.node;
 
+import io.wakurelay.testkit.Eventually;
 import io.wakurelay.protocol.ProtocolLimits;
 import io.wakurelay.relay.RelayConfig;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -60,7 +61,7 @@ class RestApiTest {
         String expected = new MessageHasher(new PathCounters()).hash(TOPIC, WakuMessage.newBuilder()
                 .setPayload(ByteString.copyFromUtf8("hello")).setContentTopic(CONTENT).setTimestamp(timestamp).build()).toHex();
         String query = "/store/v3/messages?includeData=true&hashes=" + expected;
-        Eventually.until(Duration.ofSeconds(10), "the message is archived", () -> storeCount(query) == 1);
+        Eventually.until("the message is archived", Duration.ofSeconds(10), () -> storeCount(query) == 1);
         JsonNode stored = rest.get(query).json();
         assertThat(stored.get("statusCode").asInt()).isEqualTo(200);
         JsonNode m = stored.get("messages").get(0);
@@ -77,7 +78,7 @@ class RestApiTest {
                 + "\"surprise\":{\"a\":1}}";
         assertThat(rest.post("/relay/v1/messages/" + Http.topic(TOPIC), body).status()).isEqualTo(200);
         String query = "/store/v3/messages?includeData=true&pubsubTopic=" + Http.topic(TOPIC) + "&contentTopics=" + Http.topic("/app/1/nwaku/proto");
-        Eventually.until(Duration.ofSeconds(10), "the message is archived", () -> storeCount(query) == 1);
+        Eventually.until("the message is archived", Duration.ofSeconds(10), () -> storeCount(query) == 1);
         JsonNode m = rest.get(query).json().get("messages").get(0).get("message");
         assertThat(m.get("timestamp").asLong()).isBetween(before, WakuNode.nowNanos());
         assertThat(m.get("proof").asText()).as("nwaku's name").isEqualTo("cHJvb2Y=");
@@ -90,7 +91,7 @@ class RestApiTest {
                 + ",\"meta\":\"bWV0YQ==\",\"rateLimitProof\":\"cHJvb2Y=\",\"ephemeral\":false}";
         assertThat(rest.post("/relay/v1/messages/" + Http.topic(TOPIC), published).status()).isEqualTo(200);
         String query = "/store/v3/messages?includeData=true&pubsubTopic=" + Http.topic(TOPIC) + "&contentTopics=" + Http.topic("/app/1/fields/proto");
-        Eventually.until(Duration.ofSeconds(10), "the message is archived", () -> storeCount(query) == 1);
+        Eventually.until("the message is archived", Duration.ofSeconds(10), () -> storeCount(query) == 1);
         JsonNode m = rest.get(query).json().get("messages").get(0);
         assertThat(m.get("pubsubTopic").asText()).isEqualTo(TOPIC);
         assertThat(m.get("message").toString()).isEqualTo("{\"payload\":\"AA==\",\"contentTopic\":\"/app/1/fields/proto\",\"version\":4294967295,"
@@ -109,7 +110,7 @@ class RestApiTest {
         String body = "{\"payload\":\"" + Base64.getEncoder().encodeToString("no-time".getBytes()) + "\",\"contentTopic\":\"/app/1/notime/proto\"}";
         assertThat(rest.post("/relay/v1/messages/" + Http.topic(TOPIC), body).status()).isEqualTo(200);
         String query = "/store/v3/messages?includeData=true&pubsubTopic=" + Http.topic(TOPIC) + "&contentTopics=" + Http.topic("/app/1/notime/proto");
-        Eventually.until(Duration.ofSeconds(10), "the message is archived", () -> storeCount(query) == 1);
+        Eventually.until("the message is archived", Duration.ofSeconds(10), () -> storeCount(query) == 1);
         long stamped = rest.get(query).json().get("messages").get(0).get("message").get("timestamp").asLong();
         assertThat(stamped).isBetween(before, WakuNode.nowNanos());
     }
@@ -200,7 +201,7 @@ class RestApiTest {
         // Http.topic percent-encodes the comma as %2C; the raw comma between the two topics separates them
         String query = "/store/v3/messages?includeData=true&pubsubTopic=" + Http.topic(TOPIC) + "&contentTopics=" + Http.topic(comma)
                 + "," + Http.topic("/app/1/other/proto");
-        Eventually.until(Duration.ofSeconds(10), "the message is archived and found", () -> storeCount(query) == 1);
+        Eventually.until("the message is archived and found", Duration.ofSeconds(10), () -> storeCount(query) == 1);
         assertThat(rest.get(query).json().get("messages").get(0).get("message").get("contentTopic").asText()).isEqualTo(comma);
     }
 
@@ -269,7 +270,7 @@ class RestApiTest {
         assertThat(rest.get("/relay/v1/messages/" + Http.topic(topic)).status()).isEqualTo(404);
         assertThat(rest.post("/relay/v1/subscriptions", "[\"" + topic + "\"]").status()).isEqualTo(200);
         assertThat(rest.post("/relay/v1/messages/" + Http.topic(topic), body("cached", WakuNode.nowNanos())).status()).isEqualTo(200);
-        Eventually.until(Duration.ofSeconds(5), "the message is cached",
+        Eventually.until("the message is cached", Duration.ofSeconds(5),
                 () -> rest.get("/relay/v1/messages/" + Http.topic(topic)).json().size() == 1 || false);
         assertThat(rest.get("/relay/v1/messages/" + Http.topic(topic)).json()).as("reading clears the cache").isEmpty();
         assertThat(rest.delete("/relay/v1/subscriptions", "[\"" + topic + "\"]").status()).isEqualTo(200);

@@ -1,5 +1,6 @@
 package io.wakurelay.node;
 
+import io.wakurelay.testkit.Eventually;
 import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.spi.ILoggingEvent;
@@ -58,7 +59,7 @@ class RestShutdownTest {
                 t.start();
                 publishers.add(t);
             }
-            Eventually.until(java.time.Duration.ofSeconds(10), "publishes are being answered",
+            Eventually.until("publishes are being answered", java.time.Duration.ofSeconds(10),
                     () -> statuses.getOrDefault(200, new AtomicInteger()).get() > 200);
             node.close();
             for (Thread t : publishers) {

@@ -1,5 +1,6 @@
 package io.wakurelay.node;
 
+import io.wakurelay.testkit.Eventually;
 import com.fasterxml.jackson.databind.JsonNode;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -46,7 +47,7 @@ class SlowStreamReaderTest {
         try (WakuNode node = WakuNode.start(TestNodes.local(dir).build());
              Socket stuck = stuckReader(node)) {
             Http rest = new Http(node.restAddress());
-            Eventually.until(Duration.ofSeconds(10), "the stream is open", () -> Http.metric(node.metrics().scrape(), "waku_rest_streams_open") == 1);
+            Eventually.until("the stream is open", Duration.ofSeconds(10), () -> Http.metric(node.metrics().scrape(), "waku_rest_streams_open") == 1);
             String payload = Base64.getEncoder().encodeToString(new byte[100_000]);
             double maxBuffered = 0;
             StringBuilder history = new StringBuilder("messages:buffered bytes/dropped events ");
@@ -70,7 +71,7 @@ class SlowStreamReaderTest {
             // the kernel's socket buffers hold about 2.8 MB (20 events) besides: drops start after about 30 events (before: about 400)
             assertThat(dropped).as("events dropped once its byte budget and the socket buffers were full; " + history).isGreaterThan(30);
             stuck.close(); // unread data: the node's pending write fails and the stream ends
-            Eventually.until(Duration.ofSeconds(10), "its slot and its bytes are given back", () -> {
+            Eventually.until("its slot and its bytes are given back", Duration.ofSeconds(10), () -> {
                 String now = node.metrics().scrape();
                 return Http.metric(now, "waku_rest_streams_open") == 0 && Http.metric(now, "waku_rest_streams_buffered_bytes") == 0;
             });
@@ -114,7 +115,7 @@ class SlowStreamReaderTest {
             InputStream in = stuck.getInputStream();
             // ... and from here on it reads nothing more
             BlockingQueue<JsonNode> events = rest.stream("/relay/v1/stream/" + Http.topic(TOPIC));
-            Eventually.until(Duration.ofSeconds(10), "both streams are open", () -> node.metrics().scrape().contains("waku_rest_streams_open 2.0"));
+            Eventually.until("both streams are open", Duration.ofSeconds(10), () -> node.metrics().scrape().contains("waku_rest_streams_open 2.0"));
 
             String payload = Base64.getEncoder().encodeToString(new byte[10_000]);
             List<String> published = new ArrayList<>();
@@ -135,10 +136,10 @@ class SlowStreamReaderTest {
             published.addAll(received);
             double dropped = Http.metric(node.metrics().scrape(), "waku_rest_streams_dropped_total");
             assertThat(dropped).as("events dropped for the reader that never reads").isPositive();
-            Eventually.until(Duration.ofSeconds(30), "every message is archived", () -> ArchiveOverloadTest.stored(rest, published) == MESSAGES);
+            Eventually.until("every message is archived", Duration.ofSeconds(30), () -> ArchiveOverloadTest.stored(rest, published) == MESSAGES);
             String scrape = node.metrics().scrape();
             assertThat(Http.metric(scrape, "waku_rest_streams_disconnected_total")).as("stuck readers disconnected").isEqualTo(1.0);
-            Eventually.until(Duration.ofSeconds(10), "the stuck stream's slot is freed",
+            Eventually.until("the stuck stream's slot is freed", Duration.ofSeconds(10),
                     () -> Http.metric(node.metrics().scrape(), "waku_rest_streams_open") == 1.0);
             // the stuck client, reading at last, finds what the kernel still held for it and then the end of the stream
             stuck.setSoTimeout(10_000);

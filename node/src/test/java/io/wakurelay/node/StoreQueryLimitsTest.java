@@ -1,5 +1,6 @@
 package io.wakurelay.node;
 
+import io.wakurelay.testkit.Eventually;
 import io.wakurelay.node.store.StoreLimits;
 import com.fasterxml.jackson.databind.JsonNode;
 import org.junit.jupiter.api.AfterAll;
@@ -84,7 +85,7 @@ class StoreQueryLimitsTest {
             byte[] head = new byte[12];
             assertThat(new String(head, 0, in.read(head), StandardCharsets.ISO_8859_1)).startsWith("HTTP/1.1 200");
             // ... and it reads nothing more: its answer holds the one slot
-            Eventually.until(Duration.ofSeconds(10), "the stuck query holds the slot",
+            Eventually.until("the stuck query holds the slot", Duration.ofSeconds(10),
                     () -> Http.metric(node.metrics().scrape(), "waku_store_queries_running") == 1);
 
             RawHttp.Reply refused = new RawHttp(node.restAddress()).request("GET", LargeMessages.query("pageSize=5&requestId=r2"), null, null);
@@ -97,7 +98,7 @@ class StoreQueryLimitsTest {
             assertThat(Http.metric(node.metrics().scrape(), "waku_store_queries_refused_total")).isPositive();
         }
         // the client hung up with its answer unread: the write fails, the page closes, the slot is free again
-        Eventually.until(Duration.ofSeconds(10), "the slot is freed",
+        Eventually.until("the slot is freed", Duration.ofSeconds(10),
                 () -> Http.metric(node.metrics().scrape(), "waku_store_queries_running") == 0);
         assertThat(rest.get(LargeMessages.query("pageSize=5")).status()).isEqualTo(200);
     }

@@ -1,5 +1,6 @@
 package io.wakurelay.node;
 
+import io.wakurelay.testkit.Eventually;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.google.protobuf.ByteString;
 import io.wakurelay.protocol.MessageHasher;
@@ -51,7 +52,7 @@ class TwoNodeProcessesTest {
             try (NodeProcess b = NodeProcess.start(JVM, args(dataB, "--staticnode", peerA), startup, dir.resolve("b.log"))) {
                 Http restA = new Http(a.restAddress());
                 Http restB = new Http(b.restAddress());
-                Eventually.until(Duration.ofSeconds(30), "A knows B relays the topic",
+                Eventually.until("A knows B relays the topic", Duration.ofSeconds(30),
                         () -> Http.metric(new Http(a.metricsAddress()).get("/metrics").body(),
                                 "libp2p_gossipsub_peers_per_topic_gossipsub{topic=\"" + TOPIC + "\"}") == 1);
                 BlockingQueue<JsonNode> streamB = restB.stream("/relay/v1/stream/" + Http.topic(TOPIC));
@@ -71,7 +72,7 @@ class TwoNodeProcessesTest {
                 }
 
                 String byHash = "/store/v3/messages?hashes=" + String.join(",", hashes);
-                Eventually.until(Duration.ofSeconds(20), "both stores hold all five",
+                Eventually.until("both stores hold all five", Duration.ofSeconds(20),
                         () -> restA.get(byHash).json().get("messages").size() == 5 && restB.get(byHash).json().get("messages").size() == 5);
                 List<String> storedOnB = new ArrayList<>();
                 restB.get(byHash).json().get("messages").forEach(m -> storedOnB.add(m.get("messageHash").asText()));
