@@ -74,7 +74,8 @@ public final class WakuNode implements NodeStatus, AutoCloseable {
                     MetricsServer.start(metricsConfig, metrics::scrape));
             this.archive = config.archive() == null ? null
                     : components.add("archive", MessageArchive.open(config.archive(), metrics.registry()));
-            // after the relay (which feeds it) and before the archive (which it feeds): it stops between the two
+            // added right after the archive, so that it stops after the relay and the host (the relay feeds it) and
+            // before the archive closes (it feeds the archive); it is connected to the relay further down
             this.pipeline = new ArchivePipeline(archive);
             components.add("archive pipeline", pipeline, pipeline::shutdown, () -> { });
             PrivateKey key = config.nodeKey() != null ? config.nodeKey() : NodeKey.loadOrCreate(config.dataDir());
