@@ -3,7 +3,6 @@ package io.wakurelay.archive;
 import io.netty.buffer.ByteBuf;
 import io.wakurelay.protocol.Envelope;
 import io.wakurelay.protocol.MessageHash;
-import org.rocksdb.ColumnFamilyHandle;
 import org.rocksdb.RocksDB;
 import org.rocksdb.RocksDBException;
 import org.rocksdb.WriteBatch;
@@ -26,11 +25,7 @@ final class BatchAssembler {
 
     private final RocksDB db;
     private final ArchiveCounters counters;
-    private final ColumnFamilyHandle messages;
-    private final ColumnFamilyHandle messageInfo;
-    private final ColumnFamilyHandle byTime;
-    private final ColumnFamilyHandle byPubsub;
-    private final ColumnFamilyHandle byContent;
+    private final MessageFamilies families;
     /** RocksJava's ByteBuffer put needs a direct key too; the batch copies it, so one buffer is reused. */
     private final ByteBuffer directKey = ByteBuffer.allocateDirect(Keys.TAIL_BYTES);
     /** Where a message that arrived in several buffers is gathered for RocksDB; grown and reused (see gather). */
@@ -41,11 +36,7 @@ final class BatchAssembler {
     BatchAssembler(ArchiveDatabase database, ArchiveCounters counters) {
         this.db = database.db();
         this.counters = counters;
-        this.messages = database.handle(ArchiveDatabase.Family.MESSAGES);
-        this.messageInfo = database.handle(ArchiveDatabase.Family.MESSAGE_INFO);
-        this.byTime = database.handle(ArchiveDatabase.Family.BY_TIME);
-        this.byPubsub = database.handle(ArchiveDatabase.Family.BY_PUBSUB);
-        this.byContent = database.handle(ArchiveDatabase.Family.BY_CONTENT);
+        this.families = MessageFamilies.of(database);
     }
 
     Staged stage(List<Envelope> envelopes, WriteBatch batch) throws RocksDBException {
@@ -98,7 +89,7 @@ final class BatchAssembler {
 
     private boolean isStored(byte[] hash) throws RocksDBException {
         // the bloom filter answers most misses without reading a block
-        return db.keyMayExist(messageInfo, hash, null) && db.get(messageInfo, hash) != null;
+        return db.keyMayExist(families.messageInfo(), hash, null) && db.get(families.messageInfo(), hash) != null;
     }
 
     private void stageMessage(Envelope envelope, byte[] hash, WriteBatch batch) throws RocksDBException {
@@ -111,7 +102,7 @@ final class BatchAssembler {
         if (bytes.isDirect() && bytes.nioBufferCount() == 1) {
             directKey.clear();
             directKey.put(tail).flip();
-            batch.put(messages, directKey, bytes.nioBuffer());
+            batch.put(families.messages(), directKey, bytes.nioBuffer());
         } else {
             // a message that spans several received buffers (every message over one Noise frame, 65,535 bytes, is
             // a composite of them) is gathered into one reused direct buffer: RocksDB takes one contiguous value,
@@ -119,12 +110,12 @@ final class BatchAssembler {
             ByteBuffer gathered = gather(bytes);
             directKey.clear();
             directKey.put(tail).flip();
-            batch.put(messages, directKey, gathered);
+            batch.put(families.messages(), directKey, gathered);
         }
-        batch.put(messageInfo, hash, Keys.infoValue(timestamp, pubsubTopic));
-        batch.put(byTime, tail, Keys.timeValue(envelope.messageSize(), pubsubTopic, contentTopic));
+        batch.put(families.messageInfo(), hash, Keys.infoValue(timestamp, pubsubTopic));
+        batch.put(families.byTime(), tail, Keys.timeValue(envelope.messageSize(), pubsubTopic, contentTopic));
         byte[] pubsubPrefix = Keys.pubsubPrefix(envelope.pubsubTopic());
-        batch.put(byPubsub, Keys.concat(pubsubPrefix, tail), Keys.EMPTY);
-        batch.put(byContent, Keys.concat(Keys.contentPrefix(pubsubTopic, contentTopic), tail), Keys.EMPTY);
+        batch.put(families.byPubsub(), Keys.concat(pubsubPrefix, tail), Keys.EMPTY);
+        batch.put(families.byContent(), Keys.concat(Keys.contentPrefix(pubsubTopic, contentTopic), tail), Keys.EMPTY);
     }
 }

@@ -47,11 +47,7 @@ final class Retention implements AutoCloseable {
 
     private final RetentionPolicy policy;
     private final RocksDB db;
-    private final ColumnFamilyHandle messages;
-    private final ColumnFamilyHandle messageInfo;
-    private final ColumnFamilyHandle byTime;
-    private final ColumnFamilyHandle byPubsub;
-    private final ColumnFamilyHandle byContent;
+    private final MessageFamilies families;
     private final ArchiveCounters counters;
     private final BatchCommitter committer;
     private final ArchiveMetrics metrics;
@@ -66,11 +62,7 @@ final class Retention implements AutoCloseable {
               ArchiveMetrics metrics, Scheduler scheduler, LongSupplier wallClockNanos, int chunk) {
         this.policy = policy;
         this.db = database.db();
-        this.messages = database.handle(ArchiveDatabase.Family.MESSAGES);
-        this.messageInfo = database.handle(ArchiveDatabase.Family.MESSAGE_INFO);
-        this.byTime = database.handle(ArchiveDatabase.Family.BY_TIME);
-        this.byPubsub = database.handle(ArchiveDatabase.Family.BY_PUBSUB);
-        this.byContent = database.handle(ArchiveDatabase.Family.BY_CONTENT);
+        this.families = MessageFamilies.of(database);
         this.counters = counters;
         this.committer = committer;
         this.metrics = metrics;
@@ -224,7 +216,7 @@ final class Retention implements AutoCloseable {
             if (upper != null) {
                 read.setIterateUpperBound(upper);
             }
-            try (RocksIterator it = db.newIterator(byTime, read)) {
+            try (RocksIterator it = db.newIterator(families.byTime(), read)) {
                 for (it.seekToFirst(); it.isValid() && entries.size() < maxMessages && bytes < maxBytes; it.next()) {
                     byte[] value = it.value();
                     byte[] pubsub = Keys.pubsubOfTimeValue(value);
@@ -247,7 +239,7 @@ final class Retention implements AutoCloseable {
         try (WriteBatch batch = new WriteBatch()) {
             for (Entry entry : entries) {
                 byte[] hash = Arrays.copyOfRange(entry.tail(), Keys.TIMESTAMP_BYTES, Keys.TAIL_BYTES);
-                batch.delete(messageInfo, hash);
+                batch.delete(families.messageInfo(), hash);
                 pubsubKeys.computeIfAbsent(ByteBuffer.wrap(entry.pubsubPrefix()), p -> new ArrayList<>()).add(entry.tail());
                 contentKeys.computeIfAbsent(ByteBuffer.wrap(entry.contentPrefix()), p -> new ArrayList<>()).add(entry.tail());
                 bytes += entry.size();
@@ -256,10 +248,10 @@ final class Retention implements AutoCloseable {
             byte[] last = entries.get(entries.size() - 1).tail();
             // messages and the time index share their keys: one range tombstone each; the SSTs of the messages
             // that the range covers entirely are then dropped by compaction without being read
-            batch.deleteRange(messages, first, Keys.successor(last));
-            batch.deleteRange(byTime, first, Keys.successor(last));
-            deleteUnderPrefixes(batch, byPubsub, pubsubKeys);
-            deleteUnderPrefixes(batch, byContent, contentKeys);
+            batch.deleteRange(families.messages(), first, Keys.successor(last));
+            batch.deleteRange(families.byTime(), first, Keys.successor(last));
+            deleteUnderPrefixes(batch, families.byPubsub(), pubsubKeys);
+            deleteUnderPrefixes(batch, families.byContent(), contentKeys);
             counters.stage(batch, -entries.size(), -bytes);
             committer.commit(batch);
         }

@@ -5,7 +5,6 @@ import com.google.protobuf.InvalidProtocolBufferException;
 import com.google.protobuf.UnsafeByteOperations;
 import io.wakurelay.protocol.MessageHash;
 import io.wakurelay.protocol.proto.WakuMessage;
-import org.rocksdb.ColumnFamilyHandle;
 import org.rocksdb.ReadOptions;
 import org.rocksdb.RocksDB;
 import org.rocksdb.RocksDBException;
@@ -52,11 +51,7 @@ final class StoreReader implements AutoCloseable {
 
     private final ArchiveDatabase database;
     private final RocksDB db;
-    private final ColumnFamilyHandle messages;
-    private final ColumnFamilyHandle messageInfo;
-    private final ColumnFamilyHandle byTime;
-    private final ColumnFamilyHandle byPubsub;
-    private final ColumnFamilyHandle byContent;
+    private final MessageFamilies families;
 
     private final Set<StorePage> openPages = new HashSet<>();
     private boolean closed;
@@ -64,11 +59,7 @@ final class StoreReader implements AutoCloseable {
     StoreReader(ArchiveDatabase database) {
         this.database = database;
         this.db = database.db();
-        this.messages = database.handle(ArchiveDatabase.Family.MESSAGES);
-        this.messageInfo = database.handle(ArchiveDatabase.Family.MESSAGE_INFO);
-        this.byTime = database.handle(ArchiveDatabase.Family.BY_TIME);
-        this.byPubsub = database.handle(ArchiveDatabase.Family.BY_PUBSUB);
-        this.byContent = database.handle(ArchiveDatabase.Family.BY_CONTENT);
+        this.families = MessageFamilies.of(database);
     }
 
     /** The whole page at once (no byte budget): what {@link MessageArchive#query} returns. */
@@ -107,7 +98,7 @@ final class StoreReader implements AutoCloseable {
                 for (int i = 0; i < Math.min(hits.size(), query.pageSize()); i++) {
                     Hit hit = hits.get(i);
                     if (query.includeData()) {
-                        int size = db.get(messages, read, hit.tail(), LENGTH_ONLY);
+                        int size = db.get(families.messages(), read, hit.tail(), LENGTH_ONLY);
                         if (size == RocksDB.NOT_FOUND) {
                             // every index entry is written in the same batch as its message: this is corruption
                             log.error("index entry {} has no stored message; skipped", hit.hash());
@@ -149,7 +140,7 @@ final class StoreReader implements AutoCloseable {
         if (!includeData) {
             return new StoredMessage(hit.hash(), timestamp, null, null);
         }
-        byte[] bytes = database.guarded(() -> db.get(messages, read, hit.tail()));
+        byte[] bytes = database.guarded(() -> db.get(families.messages(), read, hit.tail()));
         if (bytes == null) {
             // the page's snapshot had it when the page opened
             throw new ArchiveStorageException("stored message " + hit.hash() + " vanished from the page's snapshot", null);
@@ -183,7 +174,7 @@ final class StoreReader implements AutoCloseable {
 
     private byte[] cursorTail(ReadOptions read, MessageHash cursor) throws RocksDBException {
         byte[] hash = cursor.toByteArray();
-        byte[] info = db.get(messageInfo, read, hash);
+        byte[] info = db.get(families.messageInfo(), read, hash);
         if (info == null) {
             throw new InvalidQueryException("cursor " + cursor.toHex() + " is not a stored message (unknown, or removed by retention)");
         }
@@ -195,7 +186,7 @@ final class StoreReader implements AutoCloseable {
         for (MessageHash hash : query.hashes()) {
             keys.add(hash.toByteArray());
         }
-        List<byte[]> infos = db.multiGetAsList(read, Collections.nCopies(keys.size(), messageInfo), keys);
+        List<byte[]> infos = db.multiGetAsList(read, Collections.nCopies(keys.size(), families.messageInfo()), keys);
         List<Hit> hits = new ArrayList<>();
         for (int i = 0; i < keys.size(); i++) {
             byte[] info = infos.get(i);
@@ -217,10 +208,10 @@ final class StoreReader implements AutoCloseable {
         List<IndexScan> scans = new ArrayList<>();
         try {
             if (query.contentTopics().isEmpty()) {
-                scans.add(new IndexScan(db, byPubsub, snapshot, Keys.pubsubPrefix(pubsubTopic), range, query.ascending()));
+                scans.add(new IndexScan(db, families.byPubsub(), snapshot, Keys.pubsubPrefix(pubsubTopic), range, query.ascending()));
             } else {
                 for (String contentTopic : query.contentTopics()) {
-                    scans.add(new IndexScan(db, byContent, snapshot, Keys.contentPrefix(pubsubTopic, contentTopic),
+                    scans.add(new IndexScan(db, families.byContent(), snapshot, Keys.contentPrefix(pubsubTopic, contentTopic),
                             range, query.ascending()));
                 }
             }
@@ -260,7 +251,7 @@ final class StoreReader implements AutoCloseable {
 
     private List<Hit> byTime(Snapshot snapshot, StoreQuery query, TailRange range, int wanted) throws RocksDBException {
         List<Hit> hits = new ArrayList<>(wanted);
-        try (IndexScan scan = new IndexScan(db, byTime, snapshot, Keys.EMPTY, range, query.ascending())) {
+        try (IndexScan scan = new IndexScan(db, families.byTime(), snapshot, Keys.EMPTY, range, query.ascending())) {
             for (; scan.isValid() && hits.size() < wanted; scan.next()) {
                 String pubsubTopic = query.includeData() ? Keys.string(Keys.pubsubOfTimeValue(scan.value())) : null;
                 hits.add(new Hit(scan.tail(), pubsubTopic));

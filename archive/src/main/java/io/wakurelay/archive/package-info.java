@@ -4,7 +4,8 @@
  *
  * <p>In flow order. Writing: {@link io.wakurelay.archive.MessageArchive#write} takes the relay's accepted envelopes
  * on the {@code ArchiveWriter}'s thread, {@code BatchAssembler} stages each in a RocksDB {@code WriteBatch}
- * ({@code Keys} lays out the column families of {@code ArchiveDatabase}), {@code BatchCommitter} and
+ * ({@code Keys} lays out the column families of {@code ArchiveDatabase}, which {@code MessageFamilies} names for the
+ * writer, the reader and retention), {@code BatchCommitter} and
  * {@code WriteSession} commit it (retried with {@code RetryBackoff} when RocksDB refuses), and each commit is a
  * {@link io.wakurelay.archive.CommittedBatch}. Querying: a {@link io.wakurelay.archive.StoreQuery} takes one of the
  * node's {@link io.wakurelay.archive.QuerySlots}, {@code StoreReader} finds it with an {@code IndexScan} over a
