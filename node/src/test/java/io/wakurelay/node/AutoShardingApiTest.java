@@ -1,5 +1,7 @@
 package io.wakurelay.node;
 
+import io.wakurelay.protocol.AutoSharding;
+import io.wakurelay.relay.RelayConfig;
 import io.wakurelay.testkit.Eventually;
 import com.fasterxml.jackson.databind.JsonNode;
 import org.junit.jupiter.api.Test;
@@ -7,8 +9,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.Map;
-import java.util.stream.Stream;
+import java.util.List;
+import java.util.stream.IntStream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -20,10 +22,15 @@ class AutoShardingApiTest {
     @TempDir
     Path dir;
 
-    private WakuNode start(String... extra) {
-        String[] base = {"--data-dir", dir.resolve("n" + System.nanoTime()).toString(), "--listen-address", "127.0.0.1",
-                "--tcp-port", "0", "--rest-port", "0", "--metrics-server", "false"};
-        return WakuNode.start(NodeMain.parse(Stream.concat(Stream.of(base), Stream.of(extra)).toArray(String[]::new), Map.of()));
+    private NodeConfig.Builder local() {
+        return TestNodes.local(dir.resolve("n" + System.nanoTime()));
+    }
+
+    /** Automatic sharding over 8 shards of cluster 1, relaying {@code shards} (as nwaku does all 8 when none is named). */
+    private WakuNode autoSharded(IntStream shards) {
+        List<String> topics = shards.mapToObj(shard -> "/waku/2/rs/1/" + shard).toList();
+        return WakuNode.start(local().autoSharding(new AutoSharding(1, 8))
+                .relay(RelayConfig.builder().clusterId(1).pubsubTopics(topics).build()).build());
     }
 
     private static String message(String text) {
@@ -32,7 +39,7 @@ class AutoShardingApiTest {
 
     @Test
     void aMessagePublishedByContentTopicGoesToItsShardAndIsCachedForItsContentTopic() {
-        try (WakuNode node = start("--cluster-id", "1", "--num-shards-in-network", "8")) {
+        try (WakuNode node = autoSharded(IntStream.range(0, 8))) {
             Http rest = new Http(node.restAddress());
             assertThat(rest.post("/relay/v1/auto/subscriptions", "[\"" + CHAT + "\"]").status()).isEqualTo(200);
 
@@ -50,7 +57,7 @@ class AutoShardingApiTest {
 
     @Test
     void aContentTopicsShardIsRelayedOnlyWhileSubscribedUnlessTheNodeStartedWithIt() {
-        try (WakuNode node = start("--cluster-id", "1", "--num-shards-in-network", "8", "--shard", "0")) {
+        try (WakuNode node = autoSharded(IntStream.of(0))) {
             Http rest = new Http(node.restAddress());
             assertThat(rest.post("/relay/v1/auto/messages", message("early")).json().get("error").asText())
                     .startsWith("not_subscribed").contains("/waku/2/rs/1/3");
@@ -72,7 +79,7 @@ class AutoShardingApiTest {
      */
     @Test
     void withoutAutomaticShardingTheAutoEndpointsSaySoAndBadContentTopicsAreA400() {
-        try (WakuNode off = start(); WakuNode on = start("--cluster-id", "1", "--num-shards-in-network", "8")) {
+        try (WakuNode off = WakuNode.start(local().build()); WakuNode on = autoSharded(IntStream.range(0, 8))) {
             Http rest = new Http(off.restAddress());
             assertThat(rest.post("/relay/v1/auto/messages", message("x")).json().get("error").asText())
                     .contains("--num-shards-in-network");
@@ -92,7 +99,7 @@ class AutoShardingApiTest {
     /** nwaku decodes an empty list and subscribes to nothing: 200 (it was a 400 here). */
     @Test
     void anEmptyListOfContentTopicsChangesNothingAndIsA200AsInNwaku() {
-        try (WakuNode on = start("--cluster-id", "1", "--num-shards-in-network", "8", "--shard", "0")) {
+        try (WakuNode on = autoSharded(IntStream.of(0))) {
             Http auto = new Http(on.restAddress());
             assertThat(auto.post("/relay/v1/auto/subscriptions", "[]").status()).isEqualTo(200);
             assertThat(auto.delete("/relay/v1/auto/subscriptions", "[]").status()).isEqualTo(200);

@@ -73,6 +73,20 @@ class NodeCommandLineTest {
     }
 
     @Test
+    void automaticShardingRelaysEveryShardOfTheNetworkUnlessShardsAreNamedAsNwakuDoes() {
+        NodeConfig all = NodeMain.parse(new String[]{"--data-dir", dir.toString(), "--cluster-id", "1",
+                "--num-shards-in-network", "8"}, Map.of());
+        assertThat(all.autoSharding()).isEqualTo(new io.wakurelay.protocol.AutoSharding(1, 8));
+        assertThat(all.relay().pubsubTopics()).containsExactly("/waku/2/rs/1/0", "/waku/2/rs/1/1", "/waku/2/rs/1/2",
+                "/waku/2/rs/1/3", "/waku/2/rs/1/4", "/waku/2/rs/1/5", "/waku/2/rs/1/6", "/waku/2/rs/1/7");
+
+        NodeConfig one = NodeMain.parse(new String[]{"--data-dir", dir.toString(), "--cluster-id", "1",
+                "--num-shards-in-network", "8", "--shard", "0"}, Map.of());
+        assertThat(one.relay().pubsubTopics()).containsExactly("/waku/2/rs/1/0");
+        assertThat(NodeMain.parse(new String[]{"--data-dir", dir.toString()}, Map.of()).autoSharding()).isNull();
+    }
+
+    @Test
     void shardsOfTheClusterAndNamedTopicsAreRelayed() {
         NodeConfig c = NodeMain.parse(new String[]{"--data-dir", dir.toString(), "--cluster-id", "16", "--shard", "1",
                 "--shard", "4", "--pubsub-topic", "/waku/2/default-waku/proto"}, Map.of());
