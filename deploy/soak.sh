@@ -19,6 +19,7 @@
 #   MIX [10000:25,50000:50,150000:25] SEED [42] (each round adds its number, so rounds differ)
 #   NODE_JAVA_OPTS [-Xmx256m -XX:+ExitOnOutOfMemoryError]   LOADGEN_JAVA_OPTS [-Xmx512m]
 #   RETENTION [capacity:20000] (keeps the disk bounded; the node runs a retention pass every 5 min)
+#   DURABILITY [wal] both nodes' --store-durability (wal, wal-sync or flush)
 #   BASE_PORT [61000] node-a peer port; REST and metrics ports are derived (node-b = +1)
 #   NODE_JAR, LOADGEN_JAR, JAVA, PYTHON (for the chart; default: a python3 with matplotlib if there is one)
 #   MALLOC_ARENA_MAX and any other environment reach the nodes unchanged (docs/reliability.md compares 2 with glibc's default)
@@ -42,6 +43,7 @@ SEED=${SEED:-42}
 NODE_JAVA_OPTS=${NODE_JAVA_OPTS:--Xmx256m -XX:+ExitOnOutOfMemoryError}
 LOADGEN_JAVA_OPTS=${LOADGEN_JAVA_OPTS:--Xmx512m}
 RETENTION=${RETENTION:-capacity:20000}
+DURABILITY=${DURABILITY:-wal}
 BASE_PORT=${BASE_PORT:-61000}
 OUT=${OUT:-$(mktemp -d "${TMPDIR:-/tmp}/wakurelay-soak.XXXXXX")}
 mkdir -p "$OUT"
@@ -84,7 +86,7 @@ trap 'log "terminated"; exit 143' TERM
 start_node() { # NAME PEER REST METRICS DATA [ARGS...]
   local name=$1 peer=$2 rest=$3 metrics=$4 data=$5; shift 5
   "$JAVA" "${NODE_JVM[@]}" -jar "$NODE_JAR" --data-dir "$data" --listen-address 127.0.0.1 --tcp-port "$peer" \
-    --rest-port "$rest" --metrics-server-port "$metrics" --store-message-retention-policy "$RETENTION" "$@" \
+    --rest-port "$rest" --metrics-server-port "$metrics" --store-message-retention-policy "$RETENTION" --store-durability "$DURABILITY" "$@" \
     >"$OUT/$name.log" 2>&1 </dev/null &
   PIDS[$name]=$!
   local deadline=$((SECONDS + 90))

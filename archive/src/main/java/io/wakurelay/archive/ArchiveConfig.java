@@ -10,7 +10,9 @@ import java.util.Objects;
  *
  * @param dataDir           the RocksDB directory (created when missing)
  * @param retention         what to delete, see {@link RetentionPolicy#parse(String)}
- * @param syncWrites        fsync the WAL at every batch commit (power-loss durability, at a latency cost)
+ * @param durability        what an acknowledgement promises, see {@link Durability}
+ * @param flushInterval     with {@link Durability#FLUSH}: the longest a written batch waits before a flush that will
+ *                          acknowledge it is asked for (0: a flush after every batch)
  * @param maxBatchMessages  envelopes per RocksDB WriteBatch at most
  * @param maxBatchDelay     how long a batch that is not full waits for more envelopes (0: commit at once)
  * @param maxPendingMessages envelopes requested from upstream and not yet committed, at most
@@ -18,25 +20,30 @@ import java.util.Objects;
  * @param writeBufferBytes  memtable budget for all column families together (a WriteBufferManager stalls writes above it)
  * @param retentionInterval time between two retention passes
  */
-public record ArchiveConfig(Path dataDir, RetentionPolicy retention, boolean syncWrites, int maxBatchMessages,
+public record ArchiveConfig(Path dataDir, RetentionPolicy retention, Durability durability, Duration flushInterval,
+                            int maxBatchMessages,
                             Duration maxBatchDelay, int maxPendingMessages, long blockCacheBytes,
                             long writeBufferBytes, Duration retentionInterval) {
     private static final int MAX_BATCH_MESSAGES_LIMIT = 10_000;
     private static final int MAX_PENDING_LIMIT = 1_000_000;
     private static final Duration MAX_BATCH_DELAY_LIMIT = Duration.ofSeconds(10);
+    private static final Duration MAX_FLUSH_INTERVAL_LIMIT = Duration.ofSeconds(60);
     private static final long MIN_MEMORY_BYTES = 1L << 20;
 
     /**
      * Every default (flags, docs and tests read them here): nwaku's two-day retention, batches of 64 envelopes
-     * waiting at most 5 ms, 256 envelopes in flight, a 128 MiB block cache with 64 MiB of memtables charged to it.
+     * waiting at most 5 ms, 256 envelopes in flight, a 128 MiB block cache with 64 MiB of memtables charged to it,
+     * acknowledged once in the write-ahead log (a flush-acknowledged archive asks for a flush within 200 ms).
      */
     public static final ArchiveConfig DEFAULTS = new ArchiveConfig(Path.of("data", "store"),
-            new RetentionPolicy.Time(Duration.ofDays(2)), false, 64, Duration.ofMillis(5), 256, 128L << 20, 64L << 20,
+            new RetentionPolicy.Time(Duration.ofDays(2)), Durability.WAL, Duration.ofMillis(200), 64, Duration.ofMillis(5), 256, 128L << 20, 64L << 20,
             Duration.ofMinutes(5));
 
     public ArchiveConfig {
         Objects.requireNonNull(dataDir, "dataDir");
         Objects.requireNonNull(retention, "retention");
+        Objects.requireNonNull(durability, "durability");
+        Objects.requireNonNull(flushInterval, "flushInterval");
         Objects.requireNonNull(maxBatchDelay, "maxBatchDelay");
         Objects.requireNonNull(retentionInterval, "retentionInterval");
         if (maxBatchMessages < 1 || maxBatchMessages > MAX_BATCH_MESSAGES_LIMIT) {
@@ -44,6 +51,9 @@ public record ArchiveConfig(Path dataDir, RetentionPolicy retention, boolean syn
         }
         if (maxBatchDelay.isNegative() || maxBatchDelay.compareTo(MAX_BATCH_DELAY_LIMIT) > 0) {
             throw new IllegalArgumentException("maxBatchDelay must be 0.." + MAX_BATCH_DELAY_LIMIT.toSeconds() + " s, was " + maxBatchDelay);
+        }
+        if (flushInterval.isNegative() || flushInterval.compareTo(MAX_FLUSH_INTERVAL_LIMIT) > 0) {
+            throw new IllegalArgumentException("flushInterval must be 0.." + MAX_FLUSH_INTERVAL_LIMIT.toSeconds() + " s, was " + flushInterval);
         }
         if (maxPendingMessages < maxBatchMessages || maxPendingMessages > MAX_PENDING_LIMIT) {
             throw new IllegalArgumentException("maxPendingMessages must be maxBatchMessages (" + maxBatchMessages + ").."
@@ -79,7 +89,8 @@ public record ArchiveConfig(Path dataDir, RetentionPolicy retention, boolean syn
     public static final class Builder {
         private Path dataDir;
         private RetentionPolicy retention;
-        private boolean syncWrites;
+        private Durability durability;
+        private Duration flushInterval;
         private int maxBatchMessages;
         private Duration maxBatchDelay;
         private int maxPendingMessages;
@@ -90,7 +101,8 @@ public record ArchiveConfig(Path dataDir, RetentionPolicy retention, boolean syn
         private Builder(ArchiveConfig c) {
             dataDir = c.dataDir;
             retention = c.retention;
-            syncWrites = c.syncWrites;
+            durability = c.durability;
+            flushInterval = c.flushInterval;
             maxBatchMessages = c.maxBatchMessages;
             maxBatchDelay = c.maxBatchDelay;
             maxPendingMessages = c.maxPendingMessages;
@@ -109,8 +121,13 @@ public record ArchiveConfig(Path dataDir, RetentionPolicy retention, boolean syn
             return this;
         }
 
-        public Builder syncWrites(boolean v) {
-            syncWrites = v;
+        public Builder durability(Durability v) {
+            durability = v;
+            return this;
+        }
+
+        public Builder flushInterval(Duration v) {
+            flushInterval = v;
             return this;
         }
 
@@ -145,7 +162,7 @@ public record ArchiveConfig(Path dataDir, RetentionPolicy retention, boolean syn
         }
 
         public ArchiveConfig build() {
-            return new ArchiveConfig(dataDir, retention, syncWrites, maxBatchMessages, maxBatchDelay, maxPendingMessages,
+            return new ArchiveConfig(dataDir, retention, durability, flushInterval, maxBatchMessages, maxBatchDelay, maxPendingMessages,
                     blockCacheBytes, writeBufferBytes, retentionInterval);
         }
     }

@@ -31,6 +31,7 @@ final class ArchiveMetrics implements AutoCloseable {
     final Counter writes;
     final DistributionSummary batchMessages;
     final Timer writeLatency;
+    final Timer flushLatency;
     final Counter writeErrors;
     final Counter retentionRuns;
     final Counter retentionErrors;
@@ -38,11 +39,12 @@ final class ArchiveMetrics implements AutoCloseable {
     private final Map<String, Counter> retentionDeleted = new HashMap<>();
     final ShardCounts shards;
 
-    ArchiveMetrics(MeterRegistry registry, ArchiveDatabase database, ArchiveCounters counters, Supplier<Number> pending) {
+    ArchiveMetrics(MeterRegistry registry, ArchiveDatabase database, ArchiveCounters counters, Supplier<Number> pending,
+                   Supplier<Number> unacknowledged) {
         this.registry = registry;
         this.shards = new ShardCounts(registry);
         try {
-            register(database, counters, pending);
+            register(database, counters, pending, unacknowledged);
         } catch (RuntimeException e) {
             // e.g. a meter of the same name and another type: leave the registry as it was
             close();
@@ -55,15 +57,19 @@ final class ArchiveMetrics implements AutoCloseable {
         retentionRuns = find("waku.archive.retention.runs", Counter.class);
         batchMessages = find("waku.archive.batch.messages", DistributionSummary.class);
         writeLatency = find("waku.archive.insert.duration", Timer.class);
+        flushLatency = find("waku.archive.flush.duration", Timer.class);
         writeErrors = registry.get("waku.archive.errors").tag("type", "insert_failure").counter();
         retentionErrors = registry.get("waku.archive.errors").tag("type", "retpolicy_failure").counter();
     }
 
-    private void register(ArchiveDatabase database, ArchiveCounters counters, Supplier<Number> pending) {
+    private void register(ArchiveDatabase database, ArchiveCounters counters, Supplier<Number> pending,
+                          Supplier<Number> unacknowledged) {
         keep(Gauge.builder("waku.archive.messages", counters::messages).tag("type", "stored")
                 .description("messages stored").register(registry));
         gauge("waku.archive.bytes", "bytes of stored messages (the WakuMessage bytes as received)", counters::bytes);
         gauge("waku.archive.pending", "envelopes taken by the writer and not yet committed", pending);
+        gauge("waku.archive.unacknowledged", "envelopes written and not yet acknowledged (with --store-durability flush: "
+                + "waiting for the flush that makes them durable)", unacknowledged);
         counter("waku.archive.inserts", "messages written");
         counter("waku.archive.duplicates", "messages not written because their hash was already stored");
         counter("waku.archive.ephemeral.skipped", "ephemeral messages not archived");
@@ -79,6 +85,10 @@ final class ArchiveMetrics implements AutoCloseable {
                 .description("messages per committed batch").register(registry));
         keep(Timer.builder("waku.archive.insert.duration").description("time to commit one batch (its messages are inserted together)")
                 .serviceLevelObjectives(LatencyBuckets.between(Duration.ofNanos(100_000), Duration.ofSeconds(1)))
+                .register(registry));
+        keep(Timer.builder("waku.archive.flush.duration")
+                .description("flushes the writer made to acknowledge batches (--store-durability flush), and their time")
+                .serviceLevelObjectives(LatencyBuckets.between(Duration.ofNanos(100_000), Duration.ofSeconds(10)))
                 .register(registry));
         for (StoreQuery.Kind kind : StoreQuery.Kind.values()) {
             queryLatency.put(kind, keep(Timer.builder("waku.archive.query.duration").description("store query latency")

@@ -31,6 +31,7 @@ public final class MessageArchive implements AutoCloseable {
     private final ArchiveDatabase database;
     private final ArchiveCounters counters;
     private final AtomicInteger pending = new AtomicInteger();
+    private final AtomicInteger unacknowledged = new AtomicInteger();
     private final ArchiveMetrics metrics;
     private final ArchiveWriter writer;
     private final StoreReader reader;
@@ -43,9 +44,10 @@ public final class MessageArchive implements AutoCloseable {
         this.config = config;
         this.database = database;
         this.counters = ArchiveCounters.load(database);
-        this.metrics = new ArchiveMetrics(registry, database, counters, pending::get);
+        this.metrics = new ArchiveMetrics(registry, database, counters, pending::get, unacknowledged::get);
         BatchCommitter committer = hooks.commitDecorator().apply(database::write);
-        this.writer = new ArchiveWriter(config, new BatchAssembler(database, counters), committer, counters, metrics, pending);
+        this.writer = new ArchiveWriter(config, database, new BatchAssembler(database, counters), committer, counters, metrics,
+                pending, unacknowledged);
         this.reader = new StoreReader(database);
         this.retention = new Retention(config.retention(), database, counters, committer, metrics, writer.scheduler(),
                 hooks.wallClockNanos(), hooks.retentionChunk());
@@ -208,10 +210,7 @@ public final class MessageArchive implements AutoCloseable {
     /** Flushes memtables to SST files (tests and benchmarks). */
     void flush() {
         try {
-            database.guarded(() -> {
-                database.flush();
-                return null;
-            });
+            database.flush();
         } catch (RocksDBException e) {
             throw new ArchiveStorageException("flush failed: " + Errors.describe(e), e);
         }

@@ -80,7 +80,7 @@ final class StoreReader implements AutoCloseable {
     StorePage open(StoreQuery query, long maxPageBytes, LongConsumer busyNanos) throws RocksDBException {
         long start = System.nanoTime();
         return database.guarded(() -> {
-            Snapshot snapshot = db.getSnapshot();
+            Snapshot snapshot = database.snapshots().acquire();
             ReadOptions read = new ReadOptions().setSnapshot(snapshot);
             try {
                 byte[] cursorTail = query.cursor() == null ? null : cursorTail(read, query.cursor());
@@ -128,7 +128,7 @@ final class StoreReader implements AutoCloseable {
                 return opened;
             } catch (RocksDBException | RuntimeException e) {
                 read.close();
-                db.releaseSnapshot(snapshot);
+                database.snapshots().release(snapshot);
                 throw e;
             }
         });
@@ -158,7 +158,7 @@ final class StoreReader implements AutoCloseable {
             openPages.remove(page);
         }
         read.close();
-        db.releaseSnapshot(snapshot);
+        database.snapshots().release(snapshot);
     }
 
     /** Closes every open page (before the database closes: a snapshot must not outlive it); no page opens after. */

@@ -12,6 +12,7 @@ import reactor.core.scheduler.Scheduler;
 import reactor.util.context.Context;
 
 import java.time.Duration;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ArrayBlockingQueue;
@@ -21,17 +22,23 @@ import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * One subscription of {@link MessageArchive#write}: takes envelopes from upstream with credit-based
- * backpressure, groups them into batches on the writer thread, and emits one {@link CommittedBatch} per batch.
+ * backpressure, groups them into batches on the writer thread, and emits one {@link CommittedBatch} per batch once
+ * the batch is durable as {@link Durability} says.
  *
  * <p>Credits: upstream is asked for {@code maxPendingMessages} envelopes at first, and for as many more as a
- * batch held only after that batch was committed. Envelopes received and not yet committed therefore never
+ * batch held only after that batch was written. Envelopes received and not yet written therefore never
  * exceed {@code maxPendingMessages}; when the writer is slow, or RocksDB refuses writes, or the subscriber of
  * the acknowledgements stops requesting them, upstream is simply not asked for more. The queue is bounded by
  * the same number and cannot overflow unless upstream breaks the Reactive Streams rules (that ends the stream).
  *
+ * <p>Acknowledgements: a written batch waits in {@link #unacknowledged} until the writer says it is durable (at
+ * once with a WAL; after the flush that wrote it with {@link Durability#FLUSH}) and the subscriber has asked for an
+ * acknowledgement. At most {@code maxUnacknowledged} envelopes wait there: past that no batch is written and
+ * a flush is asked for at once.
+ *
  * <p>Threads: all batching, commits, emissions and terminal signals happen on the writer thread. Envelopes
  * arrive on the upstream's thread and only enter the queue. Ownership: every envelope received is released
- * exactly once, by the writer after its batch was committed, or by whichever thread empties the queue after
+ * exactly once, by the writer after its batch was written, or by whichever thread empties the queue after
  * the session ended (cancel, close, error).
  */
 final class WriteSession implements CoreSubscriber<Envelope> {
@@ -51,7 +58,19 @@ final class WriteSession implements CoreSubscriber<Envelope> {
         /** @return the acknowledgement, or null when the batch was refused (the session holds it and retries) */
         CommittedBatch commit(List<Envelope> batch);
 
+        /** The sequence number of the last commit (RocksDB's: it rises with every write). */
+        long writtenSequence();
+
+        /** Every commit with a sequence number up to this one is durable as the archive's {@link Durability} says. */
+        long durableSequence();
+
+        /** Asks for what was written so far to become durable within {@code delayNanos} (a no-op where it is at once). */
+        void makeDurableWithin(long delayNanos);
+
         void pendingChanged(int delta);
+
+        /** Envelopes written and not yet acknowledged changed by {@code delta}. */
+        void unacknowledgedChanged(int delta);
 
         void sessionEnded(WriteSession session);
     }
@@ -61,6 +80,8 @@ final class WriteSession implements CoreSubscriber<Envelope> {
     private final int maxBatch;
     private final int maxPending;
     private final long maxDelayNanos;
+    private final int maxUnacknowledged;
+    private final long flushIntervalNanos;
     private final ArrayBlockingQueue<Envelope> queue;
     private final AtomicBoolean drainScheduled = new AtomicBoolean();
 
@@ -79,13 +100,26 @@ final class WriteSession implements CoreSubscriber<Envelope> {
     private long windowStartNanos = -1;
     private Disposable timer;
     private long timerDueNanos;
+    /** Written batches in commit order, each with the sequence number it must wait for. */
+    private final ArrayDeque<Written> unacknowledged = new ArrayDeque<>();
+    private int unacknowledgedEnvelopes;
 
-    WriteSession(Writer writer, FluxSink<CommittedBatch> sink, int maxBatch, int maxPending, Duration maxBatchDelay) {
+    private record Written(CommittedBatch ack, long sequence) {
+    }
+
+    /**
+     * @param maxUnacknowledged envelopes written and not yet acknowledged, at most (see the class comment)
+     * @param flushInterval     the longest a written batch waits before its durability is asked for
+     */
+    WriteSession(Writer writer, FluxSink<CommittedBatch> sink, int maxBatch, int maxPending, Duration maxBatchDelay,
+                 int maxUnacknowledged, Duration flushInterval) {
         this.writer = writer;
         this.sink = sink;
         this.maxBatch = maxBatch;
         this.maxPending = maxPending;
         this.maxDelayNanos = maxBatchDelay.toNanos();
+        this.maxUnacknowledged = maxUnacknowledged;
+        this.flushIntervalNanos = flushInterval.toNanos();
         this.queue = new ArrayBlockingQueue<>(maxPending);
     }
 
@@ -192,6 +226,12 @@ final class WriteSession implements CoreSubscriber<Envelope> {
                 terminate(abortCause);
                 return;
             }
+            acknowledgeDurable();
+            if (unacknowledgedEnvelopes >= maxUnacknowledged) {
+                // the acknowledgements are behind (a flush, or the subscriber): write no more until they catch up
+                askForDurability(0);
+                return;
+            }
             if (held != null) {
                 long now = writer.nanoTime();
                 if (now < retryAtNanos) {
@@ -211,7 +251,12 @@ final class WriteSession implements CoreSubscriber<Envelope> {
             int available = queue.size();
             if (available == 0) {
                 if (upstreamDone) {
-                    finish();
+                    if (unacknowledged.isEmpty()) {
+                        finish();
+                    } else {
+                        // the stream ends only once everything it wrote is acknowledged
+                        askForDurability(0);
+                    }
                 }
                 return;
             }
@@ -256,9 +301,37 @@ final class WriteSession implements CoreSubscriber<Envelope> {
         held = null;
         failures = 0;
         releaseAll(batch);
-        sink.next(ack);
+        unacknowledged.add(new Written(ack, writer.writtenSequence()));
+        unacknowledgedEnvelopes += ack.envelopes();
+        writer.unacknowledgedChanged(ack.envelopes());
+        askForDurability(flushIntervalNanos);
+        acknowledgeDurable();
         upstream.request(batch.size());
         return true;
+    }
+
+    /** Emits, in order, the acknowledgements of the written batches that are durable, as far as there is demand. */
+    private void acknowledgeDurable() {
+        if (unacknowledged.isEmpty()) {
+            return;
+        }
+        long durable = writer.durableSequence();
+        for (Written next; (next = unacknowledged.peek()) != null && next.sequence <= durable
+                && sink.requestedFromDownstream() > 0; ) {
+            unacknowledged.poll();
+            int envelopes = next.ack.envelopes();
+            unacknowledgedEnvelopes -= envelopes;
+            writer.unacknowledgedChanged(-envelopes);
+            sink.next(next.ack.acknowledgedAt(writer.nanoTime()));
+        }
+    }
+
+    /** Asks the writer for durability of the written batches, unless they already are (no flush for nothing). */
+    private void askForDurability(long withinNanos) {
+        Written newest = unacknowledged.peekLast();
+        if (newest != null && newest.sequence > writer.durableSequence()) {
+            writer.makeDurableWithin(withinNanos);
+        }
     }
 
     private void armTimer(long now, long delayNanos) {
@@ -298,6 +371,10 @@ final class WriteSession implements CoreSubscriber<Envelope> {
     private void terminate(Throwable cause) {
         terminated = true;
         disposeTimer();
+        // written and never acknowledged: the data stays (a close flushes it), the acknowledgements are not sent
+        writer.unacknowledgedChanged(-unacknowledgedEnvelopes);
+        unacknowledged.clear();
+        unacknowledgedEnvelopes = 0;
         Subscription subscription = upstream;
         if (subscription != null) {
             subscription.cancel();

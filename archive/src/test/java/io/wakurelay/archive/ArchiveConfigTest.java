@@ -14,7 +14,7 @@ class ArchiveConfigTest {
     @Test
     void defaultsAreTheDocumentedOnes() {
         assertThat(defaults.retention()).isEqualTo(RetentionPolicy.parse("time:172800"));
-        assertThat(defaults.syncWrites()).isFalse();
+        assertThat(defaults.durability()).isEqualTo(Durability.WAL);
         assertThat(defaults.maxBatchMessages()).isEqualTo(64);
         assertThat(defaults.maxBatchDelay()).isEqualTo(Duration.ofMillis(5));
         assertThat(defaults.maxPendingMessages()).isEqualTo(256);
@@ -35,14 +35,24 @@ class ArchiveConfigTest {
                 .hasMessageStartingWith("blockCacheBytes must be at least twice writeBufferBytes");
         assertThatThrownBy(() -> defaults.toBuilder().blockCacheBytes(64L << 20).writeBufferBytes(1000).build())
                 .hasMessageStartingWith("writeBufferBytes must be at least 1 MiB");
+        assertThatThrownBy(() -> defaults.toBuilder().flushInterval(Duration.ofMinutes(2)).build())
+                .hasMessageStartingWith("flushInterval must be 0..60 s");
         assertThatThrownBy(() -> defaults.toBuilder().retentionInterval(Duration.ZERO).build())
                 .hasMessageStartingWith("retentionInterval must be positive");
-        assertThatThrownBy(() -> new ArchiveConfig(null, new RetentionPolicy.None(), false, 1, Duration.ZERO, 1,
+        assertThatThrownBy(() -> new ArchiveConfig(null, new RetentionPolicy.None(), Durability.WAL, Duration.ZERO, 1, Duration.ZERO, 1,
                 128L << 20, 64L << 20, Duration.ofMinutes(1))).isInstanceOf(NullPointerException.class).hasMessage("dataDir");
     }
 
     @Test
     void aZeroBatchDelayIsAllowed() {
         assertThat(defaults.toBuilder().maxBatchMessages(1).maxBatchDelay(Duration.ZERO).maxPendingMessages(1).build().maxBatchDelay()).isZero();
+    }
+
+    @Test
+    void durabilityIsParsedFromTheNamesTheFlagUsesAndABadOneNamesTheChoices() {
+        assertThat(Durability.parse("wal")).isEqualTo(Durability.WAL);
+        assertThat(Durability.parse("WAL-sync")).isEqualTo(Durability.WAL_SYNC);
+        assertThat(Durability.parse(" flush ")).isEqualTo(Durability.FLUSH);
+        assertThatThrownBy(() -> Durability.parse("sync")).hasMessage("durability must be one of wal, wal-sync, flush, was 'sync'");
     }
 }

@@ -9,7 +9,8 @@ import java.time.Duration;
 
 /**
  * The child process of {@link KillDurabilityTest}: archives an endless stream and prints {@code C <hash>}
- * for every message of every acknowledged batch, right when the acknowledgement arrives. Not a test.
+ * for every message of every acknowledged batch, right when the acknowledgement arrives. Arguments: the archive
+ * directory and the {@link Durability} label. Not a test.
  */
 public final class ArchiveWriterProcess {
     private ArchiveWriterProcess() {
@@ -18,7 +19,8 @@ public final class ArchiveWriterProcess {
     public static void main(String[] args) {
         Path dir = Path.of(args[0]);
         PrintStream out = new PrintStream(new java.io.FileOutputStream(java.io.FileDescriptor.out), false);
-        ArchiveConfig config = ArchiveFixture.config(dir).toBuilder().maxBatchMessages(32).maxBatchDelay(Duration.ofMillis(1)).maxPendingMessages(128).build();
+        ArchiveConfig config = ArchiveFixture.config(dir).toBuilder().maxBatchMessages(32).maxBatchDelay(Duration.ofMillis(1)).maxPendingMessages(128)
+                .durability(Durability.parse(args[1])).build();
         MessageArchive archive = MessageArchive.open(config, new SimpleMeterRegistry());
         archive.write(new EnvelopeSource(2_000).flux())
                 .doOnNext(batch -> {

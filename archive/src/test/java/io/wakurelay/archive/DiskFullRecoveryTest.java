@@ -6,7 +6,8 @@ import io.wakurelay.protocol.Envelope;
 import io.wakurelay.protocol.MessageHash;
 import io.wakurelay.testkit.Eventually;
 import io.wakurelay.testkit.SmallDisk;
-import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import reactor.core.publisher.Flux;
 
@@ -19,19 +20,21 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * A real full disk: the archive lives on a 64 MiB tmpfs that a filler file fills up. RocksDB's WAL append
- * fails with ENOSPC; once the filler is deleted RocksDB clears its background error by itself (its
- * SstFileManager polls the free space) and the held batch commits. Needs permission to mount (root, as CI
- * runs); skipped elsewhere.
+ * A real full disk: the archive lives on a 64 MiB tmpfs that a filler file fills up. With a WAL its append fails
+ * with ENOSPC; without one ({@link Durability#FLUSH}) the flush that would acknowledge the written batches fails, and
+ * RocksDB then refuses writes too (its background error). Once the filler is deleted RocksDB clears its background
+ * error by itself (its SstFileManager polls the free space), the held batch commits and the flush succeeds. Needs
+ * permission to mount (root, as CI runs); skipped elsewhere.
  */
 class DiskFullRecoveryTest {
     @RegisterExtension
     final SmallDisk disk = new SmallDisk("64m");
 
-    @Test
-    void writesPauseWhileTheDiskIsFullAndEverythingIsStoredOnceSpaceReturns() throws Exception {
+    @ParameterizedTest
+    @EnumSource(value = Durability.class, names = {"WAL", "FLUSH"})
+    void writesPauseWhileTheDiskIsFullAndEverythingIsStoredOnceSpaceReturns(Durability durability) throws Exception {
         MeterRegistry registry = new SimpleMeterRegistry();
-        ArchiveConfig config = ArchiveFixture.config(disk.root().resolve("archive"));
+        ArchiveConfig config = ArchiveFixture.config(disk.root().resolve("archive")).toBuilder().durability(durability).build();
         List<Envelope> envelopes = TestEnvelopes.sequence(0, 200, 20_000);
         List<MessageHash> expected = envelopes.stream().map(Envelope::hash).toList();
         try (MessageArchive archive = MessageArchive.open(config, registry)) {

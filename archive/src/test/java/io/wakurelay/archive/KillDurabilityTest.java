@@ -2,7 +2,8 @@ package io.wakurelay.archive;
 
 import io.wakurelay.protocol.MessageHash;
 import org.junit.jupiter.api.Tag;
-import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.charset.StandardCharsets;
@@ -15,9 +16,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * A real process, killed with SIGKILL while it writes: every message of every batch it had acknowledged
- * (printed) is in the archive after reopening, and the persisted counters agree with the data. syncWrites is
- * off, as by default: an acknowledged batch has reached the OS (the WAL write returned), which a killed process
- * cannot lose; only power loss could.
+ * (printed) is in the archive after reopening, and the persisted counters agree with the data (nothing is half
+ * there: a message without its index entries or counters). With {@link Durability#WAL} an acknowledged batch has
+ * reached the OS (the WAL write returned), which a killed process cannot lose; with {@link Durability#FLUSH} it is in
+ * SST files a completed atomic flush wrote, while the batches written after it, in memtables only, are lost whole.
  */
 @Tag("process")
 class KillDurabilityTest {
@@ -29,14 +31,15 @@ class KillDurabilityTest {
     @TempDir
     Path dir;
 
-    @Test
-    void everyAcknowledgedMessageSurvivesAKill9() throws Exception {
+    @ParameterizedTest
+    @EnumSource(value = Durability.class, names = {"WAL", "FLUSH"})
+    void everyAcknowledgedMessageSurvivesAKill9(Durability durability) throws Exception {
         Path archiveDir = dir.resolve("archive");
         Path printed = dir.resolve("child-stdout.txt");
         String classpath = System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
         Process child = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-Xmx256m", "-Dio.netty.leakDetection.level=disabled", "-Dlogback.configurationFile=logback-child.xml",
-                "-cp", classpath, ArchiveWriterProcess.class.getName(), archiveDir.toString())
+                "-cp", classpath, ArchiveWriterProcess.class.getName(), archiveDir.toString(), durability.label())
                 .redirectOutput(printed.toFile())
                 .redirectError(dir.resolve("child-stderr.txt").toFile())
                 .start();

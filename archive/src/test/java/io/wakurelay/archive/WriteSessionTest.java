@@ -24,6 +24,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 class WriteSessionTest {
     /** How long a verification may wait in real time for a signal virtual time should already have produced. */
     private static final Duration NO_HANG = Duration.ofSeconds(10);
+    private static final Duration FLUSH_INTERVAL = Duration.ofMillis(200);
 
     private final VirtualWriter writer = new VirtualWriter();
     private final TestPublisher<Envelope> upstream = TestPublisher.create();
@@ -31,8 +32,14 @@ class WriteSessionTest {
 
     /** The acknowledgements of a session over {@link #upstream}, wired as {@link ArchiveWriter#write} wires one. */
     private Flux<CommittedBatch> session(int maxBatch, int maxPending, Duration maxBatchDelay) {
+        return session(maxBatch, maxPending, maxBatchDelay, 8 * maxPending);
+    }
+
+    private Flux<CommittedBatch> session(int maxBatch, int maxPending, Duration maxBatchDelay, int maxUnacknowledged) {
         return Flux.create(sink -> {
-            WriteSession session = new WriteSession(writer, sink, maxBatch, maxPending, maxBatchDelay);
+            WriteSession session = new WriteSession(writer, sink, maxBatch, maxPending, maxBatchDelay, maxUnacknowledged,
+                    FLUSH_INTERVAL);
+            writer.session = session;
             sink.onRequest(n -> session.scheduleDrain());
             sink.onCancel(session::cancel);
             upstream.flux().doOnRequest(requested::add).subscribe(session);
@@ -157,6 +164,80 @@ class WriteSessionTest {
         assertEverythingReleased(envelopes);
     }
 
+    @Test
+    void withFlushDurabilityABatchIsAcknowledgedOnlyAfterTheFlushThatWroteItAndTheFlushIsAskedForWithinTheInterval() {
+        List<Envelope> envelopes = TestEnvelopes.sequence(0, 4, 32);
+        writer.flushDurability = true;
+        verify(session(2, 8, Duration.ofMillis(10)), Long.MAX_VALUE)
+                .then(() -> upstream.next(envelopes.get(0), envelopes.get(1)))
+                .then(() -> assertThat(writer.attemptsAtMillis).containsExactly(0L))
+                .then(() -> assertThat(envelopes.subList(0, 2)).as("released once written").allSatisfy(e -> assertThat(e.refCnt()).isZero()))
+                .then(() -> assertThat(writer.durabilityAskedWithinNanos).containsExactly(FLUSH_INTERVAL.toNanos()))
+                .then(() -> assertThat(writer.unacknowledged).isEqualTo(2))
+                .expectNoEvent(Duration.ofMillis(150))
+                .then(() -> upstream.next(envelopes.get(2), envelopes.get(3)))
+                .then(() -> assertThat(writer.attemptsAtMillis).as("writes go on while the flush is pending").containsExactly(0L, 150L))
+                .expectNoEvent(Duration.ofMillis(50))
+                .then(writer::flush)
+                .assertNext(ack -> assertThat(ack.stored()).containsExactlyElementsOf(hashes(envelopes.subList(0, 2))))
+                .assertNext(ack -> assertThat(ack.stored()).containsExactlyElementsOf(hashes(envelopes.subList(2, 4))))
+                .then(() -> assertThat(writer.unacknowledged).isZero())
+                .thenCancel()
+                .verify(NO_HANG);
+        assertEverythingReleased(envelopes);
+    }
+
+    @Test
+    void withFlushDurabilityWritingStopsWhenTheUnacknowledgedWindowIsFullAndAFlushIsAskedForAtOnce() {
+        List<Envelope> envelopes = TestEnvelopes.sequence(0, 6, 32);
+        writer.flushDurability = true;
+        verify(session(2, 8, Duration.ofMillis(10), 4), Long.MAX_VALUE)
+                .then(() -> envelopes.forEach(upstream::next))
+                .then(() -> assertThat(writer.attemptsAtMillis).as("two batches fill the window of 4").hasSize(2))
+                .then(() -> assertThat(writer.durabilityAskedWithinNanos).contains(0L))
+                .expectNoEvent(Duration.ofSeconds(1))
+                .then(() -> assertThat(writer.attemptsAtMillis).hasSize(2))
+                .then(writer::flush)
+                .expectNextCount(2)
+                .then(() -> assertThat(writer.attemptsAtMillis).as("the third batch is written once the window has room").hasSize(3))
+                .then(writer::flush)
+                .expectNextCount(1)
+                .thenCancel()
+                .verify(NO_HANG);
+        assertEverythingReleased(envelopes);
+    }
+
+    @Test
+    void withFlushDurabilityTheStreamCompletesOnlyAfterItsLastBatchIsFlushedAndAcknowledged() {
+        List<Envelope> envelopes = TestEnvelopes.sequence(0, 2, 32);
+        writer.flushDurability = true;
+        verify(session(2, 8, Duration.ofMillis(10)), Long.MAX_VALUE)
+                .then(() -> upstream.next(envelopes.get(0), envelopes.get(1)))
+                .then(upstream::complete)
+                .then(() -> assertThat(writer.durabilityAskedWithinNanos).as("the end asks for a flush at once").contains(0L))
+                .expectNoEvent(Duration.ofSeconds(1))
+                .then(() -> assertThat(writer.ended).isFalse())
+                .then(writer::flush)
+                .expectNextCount(1)
+                .expectComplete()
+                .verify(NO_HANG);
+        assertThat(writer.ended).isTrue();
+        assertEverythingReleased(envelopes);
+    }
+
+    @Test
+    void withFlushDurabilityCancellingDropsTheUnacknowledgedBatchesWithoutAcknowledgingThem() {
+        List<Envelope> envelopes = TestEnvelopes.sequence(0, 2, 32);
+        writer.flushDurability = true;
+        verify(session(2, 8, Duration.ofMillis(10)), Long.MAX_VALUE)
+                .then(() -> upstream.next(envelopes.get(0), envelopes.get(1)))
+                .then(() -> assertThat(writer.unacknowledged).isEqualTo(2))
+                .thenCancel()
+                .verify(NO_HANG);
+        assertThat(writer.unacknowledged).isZero();
+        assertEverythingReleased(envelopes);
+    }
+
     private void assertEverythingReleased(List<Envelope> envelopes) {
         assertThat(envelopes).allSatisfy(e -> assertThat(e.refCnt()).isZero());
         assertThat(writer.pending).isZero();
@@ -166,13 +247,48 @@ class WriteSessionTest {
         return envelopes.stream().map(Envelope::hash).toList();
     }
 
-    /** A writer thread on virtual time whose commits are refused as often as a test asks. */
+    /**
+     * A writer thread on virtual time whose commits are refused as often as a test asks; with
+     * {@link #flushDurability} its commits become durable only when the test calls {@link #flush()}.
+     */
     private static final class VirtualWriter implements WriteSession.Writer {
         final VirtualTimeScheduler scheduler = VirtualTimeScheduler.create();
         final List<Long> attemptsAtMillis = new ArrayList<>();
+        final List<Long> durabilityAskedWithinNanos = new ArrayList<>();
         int pending;
+        int unacknowledged;
         boolean ended;
+        boolean flushDurability;
+        WriteSession session;
         private int refusals;
+        private long written;
+        private long durable;
+
+        /** A flush of everything written so far completed, as the flusher reports it. */
+        void flush() {
+            durable = written;
+            session.scheduleDrain();
+        }
+
+        @Override
+        public long writtenSequence() {
+            return written;
+        }
+
+        @Override
+        public long durableSequence() {
+            return flushDurability ? durable : written;
+        }
+
+        @Override
+        public void makeDurableWithin(long delayNanos) {
+            durabilityAskedWithinNanos.add(delayNanos);
+        }
+
+        @Override
+        public void unacknowledgedChanged(int delta) {
+            unacknowledged += delta;
+        }
 
         void refuse(int commits) {
             refusals = commits;
@@ -195,6 +311,7 @@ class WriteSessionTest {
                 refusals--;
                 return null;
             }
+            written++;
             return new CommittedBatch(hashes(batch), 0, 0, nanoTime());
         }
 

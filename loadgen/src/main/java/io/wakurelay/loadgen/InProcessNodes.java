@@ -1,5 +1,6 @@
 package io.wakurelay.loadgen;
 
+import io.wakurelay.archive.Durability;
 import io.wakurelay.archive.RetentionPolicy;
 import io.wakurelay.node.NodeConfig;
 import io.wakurelay.node.WakuNode;
@@ -28,6 +29,12 @@ final class InProcessNodes {
 
     /** A node on 127.0.0.1 (any port) relaying {@code pubsubTopic}, archiving everything when {@code store}. */
     static WakuNode start(Path dataDir, boolean store, String pubsubTopic, List<String> staticPeers) {
+        return start(dataDir, store ? NodeConfig.DEFAULTS.archive().durability() : null, pubsubTopic, staticPeers);
+    }
+
+    /** As {@link #start(Path, boolean, String, List)}, archiving with {@code durability} (null: no archive). */
+    static WakuNode start(Path dataDir, Durability durability, String pubsubTopic, List<String> staticPeers) {
+        boolean store = durability != null;
         NodeConfig defaults = NodeConfig.DEFAULTS;
         return WakuNode.start(defaults.toBuilder().dataDir(dataDir)
                 .host(defaults.host().toBuilder().listenAddress(new InetSocketAddress("127.0.0.1", 0))
@@ -36,7 +43,7 @@ final class InProcessNodes {
                         .limits(defaults.relay().limits().withMaxClockDrift(CLOCK_DRIFT))
                         .messageCacheBytes(MESSAGE_CACHE_BYTES).build())
                 .archive(store ? defaults.archive().toBuilder().dataDir(dataDir.resolve("store"))
-                        .retention(new RetentionPolicy.None()).build() : null)
+                        .retention(new RetentionPolicy.None()).durability(durability).build() : null)
                 .rest(null).metrics(null).build());
     }
 

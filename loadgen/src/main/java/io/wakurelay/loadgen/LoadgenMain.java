@@ -2,6 +2,7 @@ package io.wakurelay.loadgen;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
+import io.wakurelay.archive.Durability;
 import io.wakurelay.node.config.DurationText;
 import io.wakurelay.protocol.PayloadMix;
 import picocli.CommandLine;
@@ -184,10 +185,15 @@ public final class LoadgenMain implements Runnable {
         @Mixin
         OutputOptions output;
 
+        @Option(names = "--store-durability", defaultValue = "wal", paramLabel = "MODE",
+                description = "the node's --store-durability: wal, wal-sync or flush (default: ${DEFAULT-VALUE})")
+        String durability;
+
         @Override
         public Integer call() {
             Workload w = workload.workload();
-            return output.report(output.inWorkDir(dir -> MicroScenario.run(w, dir, Sink.err)));
+            Durability mode = Durability.parse(durability);
+            return output.report(output.inWorkDir(dir -> MicroScenario.run(w, dir, mode, Sink.err)));
         }
     }
 

@@ -1,6 +1,8 @@
 package io.wakurelay.loadgen;
 
+import io.wakurelay.archive.ArchiveConfig;
 import io.wakurelay.archive.CommittedBatch;
+import io.wakurelay.archive.Durability;
 import io.wakurelay.node.WakuNode;
 import io.wakurelay.protocol.MessageHash;
 import reactor.core.Disposable;
@@ -24,7 +26,12 @@ final class MicroScenario {
     }
 
     static ResultRow run(Workload workload, Path dataDir, PrintStream err) {
-        try (WakuNode node = InProcessNodes.start(dataDir, true, workload.pubsubTopic(), java.util.List.of());
+        return run(workload, dataDir, ArchiveConfig.DEFAULTS.durability(), err);
+    }
+
+    /** @param durability the archive's (with flush, a message counts as archived once the flush that wrote it ended) */
+    static ResultRow run(Workload workload, Path dataDir, Durability durability, PrintStream err) {
+        try (WakuNode node = InProcessNodes.start(dataDir, durability, workload.pubsubTopic(), java.util.List.of());
              FrameSet frames = new FrameSet(workload)) {
             long[] injectedAt = new long[workload.total()];
             long[] archivedAt = new long[workload.total()];

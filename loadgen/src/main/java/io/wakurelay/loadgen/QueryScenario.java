@@ -45,7 +45,7 @@ final class QueryScenario {
     }
 
     static ResultRow run(Options o, PrintStream err) {
-        HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+        HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(Duration.ofSeconds(5)).build();
         String base = "http://" + o.restAt + "/store/v3/messages?pubsubTopic=" + enc(o.pubsubTopic) + "&contentTopics=" + enc(o.contentTopic)
                 + "&includeData=true&pageSize=" + o.pageSize;
         if (o.fill > 0) {

@@ -10,7 +10,7 @@ import java.util.Map;
 
 /** Reads a node's /metrics (Prometheus text) for the counters and memory of a node in another process. */
 final class RemoteMetrics {
-    private final HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    private final HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(Duration.ofSeconds(5)).build();
     private final URI uri;
 
     RemoteMetrics(String metricsAddress) {

@@ -21,7 +21,7 @@ final class RemoteStore {
     private static final int MAX_HASHES_PER_QUERY = 100;
     private static final ObjectMapper JSON = new ObjectMapper();
 
-    private final HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    private final HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(Duration.ofSeconds(5)).build();
     private final String base;
     private final String pubsubTopic;
     private final String contentTopic;

@@ -29,7 +29,7 @@ final class RestPublisher implements FrameSink {
     private static final Duration TIMEOUT = Duration.ofSeconds(30);
     private static final ObjectMapper JSON = new ObjectMapper();
 
-    private final HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    private final HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(Duration.ofSeconds(5)).build();
     private final URI uri;
 
     RestPublisher(String hostPort, String pubsubTopic) {

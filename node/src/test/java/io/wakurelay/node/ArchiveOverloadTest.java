@@ -2,7 +2,8 @@ package io.wakurelay.node;
 
 import io.wakurelay.testkit.Eventually;
 import org.junit.jupiter.api.Tag;
-import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.net.InetSocketAddress;
@@ -17,18 +18,19 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * A publisher faster than the archive: a peer writes large messages (100 to 150 KB) to an archiving node process
- * as fast as TCP allows, while the node syncs its WAL on every batch. The node must hold the line with
+ * as fast as TCP allows, once with the WAL synced on every batch and once without a WAL, acknowledged at flush
+ * ({@code --store-durability wal-sync} and {@code flush}). The node must hold the line with
  * backpressure (the archive's credits, then the relay's bounded hand-over queue, then TCP) rather than memory:
  * it stays alive under a small heap, its queues stay within their limits, its direct memory within budget, and
  * every message it accepted is in its store. Prints the sustained rate and the peak memory.
- * {@code -Doverload.messages=N} runs it longer, {@code -Doverload.syncWrites=false} without the WAL sync
- * (docs/reliability.md has 20,000-message runs of both).
+ * {@code -Doverload.messages=N} runs it longer, {@code -Doverload.durability=wal} (or another mode) in that mode only
+ * (docs/reliability.md has 20,000-message runs).
  */
 @Tag("process")
 @Tag("slow")
 class ArchiveOverloadTest {
     private static final int MESSAGES = Integer.getInteger("overload.messages", 3000);
-    private static final String SYNC_WRITES = System.getProperty("overload.syncWrites", "true");
+    private static final String DURABILITY = System.getProperty("overload.durability", "");
     private static final int MIN_BYTES = 100_000;
     private static final int MAX_BYTES = 150_000;
     private static final long MIB = 1 << 20;
@@ -37,10 +39,15 @@ class ArchiveOverloadTest {
     @TempDir
     Path dir;
 
-    @Test
-    void aPublisherFasterThanTheArchiveIsSlowedByBackpressureAndLosesNothing() throws Exception {
+    static List<String> durabilities() {
+        return DURABILITY.isEmpty() ? List.of("wal-sync", "flush") : List.of(DURABILITY);
+    }
+
+    @ParameterizedTest
+    @MethodSource("durabilities")
+    void aPublisherFasterThanTheArchiveIsSlowedByBackpressureAndLosesNothing(String durability) throws Exception {
         List<String> args = List.of("--data-dir", dir.resolve("data").toString(), "--listen-address", "127.0.0.1", "--tcp-port", "0",
-                "--rest-port", "0", "--metrics-server-port", "0", "--store-sync-writes", SYNC_WRITES);
+                "--rest-port", "0", "--metrics-server-port", "0", "--store-durability", durability);
         try (NodeProcess node = NodeProcess.start(JVM, args, Duration.ofSeconds(60), dir.resolve("node.log"))) {
             Http metrics = new Http(node.metricsAddress());
             Http rest = new Http(node.restAddress());
@@ -77,7 +84,7 @@ class ArchiveOverloadTest {
             assertThat(String.join("\n", node.output())).as("no leak reported by the node's paranoid leak detector").doesNotContain("LEAK");
 
             double seconds = elapsed / 1e9;
-            System.out.printf("ArchiveOverloadTest: syncWrites=" + SYNC_WRITES + ": %d messages, %.1f MB of payload in %.1f s: %.0f msg/s, %.1f MB/s sustained; "
+            System.out.printf("ArchiveOverloadTest: durability=" + durability + ": %d messages, %.1f MB of payload in %.1f s: %.0f msg/s, %.1f MB/s sustained; "
                             + "publisher blocked in writes %.0f%% of the time; idle: %s; peak: %s (%d samples)%n",
                     MESSAGES, publisher.payloadBytes() / 1e6, seconds, MESSAGES / seconds, publisher.payloadBytes() / 1e6 / seconds,
                     100.0 * publisher.blockedNanos() / elapsed, idle, peak, samples);

@@ -53,7 +53,7 @@ class ConcurrentStoreQueriesTest {
             Http metrics = new Http(node.metricsAddress());
             LargeMessages.publish(rest, MESSAGES);
 
-            HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+            HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(Duration.ofSeconds(5)).build();
             URI uri = URI.create("http://127.0.0.1:" + node.restAddress().getPort() + LargeMessages.query("pageSize=100&includeData=true"));
             Map<Integer, AtomicLong> statuses = new ConcurrentHashMap<>();
             AtomicLong messagesRead = new AtomicLong();

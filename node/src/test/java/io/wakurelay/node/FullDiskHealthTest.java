@@ -3,12 +3,14 @@ package io.wakurelay.node;
 import io.wakurelay.testkit.Eventually;
 import io.wakurelay.archive.RetentionPolicy;
 import io.wakurelay.archive.ArchiveConfig;
+import io.wakurelay.archive.Durability;
 import com.google.protobuf.ByteString;
 import io.wakurelay.protocol.MessageHasher;
 import io.wakurelay.protocol.PathCounters;
 import io.wakurelay.protocol.proto.WakuMessage;
 import io.wakurelay.testkit.SmallDisk;
-import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.nio.file.Files;
@@ -35,19 +37,20 @@ class FullDiskHealthTest {
     @RegisterExtension
     final SmallDisk disk = new SmallDisk("64m");
 
-    private WakuNode start(Path data) {
+    private WakuNode start(Path data, Durability durability) {
         return WakuNode.start(TestNodes.local(data).metrics(TestNodes.metrics())
                 .archive(ArchiveConfig.builder().dataDir(data.resolve("store")).writeBufferBytes(4L << 20).blockCacheBytes(8L << 20)
-                        .retention(new RetentionPolicy.None()).build()).build());
+                        .retention(new RetentionPolicy.None()).durability(durability).build()).build());
     }
 
-    @Test
-    void healthIs503WhileTheDiskIsFullAndEverythingAcceptedIsStoredWhenSpaceReturns() throws Exception {
+    @ParameterizedTest
+    @EnumSource(value = Durability.class, names = {"WAL", "FLUSH"})
+    void healthIs503WhileTheDiskIsFullAndEverythingAcceptedIsStoredWhenSpaceReturns(Durability durability) throws Exception {
         Path data = disk.root().resolve("node");
         List<String> accepted = new ArrayList<>();
         int busy = 0;
         String unhealthy;
-        try (WakuNode node = start(data)) {
+        try (WakuNode node = start(data, durability)) {
             Http rest = new Http(node.restAddress());
             Path filler = disk.fill("filler");
             MessageHasher hasher = new MessageHasher(new PathCounters());
@@ -86,11 +89,11 @@ class FullDiskHealthTest {
             Eventually.until("/health is 200 again", Duration.ofSeconds(60), () -> rest.get("/health").status() == 200);
             Eventually.until("every message answered 200 is stored", Duration.ofSeconds(60),
                     () -> ArchiveOverloadTest.stored(rest, accepted) == accepted.size());
-            System.out.printf("FullDiskHealthTest: %d messages answered 200 (20 kB each), %d answered 503 while the disk was full; "
+            System.out.printf("FullDiskHealthTest, " + durability.label() + ": %d messages answered 200 (20 kB each), %d answered 503 while the disk was full; "
                             + "%.0f failed commits; all %d stored once space returned; /health said: %s%n",
                     accepted.size(), busy, Http.metric(metrics, "waku_archive_errors_total{type=\"insert_failure\"}"), accepted.size(), unhealthy);
         }
-        try (WakuNode reopened = start(data)) {
+        try (WakuNode reopened = start(data, durability)) {
             Http rest = new Http(reopened.restAddress());
             assertThat(ArchiveOverloadTest.stored(rest, accepted)).as("the archive reopens intact").isEqualTo(accepted.size());
             assertThat(reopened.archive().messageCount()).isEqualTo(accepted.size());

@@ -19,7 +19,11 @@ import java.util.stream.Stream;
 /** A small HTTP client for tests against a node's REST and metrics ports. */
 final class Http {
     static final ObjectMapper JSON = new ObjectMapper();
-    private static final HttpClient CLIENT = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    /**
+     * HTTP/1.1 as the node serves it: the default HTTP_2 makes the JDK client ask each new connection for an h2c
+     * upgrade, a suspect in a rare CI hang of one request (docs/reliability.md, "Known intermittent failures").
+     */
+    private static final HttpClient CLIENT = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(Duration.ofSeconds(5)).build();
 
     record Reply(int status, String body) {
         JsonNode json() {

@@ -1,5 +1,7 @@
 package io.wakurelay.node;
 
+import io.wakurelay.archive.Durability;
+
 import io.wakurelay.node.config.ConfigSources;
 import io.wakurelay.node.config.NodeOptions;
 import io.wakurelay.p2p.crypto.PeerId;
@@ -17,6 +19,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.time.Duration;
 import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -58,11 +61,21 @@ class NodeCommandLineTest {
     }
 
     @Test
+    void theStoresDurabilityAndFlushIntervalComeFromTheirFlagsAndABadModeNamesTheChoices() {
+        NodeConfig c = NodeMain.parse(new String[]{"--data-dir", dir.toString(), "--store-durability", "flush",
+                "--store-flush-interval", "50ms"}, Map.of());
+        assertThat(c.archive().durability()).isEqualTo(Durability.FLUSH);
+        assertThat(c.archive().flushInterval()).isEqualTo(Duration.ofMillis(50));
+        assertThatThrownBy(() -> NodeMain.parse(new String[]{"--data-dir", dir.toString(), "--store-durability", "fsync"}, Map.of()))
+                .hasMessageContaining("durability must be one of wal, wal-sync, flush");
+    }
+
+    @Test
     void aBareBooleanFlagMeansTrueAsInNwakuAndNwakusLogLevelsAreMapped() {
-        NodeConfig c = NodeMain.parse(new String[]{"--data-dir", dir.toString(), "--rest-admin", "--store-sync-writes",
+        NodeConfig c = NodeMain.parse(new String[]{"--data-dir", dir.toString(), "--rest-admin", "--lightpush",
                 "--log-level", "notice"}, Map.of());
         assertThat(c.rest().admin()).isTrue();
-        assertThat(c.archive().syncWrites()).isTrue();
+        assertThat(c.services().lightpush()).isNotNull();
         assertThat(c.logLevel()).isEqualTo("INFO");
         NodeConfig off = NodeMain.parse(new String[]{"--data-dir", dir.toString(), "--filter", "false", "--log-level", "FATAL"}, Map.of());
         assertThat(off.services().filter()).isNull();

@@ -42,7 +42,7 @@ class OpenApiContractTest {
     private static final Pattern ROUTE_LITERAL = Pattern.compile("\"(/[a-z0-9/-]+)\"");
     private static final Set<String> METHODS = Set.of("get", "post", "delete", "options");
     private static final ObjectMapper JSON = new ObjectMapper();
-    private static final HttpClient CLIENT = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    private static final HttpClient CLIENT = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(Duration.ofSeconds(5)).build();
 
     @TempDir
     static Path dir;
@@ -87,7 +87,7 @@ class OpenApiContractTest {
                     send("POST", "/relay/v1/subscriptions", JSON.writeValueAsString(JSON.createArrayNode().add(topic)));
                 }
                 // an event stream never ends: it gets a client of its own, so that its connection is never reused
-                Answer answer = send(example.path("stream").asBoolean(false) ? HttpClient.newHttpClient() : CLIENT,
+                Answer answer = send(example.path("stream").asBoolean(false) ? HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build() : CLIENT,
                         method.toUpperCase(), target(path.getKey(), example),
                         example.has("body") ? JSON.writeValueAsString(example.get("body")) : null);
                 checked++;

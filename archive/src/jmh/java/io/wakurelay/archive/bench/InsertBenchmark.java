@@ -49,8 +49,9 @@ public class InsertBenchmark {
     @Param({PayloadMix.DEFAULT_SPEC})
     public String mix;
 
-    @Param({"false"})
-    public boolean syncWrites;
+    /** wal, wal-sync or flush ({@link io.wakurelay.archive.Durability}) */
+    @Param({"wal"})
+    public String durability;
 
     private Envelope[] envelopes;
     private long messageBytes;
@@ -72,7 +73,7 @@ public class InsertBenchmark {
     @Setup(Level.Iteration)
     public void openArchive() throws Exception {
         dir = Files.createTempDirectory("archive-insert-bench");
-        archive = MessageArchive.open(ArchiveConfig.defaults(dir).toBuilder().retention(new RetentionPolicy.None()).syncWrites(syncWrites).build(),
+        archive = MessageArchive.open(ArchiveConfig.defaults(dir).toBuilder().retention(new RetentionPolicy.None()).durability(io.wakurelay.archive.Durability.parse(durability)).build(),
                 new SimpleMeterRegistry());
         for (Envelope e : envelopes) {
             // the archive releases one reference per envelope; the benchmark keeps its own for the next iteration

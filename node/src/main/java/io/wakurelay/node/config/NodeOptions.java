@@ -1,5 +1,6 @@
 package io.wakurelay.node.config;
 
+import io.wakurelay.archive.Durability;
 import io.wakurelay.archive.RetentionPolicy;
 import io.wakurelay.node.LogFormat;
 import io.wakurelay.node.LogLevels;
@@ -135,9 +136,17 @@ public final class NodeOptions {
             description = "none, time:<seconds>, capacity:<count> or size:<n>[KB|MB|GB]")
     String retentionPolicy;
 
-    @Option(names = "--store-sync-writes", paramLabel = "BOOL", arity = "0..1", fallbackValue = "true", showDefaultValue = CommandLine.Help.Visibility.ALWAYS,
-            description = "sync the write-ahead log on every batch (survives power loss, slower)")
-    boolean syncWrites;
+    @Option(names = "--store-durability", paramLabel = "MODE",
+            description = "when a written batch counts as stored: wal (in the write-ahead log: survives kill -9), wal-sync "
+                    + "(the log fsynced at every batch: survives power loss, slower) or flush (no log; once a flush wrote "
+                    + "it to disk: survives power loss, writes each message once, acknowledged up to "
+                    + "--store-flush-interval later)")
+    String storeDurability;
+
+    @Option(names = "--store-flush-interval", paramLabel = "DURATION",
+            description = "with --store-durability flush: the longest a written batch waits before the flush that "
+                    + "acknowledges it is started")
+    String storeFlushInterval;
 
     @Option(names = "--store-cache-size", paramLabel = "SIZE",
             description = "RocksDB block cache, which the memtables are charged to (at least twice the write buffer)")
@@ -274,7 +283,8 @@ public final class NodeOptions {
         node.archive(!store ? null : option("store options", () -> defaults.archive().toBuilder()
                 .dataDir(dataDir.resolve("store"))
                 .retention(RetentionPolicy.parse(retentionPolicy))
-                .syncWrites(syncWrites)
+                .durability(Durability.parse(storeDurability))
+                .flushInterval(DurationText.parse(storeFlushInterval))
                 .blockCacheBytes(ByteSize.parse(storeCacheSize))
                 .writeBufferBytes(ByteSize.parse(storeWriteBufferSize))
                 .build()));

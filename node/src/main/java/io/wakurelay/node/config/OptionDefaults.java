@@ -61,7 +61,8 @@ final class OptionDefaults {
         d.put("--relay", "true"); // this node is always a relay node
         d.put("--store", String.valueOf(archive != null));
         d.put("--store-message-retention-policy", archive.retention().spec());
-        d.put("--store-sync-writes", String.valueOf(archive.syncWrites()));
+        d.put("--store-durability", archive.durability().label());
+        d.put("--store-flush-interval", DurationText.format(archive.flushInterval()));
         d.put("--store-cache-size", ByteSize.format(archive.blockCacheBytes()));
         d.put("--store-write-buffer-size", ByteSize.format(archive.writeBufferBytes()));
         d.put("--store-max-queries", String.valueOf(node.store().maxConcurrentQueries()));

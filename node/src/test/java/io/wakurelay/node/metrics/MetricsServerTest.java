@@ -17,7 +17,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 class MetricsServerTest {
     private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     private final MetricsServer server = MetricsServer.start(MetricsConfig.builder().port(0).build(), registry::scrape);
-    private final HttpClient client = HttpClient.newHttpClient();
+    private final HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
 
     @AfterEach
     void close() {
