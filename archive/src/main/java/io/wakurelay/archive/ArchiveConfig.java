@@ -17,7 +17,8 @@ import java.util.Objects;
  * @param maxBatchDelay     how long a batch that is not full waits for more envelopes (0: commit at once)
  * @param maxPendingMessages envelopes requested from upstream and not yet committed, at most
  * @param blockCacheBytes   the LRU block cache shared by every column family; memtables are charged to it too
- * @param writeBufferBytes  memtable budget for all column families together (a WriteBufferManager stalls writes above it)
+ * @param writeBufferBytes  memtable budget for all column families together: above it the largest memtable is flushed;
+ *                          while flushes lag, writes stall at two memtables per family (at most about 2.25 times this)
  * @param retentionInterval time between two retention passes
  */
 public record ArchiveConfig(Path dataDir, RetentionPolicy retention, Durability durability, Duration flushInterval,

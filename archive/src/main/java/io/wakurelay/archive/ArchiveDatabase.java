@@ -71,7 +71,7 @@ final class ArchiveDatabase implements AutoCloseable {
     private final Statistics statistics;
     private final WriteOptions writeOptions;
     private final RocksDB db;
-    private ReadSnapshots snapshots;
+    private final ReadSnapshots snapshots;
     private final ReentrantReadWriteLock lifecycle = new ReentrantReadWriteLock();
     private volatile boolean closed;
 
@@ -81,8 +81,13 @@ final class ArchiveDatabase implements AutoCloseable {
         boolean fresh = !Files.exists(config.dataDir().resolve("CURRENT"));
 
         blockCache = own(new LRUCache(config.blockCacheBytes()));
-        // memtables are charged to the block cache and writes stall above the budget: memory stays bounded
-        WriteBufferManager writeBuffers = own(new WriteBufferManager(config.writeBufferBytes(), blockCache, true));
+        // Memtables are charged to the block cache, and above the budget the manager makes RocksDB flush the largest.
+        // It does not stall writes (allow_stall false): a write stalled there waits only for memory a flush frees, so
+        // when the flush fails (a full disk) the write waits for good, and RocksDB's recovery, which must get past the
+        // waiting writer, never runs (DiskFullRecoveryTest, ADR 0016). Writes stall instead on RocksDB's own limit of two
+        // memtables per family, a stall that gives up on a background error: memory stays within twice the families'
+        // write buffers (ArchiveConfig.writeBufferBytes).
+        WriteBufferManager writeBuffers = own(new WriteBufferManager(config.writeBufferBytes(), blockCache, false));
         statistics = own(new Statistics());
         DBOptions dbOptions = own(new DBOptions()
                 .setStatistics(statistics)

@@ -88,7 +88,7 @@ final class ArchiveMetrics implements AutoCloseable {
                 .register(registry));
         keep(Timer.builder("waku.archive.flush.duration")
                 .description("flushes the writer made to acknowledge batches (--store-durability flush), and their time")
-                .serviceLevelObjectives(LatencyBuckets.between(Duration.ofNanos(100_000), Duration.ofSeconds(10)))
+                .serviceLevelObjectives(LatencyBuckets.between(Duration.ofMillis(1), Duration.ofSeconds(10)))
                 .register(registry));
         for (StoreQuery.Kind kind : StoreQuery.Kind.values()) {
             queryLatency.put(kind, keep(Timer.builder("waku.archive.query.duration").description("store query latency")

@@ -174,6 +174,16 @@ final class ArchiveWriter implements WriteSession.Writer, AutoCloseable {
         }
     }
 
+    /**
+     * A write made on the writer thread outside the stream (retention's deletes). With {@link Durability#FLUSH} it
+     * reaches disk, and the Store's snapshot, only with the next flush, which this asks for: else an idle node would
+     * go on answering queries with messages retention has deleted.
+     */
+    void wroteOutsideTheStream() {
+        writtenSequence = database.latestSequence();
+        makeDurableWithin(config.flushInterval().toNanos());
+    }
+
     @Override
     public long writtenSequence() {
         return writtenSequence;

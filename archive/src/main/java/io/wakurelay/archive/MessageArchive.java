@@ -49,7 +49,11 @@ public final class MessageArchive implements AutoCloseable {
         this.writer = new ArchiveWriter(config, database, new BatchAssembler(database, counters), committer, counters, metrics,
                 pending, unacknowledged);
         this.reader = new StoreReader(database);
-        this.retention = new Retention(config.retention(), database, counters, committer, metrics, writer.scheduler(),
+        BatchCommitter retentionCommitter = batch -> {
+            committer.commit(batch);
+            writer.wroteOutsideTheStream();
+        };
+        this.retention = new Retention(config.retention(), database, counters, retentionCommitter, metrics, writer.scheduler(),
                 hooks.wallClockNanos(), hooks.retentionChunk());
         try {
             this.retentionSchedule = retention.schedule(config.retentionInterval());

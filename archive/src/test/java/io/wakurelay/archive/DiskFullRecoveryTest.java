@@ -27,6 +27,15 @@ import static org.assertj.core.api.Assertions.assertThat;
  * permission to mount (root, as CI runs); skipped elsewhere.
  */
 class DiskFullRecoveryTest {
+    /**
+     * Two batches of 250 messages of 20 kB, each more than the archive's 4 MiB memtable budget. Without a WAL the first
+     * batch goes into the memtables although the disk is full; the second then finds the memtables over the budget
+     * before any flush could fail. RocksDB's WriteBufferManager used to stall that write until a flush freed memory,
+     * and a stalled write blocks RocksDB's own recovery from the full disk: the writer hung for good (ADR 0016).
+     */
+    private static final int MESSAGES = 500;
+    private static final int BATCH = 250;
+
     @RegisterExtension
     final SmallDisk disk = new SmallDisk("64m");
 
@@ -34,8 +43,9 @@ class DiskFullRecoveryTest {
     @EnumSource(value = Durability.class, names = {"WAL", "FLUSH"})
     void writesPauseWhileTheDiskIsFullAndEverythingIsStoredOnceSpaceReturns(Durability durability) throws Exception {
         MeterRegistry registry = new SimpleMeterRegistry();
-        ArchiveConfig config = ArchiveFixture.config(disk.root().resolve("archive")).toBuilder().durability(durability).build();
-        List<Envelope> envelopes = TestEnvelopes.sequence(0, 200, 20_000);
+        ArchiveConfig config = ArchiveFixture.config(disk.root().resolve("archive")).toBuilder().durability(durability)
+                .maxBatchMessages(BATCH).maxPendingMessages(MESSAGES).maxBatchDelay(Duration.ofMillis(50)).build();
+        List<Envelope> envelopes = TestEnvelopes.sequence(0, MESSAGES, 20_000);
         List<MessageHash> expected = envelopes.stream().map(Envelope::hash).toList();
         try (MessageArchive archive = MessageArchive.open(config, registry)) {
             Path filler = disk.fill("filler");
@@ -60,7 +70,7 @@ class DiskFullRecoveryTest {
         try (MessageArchive reopened = MessageArchive.open(config, new SimpleMeterRegistry())) {
             assertThat(ArchiveFixture.hashes(ArchiveFixture.allPages(reopened, StoreQuery.builder().pageSize(100).build())))
                     .containsExactlyElementsOf(expected);
-            assertThat(reopened.messageCount()).isEqualTo(200);
+            assertThat(reopened.messageCount()).isEqualTo(MESSAGES);
         }
     }
 }

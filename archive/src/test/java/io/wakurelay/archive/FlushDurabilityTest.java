@@ -95,6 +95,22 @@ class FlushDurabilityTest {
     }
 
     @Test
+    void retentionsDeletesReachTheStoresSnapshotWithAFlushOfTheirOwnOnAnIdleArchive() {
+        List<Envelope> envelopes = TestEnvelopes.sequence(0, 10, 1_000);
+        ArchiveConfig config = config(Duration.ofMillis(50)).toBuilder().retention(new RetentionPolicy.Capacity(4)).build();
+        try (MessageArchive archive = MessageArchive.open(config, new SimpleMeterRegistry())) {
+            ArchiveFixture.writeAll(archive, envelopes);
+            assertThat(archive.query(EVERYTHING).messages()).hasSize(10);
+            assertThat(archive.applyRetention().deletedMessages()).isEqualTo(6);
+            Eventually.until("the deletes are flushed and the Store no longer finds the deleted messages", Duration.ofSeconds(10),
+                    () -> archive.query(EVERYTHING).messages().size() == 4);
+        }
+        try (MessageArchive reopened = MessageArchive.open(config, new SimpleMeterRegistry())) {
+            assertThat(reopened.messageCount()).isEqualTo(4);
+        }
+    }
+
+    @Test
     void whatWasWrittenAndNeverAcknowledgedIsStoredAfterACleanClose() {
         List<Envelope> envelopes = TestEnvelopes.sequence(0, 4, 1_000);
         MeterRegistry registry = new SimpleMeterRegistry();

@@ -152,7 +152,9 @@ public final class NodeOptions {
             description = "RocksDB block cache, which the memtables are charged to (at least twice the write buffer)")
     String storeCacheSize;
 
-    @Option(names = "--store-write-buffer-size", paramLabel = "SIZE", description = "RocksDB memtable memory")
+    @Option(names = "--store-write-buffer-size", paramLabel = "SIZE",
+            description = "RocksDB memtable memory: above it the largest memtable is flushed; while flushes lag, at "
+                    + "most about 2.25 times it")
     String storeWriteBufferSize;
 
     @Option(names = "--store-max-queries", paramLabel = "N",
