@@ -28,6 +28,7 @@ import java.util.Arrays;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Properties;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
 
 /**
@@ -186,7 +187,7 @@ final class ArchiveDatabase implements AutoCloseable {
      * {@code bottommost_file_compaction_delay}, so it is set through RocksDB's option parser.
      */
     private static ColumnFamilyOptions withoutSeqnoRewrites() {
-        java.util.Properties props = new java.util.Properties();
+        Properties props = new Properties();
         props.setProperty("bottommost_file_compaction_delay", String.valueOf(Integer.MAX_VALUE));
         ColumnFamilyOptions options = ColumnFamilyOptions.getColumnFamilyOptionsFromProps(props);
         if (options == null) {

@@ -12,6 +12,7 @@ import reactor.core.publisher.Sinks;
 
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 
@@ -85,7 +86,7 @@ class FlushDurabilityTest {
             try (StorePage page = archive.openPage(EVERYTHING, Long.MAX_VALUE)) {
                 ArchiveFixture.writeAll(archive, second);
                 assertThat(archive.query(EVERYTHING).messages()).as("a new query reads the newer flush").hasSize(10);
-                List<MessageHash> read = new java.util.ArrayList<>();
+                List<MessageHash> read = new ArrayList<>();
                 page.forEachRemaining(m -> read.add(m.hash()));
                 assertThat(read).as("the open page reads what was durable when it opened")
                         .containsExactlyElementsOf(first.stream().map(Envelope::hash).toList());
