@@ -18,18 +18,20 @@ import java.util.Map;
 final class ReadSnapshots implements AutoCloseable {
     private final RocksDB db;
     private final boolean durableOnly;
-    /** durableOnly: the snapshot new queries read at, and how many open pages read at it. */
+    /** durableOnly: the snapshot new queries read at. */
     private Snapshot current;
-    private int currentReaders;
-    /** durableOnly: replaced snapshots that pages still read at, with their reader counts. */
-    private final Map<Snapshot, Integer> retired = new IdentityHashMap<>();
+    /** durableOnly: every shared snapshot still held (the current one, and older ones pages read at), by open pages. */
+    private final Map<Snapshot, Integer> readers = new IdentityHashMap<>();
     private boolean closed;
 
     /** @param durableOnly queries read what the last flush made durable (the database's state at open, at first) */
     ReadSnapshots(RocksDB db, boolean durableOnly) {
         this.db = db;
         this.durableOnly = durableOnly;
-        this.current = durableOnly ? db.getSnapshot() : null;
+        if (durableOnly) {
+            current = db.getSnapshot();
+            readers.put(current, 0);
+        }
     }
 
     /** A snapshot for one query; give it back with {@link #release}. */
@@ -40,7 +42,7 @@ final class ReadSnapshots implements AutoCloseable {
         if (!durableOnly) {
             return db.getSnapshot();
         }
-        currentReaders++;
+        readers.merge(current, 1, Integer::sum);
         return current;
     }
 
@@ -50,14 +52,12 @@ final class ReadSnapshots implements AutoCloseable {
         }
         if (!durableOnly) {
             db.releaseSnapshot(snapshot);
-        } else if (snapshot == current) {
-            currentReaders--;
-        } else {
-            int left = retired.merge(snapshot, -1, Integer::sum);
-            if (left == 0) {
-                retired.remove(snapshot);
-                db.releaseSnapshot(snapshot);
-            }
+            return;
+        }
+        int left = readers.merge(snapshot, -1, Integer::sum);
+        if (left == 0 && snapshot != current) {
+            readers.remove(snapshot);
+            db.releaseSnapshot(snapshot);
         }
     }
 
@@ -67,13 +67,13 @@ final class ReadSnapshots implements AutoCloseable {
             db.releaseSnapshot(durable);
             return;
         }
-        if (currentReaders == 0) {
-            db.releaseSnapshot(current);
-        } else {
-            retired.put(current, currentReaders);
-        }
+        Snapshot replaced = current;
         current = durable;
-        currentReaders = 0;
+        readers.put(durable, 0);
+        if (readers.get(replaced) == 0) {
+            readers.remove(replaced);
+            db.releaseSnapshot(replaced);
+        }
     }
 
     /** Releases every snapshot (the pages reading them are closed by now); before the database closes. */
@@ -83,10 +83,7 @@ final class ReadSnapshots implements AutoCloseable {
             return;
         }
         closed = true;
-        if (current != null) {
-            db.releaseSnapshot(current);
-        }
-        retired.keySet().forEach(db::releaseSnapshot);
-        retired.clear();
+        readers.keySet().forEach(db::releaseSnapshot);
+        readers.clear();
     }
 }
