@@ -59,6 +59,8 @@ final class ArchiveDatabase implements AutoCloseable {
     static final byte[] SCHEMA_VERSION = "2".getBytes(StandardCharsets.UTF_8);
     private static final long SMALL_FAMILY_WRITE_BUFFER = 4L << 20;
     private static final int MAX_OPEN_FILES = 1024;
+    /** RocksDB's default number of levels, which the families keep. */
+    private static final int NUM_LEVELS = 7;
     private static final int MAX_RANGE_DELETIONS_PER_MEMTABLE = 1000;
 
     static {
@@ -148,7 +150,8 @@ final class ArchiveDatabase implements AutoCloseable {
                 .setCacheIndexAndFilterBlocks(true)
                 .setPinL0FilterAndIndexBlocksInCache(true);
         ColumnFamilyOptions cf = withoutSeqnoRewrites()
-                .setCompressionType(CompressionType.LZ4_COMPRESSION)
+                .setCompressionType(compression(family))
+                .setBottommostCompressionType(compression(family))
                 .setLevelCompactionDynamicLevelBytes(true);
         switch (family) {
             case MESSAGES -> {
@@ -156,11 +159,9 @@ final class ArchiveDatabase implements AutoCloseable {
                 // ranges follow those already stored and compaction moves them down without rewriting them, and
                 // retention drops whole files. That gives what blob files would (large values written once) without
                 // their flush cost, which on RocksJava's portable build includes a software CRC32C of every byte
-                // (ADR 0013). Payloads are mostly encrypted: compressing them costs CPU and saves nothing. Lookups
+                // (ADR 0013). Payloads are not compressed (see compression). Lookups
                 // come with their exact key, so no bloom filter is needed.
-                cf.setWriteBufferSize(config.writeBufferBytes() / 2)
-                        .setCompressionType(CompressionType.NO_COMPRESSION)
-                        .setBottommostCompressionType(CompressionType.NO_COMPRESSION);
+                cf.setWriteBufferSize(config.writeBufferBytes() / 2);
             }
             case MESSAGE_INFO -> {
                 // the dedup probe of every insert is a point lookup that usually misses
@@ -175,6 +176,12 @@ final class ArchiveDatabase implements AutoCloseable {
         }
         cf.setTableFormatConfig(table);
         return cf;
+    }
+
+    /** How a family's SST files are compressed, at every level (so a merge of small files writes the same). */
+    CompressionType compression(Family family) {
+        // payloads are mostly encrypted: compressing them costs CPU and saves nothing
+        return family == Family.MESSAGES ? CompressionType.NO_COMPRESSION : CompressionType.LZ4_COMPRESSION;
     }
 
     /**
@@ -302,6 +309,20 @@ final class ArchiveDatabase implements AutoCloseable {
 
     double familyProperty(Family family, String name) {
         return propertyOrNaN(() -> db.getLongProperty(handles.get(family), name));
+    }
+
+    /** SST files of every family and level; NaN once closed. */
+    double sstFileCount() {
+        return propertyOrNaN(() -> {
+            long files = 0;
+            // a string property, which RocksDB does not sum over families
+            for (ColumnFamilyHandle family : handles.values()) {
+                for (int level = 0; level < NUM_LEVELS; level++) {
+                    files += Long.parseLong(db.getProperty(family, "rocksdb.num-files-at-level" + level));
+                }
+            }
+            return files;
+        });
     }
 
     double blockCacheUsage() {

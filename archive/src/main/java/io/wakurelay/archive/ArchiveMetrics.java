@@ -35,6 +35,9 @@ final class ArchiveMetrics implements AutoCloseable {
     final Counter writeErrors;
     final Counter retentionRuns;
     final Counter retentionErrors;
+    final Counter smallFileMerges;
+    final Counter smallFilesMerged;
+    final Counter smallFileMergeFailures;
     private final Map<StoreQuery.Kind, Timer> queryLatency = new EnumMap<>(StoreQuery.Kind.class);
     private final Map<String, Counter> retentionDeleted = new HashMap<>();
     final ShardCounts shards;
@@ -60,6 +63,9 @@ final class ArchiveMetrics implements AutoCloseable {
         flushLatency = find("waku.archive.flush.duration", Timer.class);
         writeErrors = registry.get("waku.archive.errors").tag("type", "insert_failure").counter();
         retentionErrors = registry.get("waku.archive.errors").tag("type", "retpolicy_failure").counter();
+        smallFileMerges = find("waku.rocksdb.small.file.merges", Counter.class);
+        smallFilesMerged = find("waku.rocksdb.small.files.merged", Counter.class);
+        smallFileMergeFailures = find("waku.rocksdb.small.file.merge.failures", Counter.class);
     }
 
     private void register(ArchiveDatabase database, ArchiveCounters counters, Supplier<Number> pending,
@@ -103,6 +109,11 @@ final class ArchiveMetrics implements AutoCloseable {
 
         gauge("waku.rocksdb.live.sst.bytes", "RocksDB rocksdb.live-sst-files-size",
                 () -> database.aggregatedProperty("rocksdb.live-sst-files-size"));
+        gauge("waku.rocksdb.sst.files", "SST files of every column family and level",
+                () -> database.sstFileCount());
+        counter("waku.rocksdb.small.file.merges", "merges of neighbouring small SST files into one (SmallFileMerger)");
+        counter("waku.rocksdb.small.files.merged", "small SST files those merges replaced");
+        counter("waku.rocksdb.small.file.merge.failures", "merges of small SST files RocksDB refused (tried again later)");
         gauge("waku.rocksdb.memtable.bytes", "RocksDB rocksdb.cur-size-all-mem-tables",
                 () -> database.aggregatedProperty("rocksdb.cur-size-all-mem-tables"));
         gauge("waku.rocksdb.block.cache.bytes", "RocksDB rocksdb.block-cache-usage", database::blockCacheUsage);

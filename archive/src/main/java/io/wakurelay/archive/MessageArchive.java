@@ -37,6 +37,7 @@ public final class MessageArchive implements AutoCloseable {
     private final StoreReader reader;
     private final Retention retention;
     private final Disposable retentionSchedule;
+    private final SmallFileMerger merger;
     private final AtomicBoolean closed = new AtomicBoolean();
 
     private MessageArchive(ArchiveConfig config, ArchiveDatabase database, MeterRegistry registry, ArchiveHooks hooks)
@@ -55,9 +56,12 @@ public final class MessageArchive implements AutoCloseable {
         };
         this.retention = new Retention(config.retention(), database, counters, retentionCommitter, metrics, writer.scheduler(),
                 hooks.wallClockNanos(), hooks.retentionChunk());
+        this.merger = SmallFileMerger.withDefaults(database, metrics);
         try {
             this.retentionSchedule = retention.schedule(config.retentionInterval());
+            merger.schedule(SmallFileMerger.CHECK_INTERVAL);
         } catch (RuntimeException e) {
+            merger.close();
             writer.close();
             metrics.close();
             throw e;
@@ -226,8 +230,8 @@ public final class MessageArchive implements AutoCloseable {
 
     /**
      * Ends the write stream (queued envelopes are released, not written), waits for the batch being committed,
-     * stops retention and the writer thread, closes open store pages, waits for running queries, then closes every
-     * RocksDB object and removes the meters. Idempotent. Not from a CommittedBatch subscriber (the writer thread):
+     * stops retention, the small-file merger and the writer thread, closes open store pages, waits for running
+     * queries and merges, then closes every RocksDB object and removes the meters. Idempotent. Not from a CommittedBatch subscriber (the writer thread):
      * {@link IllegalStateException}.
      */
     @Override
@@ -238,6 +242,7 @@ public final class MessageArchive implements AutoCloseable {
         }
         retentionSchedule.dispose();
         retention.close();
+        merger.close();
         writer.close();
         reader.close(); // open store pages hold snapshots, which must be released before the database closes
         metrics.close();

@@ -138,9 +138,9 @@ public final class NodeOptions {
 
     @Option(names = "--store-durability", paramLabel = "MODE",
             description = "when a written batch counts as stored: wal (in the write-ahead log: survives kill -9), wal-sync "
-                    + "(the log fsynced at every batch: survives power loss, slower) or flush (experimental: no log; once "
-                    + "a flush wrote it to disk: survives power loss, writes each message once, acknowledged up to "
-                    + "--store-flush-interval later; its small files accumulate, see docs/adr/0016)")
+                    + "(the log fsynced at every batch: survives power loss, slower) or flush (no log; once a flush wrote "
+                    + "it to disk: survives power loss, writes each message once, acknowledged up to "
+                    + "--store-flush-interval later; see docs/adr/0016)")
     String storeDurability;
 
     @Option(names = "--store-flush-interval", paramLabel = "DURATION",
