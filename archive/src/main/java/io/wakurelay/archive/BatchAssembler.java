@@ -9,8 +9,11 @@ import org.rocksdb.WriteBatch;
 
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -23,13 +26,21 @@ final class BatchAssembler {
     record Staged(List<MessageHash> stored, int duplicates, int ephemeralSkipped, long storedBytes) {
     }
 
+    /** Distinct (pubsub topic, content topic) pairs whose byte forms are kept; past it the cache starts again. */
+    static final int MAX_CACHED_TOPIC_PAIRS = 1024;
+
     private final RocksDB db;
     private final ArchiveCounters counters;
     private final MessageFamilies families;
-    /** RocksJava's ByteBuffer put needs a direct key too; the batch copies it, so one buffer is reused. */
-    private final ByteBuffer directKey = ByteBuffer.allocateDirect(Keys.TAIL_BYTES);
-    /** Where a message that arrived in several buffers is gathered for RocksDB; grown and reused (see gather). */
-    private ByteBuffer assembly;
+    // RocksJava's ByteBuffer put takes direct buffers only and copies them into the batch, so each is reused; a
+    // message that arrived in several buffers is gathered into one (see stageMessage)
+    private final DirectScratch keyScratch = new DirectScratch(256);
+    private final DirectScratch valueScratch = new DirectScratch(256);
+    private final DirectScratch assembly = new DirectScratch(64 * 1024);
+    private final ByteBuffer emptyValue = ByteBuffer.allocateDirect(0);
+    /** pubsub topic → content topic → their byte forms: a node sees few pairs, and every message needs them. */
+    private final Map<String, Map<String, TopicBytes>> topicBytes = new HashMap<>();
+    private int cachedTopicPairs;
     /** The pubsub topic of each message the last staged batch stores, for the per-shard counts; reused. */
     private final List<String> storedTopics = new ArrayList<>();
 
@@ -73,49 +84,89 @@ final class BatchAssembler {
         return storedTopics;
     }
 
-    /**
-     * {@code bytes} copied into {@link #assembly}, which grows to the largest message seen (at most the relay's
-     * largest RPC) and is reused: only the writer thread stages messages.
-     */
-    private ByteBuffer gather(ByteBuf bytes) {
-        int size = bytes.readableBytes();
-        if (assembly == null || assembly.capacity() < size) {
-            assembly = ByteBuffer.allocateDirect(Math.max(size, 64 * 1024));
-        }
-        assembly.clear().limit(size);
-        bytes.getBytes(bytes.readerIndex(), assembly);
-        return assembly.flip();
-    }
-
     private boolean isStored(byte[] hash) throws RocksDBException {
         // the bloom filter answers most misses without reading a block
         return db.keyMayExist(families.messageInfo(), hash, null) && db.get(families.messageInfo(), hash) != null;
     }
 
+    /**
+     * Puts the message and its four index entries into {@code batch}, with the layouts of {@link Keys}. Keys and values
+     * are composed in reused direct buffers, and the topics' byte forms come from {@link #topicBytes}, so that staging
+     * a message allocates nearly nothing (docs/benchmarks.md, "Allocation on the write path").
+     */
     private void stageMessage(Envelope envelope, byte[] hash, WriteBatch batch) throws RocksDBException {
         long timestamp = envelope.indexTimestamp();
-        byte[] pubsubTopic = Keys.utf8(envelope.pubsubTopic());
-        byte[] contentTopic = Keys.utf8(envelope.message().contentTopic());
-        byte[] tail = Keys.tail(timestamp, hash);
+        TopicBytes topics = topicBytes(envelope.pubsubTopic(), envelope.message().contentTopic());
 
         ByteBuf bytes = envelope.messageBytes();
-        if (bytes.isDirect() && bytes.nioBufferCount() == 1) {
-            directKey.clear();
-            directKey.put(tail).flip();
-            batch.put(families.messages(), directKey, bytes.nioBuffer());
-        } else {
-            // a message that spans several received buffers (every message over one Noise frame, 65,535 bytes, is
-            // a composite of them) is gathered into one reused direct buffer: RocksDB takes one contiguous value,
-            // and a new array per message was 73 KB of garbage per message of the default mix
-            ByteBuffer gathered = gather(bytes);
-            directKey.clear();
-            directKey.put(tail).flip();
-            batch.put(families.messages(), directKey, gathered);
+        // a message that spans several received buffers (every message over one Noise frame, 65,535 bytes, is a
+        // composite of them) is gathered into one reused direct buffer: RocksDB takes one contiguous value
+        ByteBuffer message = bytes.isDirect() && bytes.nioBufferCount() == 1 ? bytes.nioBuffer() : gather(bytes);
+        batch.put(families.messages(), indexKey(Keys.EMPTY, timestamp, hash), message);
+        batch.put(families.messageInfo(), keyScratch.take(hash.length).put(hash).flip(),
+                valueScratch.take(Keys.TIMESTAMP_BYTES + topics.pubsubTopic().length)
+                        .putLong(Keys.orderedTimestamp(timestamp)).put(topics.pubsubTopic()).flip());
+        batch.put(families.byTime(), indexKey(Keys.EMPTY, timestamp, hash),
+                valueScratch.take(Integer.BYTES + topics.bothTopics().length)
+                        .putInt(envelope.messageSize()).put(topics.bothTopics()).flip());
+        batch.put(families.byPubsub(), indexKey(topics.pubsubPrefix(), timestamp, hash), emptyValue);
+        batch.put(families.byContent(), indexKey(topics.contentPrefix(), timestamp, hash), emptyValue);
+    }
+
+    /** {@code prefix ‖ tail(timestamp, hash)} in the key scratch buffer. */
+    private ByteBuffer indexKey(byte[] prefix, long timestamp, byte[] hash) {
+        return keyScratch.take(prefix.length + Keys.TAIL_BYTES)
+                .put(prefix).putLong(Keys.orderedTimestamp(timestamp)).put(hash).flip();
+    }
+
+    private ByteBuffer gather(ByteBuf bytes) {
+        ByteBuffer target = assembly.take(bytes.readableBytes());
+        bytes.getBytes(bytes.readerIndex(), target);
+        return target.flip();
+    }
+
+    private TopicBytes topicBytes(String pubsubTopic, String contentTopic) {
+        Map<String, TopicBytes> byContent = topicBytes.get(pubsubTopic);
+        TopicBytes known = byContent == null ? null : byContent.get(contentTopic);
+        if (known != null) {
+            return known;
         }
-        batch.put(families.messageInfo(), hash, Keys.infoValue(timestamp, pubsubTopic));
-        batch.put(families.byTime(), tail, Keys.timeValue(envelope.messageSize(), pubsubTopic, contentTopic));
-        byte[] pubsubPrefix = Keys.pubsubPrefix(envelope.pubsubTopic());
-        batch.put(families.byPubsub(), Keys.concat(pubsubPrefix, tail), Keys.EMPTY);
-        batch.put(families.byContent(), Keys.concat(Keys.contentPrefix(pubsubTopic, contentTopic), tail), Keys.EMPTY);
+        if (cachedTopicPairs >= MAX_CACHED_TOPIC_PAIRS) {
+            topicBytes.clear();
+            cachedTopicPairs = 0;
+        }
+        TopicBytes computed = TopicBytes.of(pubsubTopic, contentTopic);
+        topicBytes.computeIfAbsent(pubsubTopic, t -> new HashMap<>()).put(contentTopic, computed);
+        cachedTopicPairs++;
+        return computed;
+    }
+
+    /** The byte forms of a (pubsub topic, content topic) pair in the keys and values of {@link Keys}. */
+    record TopicBytes(byte[] pubsubTopic, byte[] bothTopics, byte[] pubsubPrefix, byte[] contentPrefix) {
+        static TopicBytes of(String pubsubTopic, String contentTopic) {
+            byte[] pubsub = Keys.utf8(pubsubTopic);
+            byte[] content = Keys.utf8(contentTopic);
+            byte[] contentPrefix = Keys.contentPrefix(pubsub, content);
+            // the by_time value after its size: pubsub topic NUL content topic, the content prefix without its last NUL
+            byte[] both = Arrays.copyOf(contentPrefix, contentPrefix.length - 1);
+            return new TopicBytes(pubsub, both, Keys.pubsubPrefix(pubsubTopic), contentPrefix);
+        }
+    }
+
+    /** A direct buffer reused for every value it holds, grown to the largest asked for. */
+    private static final class DirectScratch {
+        private ByteBuffer buffer;
+
+        DirectScratch(int initialCapacity) {
+            buffer = ByteBuffer.allocateDirect(initialCapacity);
+        }
+
+        /** The buffer, cleared, limited to {@code size} bytes. */
+        ByteBuffer take(int size) {
+            if (buffer.capacity() < size) {
+                buffer = ByteBuffer.allocateDirect(Math.max(size, 2 * buffer.capacity()));
+            }
+            return buffer.clear().limit(size);
+        }
     }
 }

@@ -25,9 +25,14 @@ final class Keys {
     private Keys() {
     }
 
+    /** The order-preserving encoding of a signed timestamp, as a long to write big-endian. */
+    static long orderedTimestamp(long timestamp) {
+        return timestamp ^ Long.MIN_VALUE;
+    }
+
     /** The order-preserving encoding of a signed timestamp. */
     static void putTimestamp(byte[] target, int offset, long timestamp) {
-        long v = timestamp ^ Long.MIN_VALUE;
+        long v = orderedTimestamp(timestamp);
         for (int i = 7; i >= 0; i--) {
             target[offset + i] = (byte) v;
             v >>>= 8;

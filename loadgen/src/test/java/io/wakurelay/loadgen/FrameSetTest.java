@@ -92,4 +92,28 @@ class FrameSetTest {
             assertThat(frames.taken()).isEqualTo(1);
         }
     }
+
+    @Test
+    void aFrameIsByteForByteWhatTheGeneratedProtobufCodeWrites() throws Exception {
+        for (int size : new int[]{0, 1, 127, 128, 16_383, 16_384, 150_000}) {
+            byte[] data = new byte[size];
+            java.util.Arrays.fill(data, (byte) size);
+            ByteBuf message = io.netty.buffer.Unpooled.wrappedBuffer(data);
+            ByteBuf frame = FrameSet.relayStreamBytes(io.netty.buffer.UnpooledByteBufAllocator.DEFAULT, "/waku/2/rs/0/ü", message);
+            try {
+                byte[] rpc = RPC.newBuilder().addPublish(Message.newBuilder()
+                        .setData(com.google.protobuf.ByteString.copyFrom(data)).setTopic("/waku/2/rs/0/ü")).build().toByteArray();
+                java.io.ByteArrayOutputStream expected = new java.io.ByteArrayOutputStream();
+                com.google.protobuf.CodedOutputStream prefix = com.google.protobuf.CodedOutputStream.newInstance(expected);
+                prefix.writeUInt32NoTag(rpc.length);
+                prefix.flush();
+                expected.write(rpc);
+                assertThat(io.netty.buffer.ByteBufUtil.getBytes(frame)).as("%d bytes of data", size).isEqualTo(expected.toByteArray());
+                assertThat(message.readableBytes()).as("the message is read, not consumed").isEqualTo(size);
+            } finally {
+                frame.release();
+                message.release();
+            }
+        }
+    }
 }

@@ -24,6 +24,8 @@ public final class WireReader {
     public static final int WIRETYPE_FIXED32 = WireFormat.WIRETYPE_FIXED32;
     /** protobuf-java's default recursion limit, applied to nested groups. */
     private static final int MAX_GROUP_DEPTH = 100;
+    /** Topics, shared by every reader: the same few arrive in every message, on every connection. */
+    private static final RepeatedStrings REPEATED = new RepeatedStrings();
 
     private final ByteBuf buf;
     private final Violation violation;
@@ -135,17 +137,26 @@ public final class WireReader {
 
     public String readString(Violation utf8Violation, String field) {
         int start = readLengthDelimited();
-        return utf8(buf.slice(start, position - start), utf8Violation, field);
+        return utf8(buf, start, position - start, utf8Violation, field);
     }
 
     /** Decodes strictly: invalid UTF-8 is refused, as protobuf refuses it in proto3 string fields. */
     public static String utf8(ByteBuf bytes, Violation utf8Violation, String field) {
-        byte[] copy = new byte[bytes.readableBytes()];
-        bytes.getBytes(bytes.readerIndex(), copy);
+        return utf8(bytes, bytes.readerIndex(), bytes.readableBytes(), utf8Violation, field);
+    }
+
+    /** {@link #utf8(ByteBuf, Violation, String)} of {@code length} bytes at {@code index}; a repeated short string is not decoded again. */
+    private static String utf8(ByteBuf bytes, int index, int length, Violation utf8Violation, String field) {
+        String known = REPEATED.find(bytes, index, length);
+        if (known != null) {
+            return known;
+        }
+        byte[] copy = new byte[length];
+        bytes.getBytes(index, copy);
         if (!UnsafeByteOperations.unsafeWrap(copy).isValidUtf8()) {
             throw new ProtocolViolation(utf8Violation, field + " is not valid UTF-8");
         }
-        return new String(copy, StandardCharsets.UTF_8);
+        return REPEATED.keep(copy, new String(copy, StandardCharsets.UTF_8));
     }
 
     public void skipField(int tag) {
