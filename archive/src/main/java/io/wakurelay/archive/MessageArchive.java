@@ -231,8 +231,8 @@ public final class MessageArchive implements AutoCloseable {
     /**
      * Ends the write stream (queued envelopes are released, not written), waits for the batch being committed,
      * stops retention, the small-file merger and the writer thread, closes open store pages, waits for running
-     * queries and merges, then closes every RocksDB object and removes the meters. Idempotent. Not from a CommittedBatch subscriber (the writer thread):
-     * {@link IllegalStateException}.
+     * queries and merges, then closes every RocksDB object and removes the meters. Idempotent. Not from a
+     * CommittedBatch subscriber (the writer thread): {@link IllegalStateException}.
      */
     @Override
     public void close() {
