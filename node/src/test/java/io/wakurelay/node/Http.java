@@ -20,8 +20,8 @@ import java.util.stream.Stream;
 final class Http {
     static final ObjectMapper JSON = new ObjectMapper();
     /**
-     * HTTP/1.1 as the node serves it: the default HTTP_2 makes the JDK client ask each new connection for an h2c
-     * upgrade, a suspect in a rare CI hang of one request (docs/reliability.md, "Known intermittent failures").
+     * HTTP/1.1 as the node serves it: with the default HTTP_2 the JDK client asks each new connection for an h2c
+     * upgrade, which the node ignores.
      */
     private static final HttpClient CLIENT = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(Duration.ofSeconds(5)).build();
 
