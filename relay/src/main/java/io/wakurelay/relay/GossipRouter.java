@@ -690,11 +690,6 @@ final class GossipRouter {
         Outbox out = new Outbox();
         synchronized (this) {
             long now = nanoTime.getAsLong();
-            if (now - lastDecayNanos >= scoring.decayInterval().toNanos()) {
-                lastDecayNanos = now;
-                peers.values().forEach(p -> p.score.decay());
-                retainedScores.values().forEach(r -> r.score.decay());
-            }
             retainedScores.values().removeIf(r -> r.expiresNanos <= now);
             brokenPromises(now);
             Map<PeerState, Double> scores = new HashMap<>();
@@ -717,6 +712,13 @@ final class GossipRouter {
             }
             recordScores(scores);
             updateTopicGauges();
+            // decay after the scores were used, not before: a peer that fell below the graylist threshold since the
+            // last heartbeat is disconnected by this one even when a decay is due, instead of fading back above it
+            if (now - lastDecayNanos >= scoring.decayInterval().toNanos()) {
+                lastDecayNanos = now;
+                peers.values().forEach(p -> p.score.decay());
+                retainedScores.values().forEach(r -> r.score.decay());
+            }
         }
         send(out);
         flushSubscriptionChanges();

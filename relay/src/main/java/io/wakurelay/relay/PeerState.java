@@ -24,6 +24,8 @@ final class PeerState {
     final Set<String> topics = new HashSet<>();
     final Map<String, Long> backoffUntilNanos = new HashMap<>();
     final Set<MessageId> dontWant = new LinkedHashSet<>();
+    /** The relay stream the peer opened to this node; read and written on the connection's event loop only. */
+    RelayStreamReader inbound;
     int iHaveMessagesThisHeartbeat;
     int iHaveIdsRequestedThisHeartbeat;
 

@@ -39,6 +39,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -72,6 +73,8 @@ public final class Relay implements AutoCloseable {
     private final AtomicBoolean flushScheduled = new AtomicBoolean();
     private final AtomicBoolean closing = new AtomicBoolean();
     private final Sinks.Empty<Void> terminated = Sinks.empty();
+    /** The readers of the peers' relay streams, for the buffered-bytes gauge. */
+    private final Set<RelayStreamReader> openReaders = ConcurrentHashMap.newKeySet();
     private final ConnectionListener listener = new ConnectionListener() {
         @Override
         public void onConnected(Connection connection) {
@@ -94,6 +97,7 @@ public final class Relay implements AutoCloseable {
         this.router = new GossipRouter(config, new EnvelopeDecoder(validator, counters), counters, metrics, handOver,
                 alloc, System::nanoTime, Relay::wallClockNanos);
         this.metadata = new MetadataProtocol(config::clusterId, router::subscriptions, metrics);
+        metrics.bindInboundBuffered(() -> openReaders.stream().mapToLong(RelayStreamReader::buffered).sum());
         this.timers = Schedulers.newSingle("relay-heartbeat", true);
         router.join(config.pubsubTopics());
         long period = config.gossip().heartbeat().toNanos();
@@ -180,13 +184,21 @@ public final class Relay implements AutoCloseable {
         });
     }
 
+    /** Runs on the stream's event loop, the connection's, where {@link PeerState#inbound} is kept. */
     private StreamHandler inboundStream(Stream stream) {
         PeerState peer = router.peer(stream.remotePeer());
         if (peer == null) {
             peer = router.addPeer(stream.connection(), new PeerSender(config, metrics, () -> stuck(stream.connection())));
             openRelayStream(peer);
         }
-        return new RelayStreamReader(router, peer, metrics, config.limits().maxRpcSize());
+        RelayStreamReader reader = new RelayStreamReader(router, peer, metrics, config.limits().maxRpcSize(),
+                config.rpcReadTimeout(), openReaders);
+        RelayStreamReader previous = peer.inbound;
+        peer.inbound = reader;
+        if (previous != null) {
+            previous.replaced();
+        }
+        return reader;
     }
 
     /**

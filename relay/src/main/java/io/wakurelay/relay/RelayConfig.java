@@ -4,6 +4,7 @@ import io.wakurelay.protocol.ProtocolLimits;
 import io.wakurelay.protocol.ProtocolViolation;
 import io.wakurelay.protocol.Topics;
 
+import java.time.Duration;
 import java.util.Collection;
 import java.util.List;
 import java.util.Objects;
@@ -25,18 +26,20 @@ import java.util.Objects;
  *                                 when reached, reading from the peers that deliver more pauses
  * @param seenCacheCapacity        message ids remembered for dedup within {@code gossip.seenTtl}
  * @param messageCacheBytes        bytes of recent messages kept to answer IWANT (the oldest go first past it)
+ * @param rpcReadTimeout           time an RPC from a peer may stay incomplete while this node reads; past it the
+ *                                 peer's relay stream is reset and the bytes freed
  */
 public record RelayConfig(List<String> pubsubTopics, int clusterId, ProtocolLimits limits, GossipParams gossip,
                           ScoreParams scoring, int maxTopics, int peerQueueMessages, long peerQueueBytes,
                           int maxDropsBeforeDisconnect, int localQueueMessages, int seenCacheCapacity,
-                          long messageCacheBytes) {
+                          long messageCacheBytes, Duration rpcReadTimeout) {
 
     /** The largest RPC this node sends: nwaku reads each RPC with a 150 KiB limit. */
     public static final int MAX_OUTBOUND_RPC_BYTES = 153_600;
 
     public static final RelayConfig DEFAULTS = new RelayConfig(List.of(Topics.DEFAULT_PUBSUB_TOPIC), 0,
             ProtocolLimits.DEFAULTS, GossipParams.DEFAULTS, ScoreParams.DEFAULTS, 1024, 1024, 4L << 20, 256, 256,
-            1_000_000, 64L << 20);
+            1_000_000, 64L << 20, Duration.ofSeconds(30));
 
     public RelayConfig {
         pubsubTopics = List.copyOf(Objects.requireNonNull(pubsubTopics, "pubsubTopics"));
@@ -59,6 +62,10 @@ public record RelayConfig(List<String> pubsubTopics, int clusterId, ProtocolLimi
         if (messageCacheBytes < MAX_OUTBOUND_RPC_BYTES) {
             throw new IllegalArgumentException("message cache bytes must hold at least one message ("
                     + MAX_OUTBOUND_RPC_BYTES + "), was " + messageCacheBytes);
+        }
+        Objects.requireNonNull(rpcReadTimeout, "rpcReadTimeout");
+        if (rpcReadTimeout.compareTo(Duration.ofMillis(100)) < 0) {
+            throw new IllegalArgumentException("rpc read timeout must be at least 100ms, was " + rpcReadTimeout);
         }
     }
 
@@ -104,6 +111,7 @@ public record RelayConfig(List<String> pubsubTopics, int clusterId, ProtocolLimi
         private int localQueueMessages;
         private int seenCacheCapacity;
         private long messageCacheBytes;
+        private Duration rpcReadTimeout;
 
         private Builder(RelayConfig c) {
             pubsubTopics = c.pubsubTopics;
@@ -118,6 +126,7 @@ public record RelayConfig(List<String> pubsubTopics, int clusterId, ProtocolLimi
             localQueueMessages = c.localQueueMessages;
             seenCacheCapacity = c.seenCacheCapacity;
             messageCacheBytes = c.messageCacheBytes;
+            rpcReadTimeout = c.rpcReadTimeout;
         }
 
         public Builder pubsubTopics(List<String> v) {
@@ -180,9 +189,15 @@ public record RelayConfig(List<String> pubsubTopics, int clusterId, ProtocolLimi
             return this;
         }
 
+        public Builder rpcReadTimeout(Duration v) {
+            rpcReadTimeout = v;
+            return this;
+        }
+
         public RelayConfig build() {
             return new RelayConfig(pubsubTopics, clusterId, limits, gossip, scoring, maxTopics, peerQueueMessages,
-                    peerQueueBytes, maxDropsBeforeDisconnect, localQueueMessages, seenCacheCapacity, messageCacheBytes);
+                    peerQueueBytes, maxDropsBeforeDisconnect, localQueueMessages, seenCacheCapacity, messageCacheBytes,
+                    rpcReadTimeout);
         }
     }
 }

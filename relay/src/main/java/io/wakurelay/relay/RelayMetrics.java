@@ -44,6 +44,7 @@ final class RelayMetrics {
     private final Map<PeerSender.Kind, Counter> drops = new EnumMap<>(PeerSender.Kind.class);
     private final Map<String, Counter> disconnects = new ConcurrentHashMap<>();
     private final Map<String, Counter> control = new ConcurrentHashMap<>();
+    private final Map<String, Counter> inboundStreamResets = new ConcurrentHashMap<>();
     private final Map<String, AtomicInteger> scoreBands = new ConcurrentHashMap<>();
     private final Map<String, TopicGauges> topics = new ConcurrentHashMap<>();
 
@@ -96,6 +97,11 @@ final class RelayMetrics {
         for (String kind : List.of("graft", "prune", "ihave", "iwant", "idontwant")) {
             controlReceived(kind, 0);
         }
+        for (String reason : List.of("rpc_read_timeout", "replaced")) {
+            inboundStreamResets.put(reason, Counter.builder("waku.relay.inbound.stream.resets").tag("reason", reason)
+                    .description("relay streams from peers this node reset: an RPC left incomplete past the read "
+                            + "timeout, or a newer stream from the same peer").register(registry));
+        }
         for (String band : SCORE_BANDS) {
             AtomicInteger value = new AtomicInteger();
             scoreBands.put(band, value);
@@ -132,6 +138,19 @@ final class RelayMetrics {
     void invalid(Violation v) {
         invalid.get(v).increment();
         (v.penalised() ? validationFailure : validationIgnore).increment();
+    }
+
+    /** {@code reason}: rpc_read_timeout or replaced. */
+    void inboundStreamReset(String reason) {
+        inboundStreamResets.get(reason).increment();
+    }
+
+    /** The bytes held by the readers of the peers' relay streams (incomplete RPCs, and RPCs waiting out a pause). */
+    void bindInboundBuffered(Supplier<Number> bytes) {
+        Gauge.builder("waku.relay.inbound.buffered.bytes", bytes)
+                .description("bytes read from peers' relay streams and not yet handed to the router: incomplete RPCs "
+                        + "(bounded by the max RPC size and the read timeout) and RPCs waiting while reading is paused")
+                .register(registry);
     }
 
     void peerDrop(PeerSender.Kind kind) {

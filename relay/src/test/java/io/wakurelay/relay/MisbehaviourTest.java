@@ -70,6 +70,33 @@ class MisbehaviourTest {
     }
 
     @Test
+    void aSpammerIsDisconnectedEvenWhenItsScoreDecaysAtTheVeryNextHeartbeat() {
+        // scores decay at every heartbeat here, so a decay is always due when the spammer's penalty is first seen:
+        // 11 invalid messages (-12,100) halve to -3,025, above the graylist threshold (-10,000), if the decay comes
+        // first. Its later messages are ignored while it is graylisted, so nothing else would push it down again.
+        ScoreParams d = ScoreParams.DEFAULTS;
+        ScoreParams decayEachHeartbeat = new ScoreParams(d.gossipThreshold(), d.publishThreshold(), d.graylistThreshold(),
+                Duration.ofMillis(10), d.decayToZero(), d.retainScore(), d.timeInMeshWeight(), d.timeInMeshQuantum(),
+                d.timeInMeshCap(), d.firstMessageDeliveriesWeight(), d.firstMessageDeliveriesDecay(),
+                d.firstMessageDeliveriesCap(), d.meshMessageDeliveriesWeight(), d.meshMessageDeliveriesDecay(),
+                d.meshMessageDeliveriesCap(), d.meshMessageDeliveriesThreshold(), d.meshMessageDeliveriesWindow(),
+                d.meshMessageDeliveriesActivation(), d.invalidMessageDeliveriesWeight(), d.invalidMessageDeliveriesDecay(),
+                d.ipColocationFactorWeight(), d.ipColocationFactorThreshold(), d.behaviourPenaltyWeight(),
+                d.behaviourPenaltyDecay());
+        TestNode victim = closer.keep(new TestNode(0, TestNode.fastConfig().toBuilder().scoring(decayEachHeartbeat).build(),
+                PrivateKey.generateEd25519()));
+        RawRelayPeer spammer = closer.keep(new RawRelayPeer(1));
+        spammer.connect(victim.address());
+        spammer.send(subscribe());
+        for (int i = 0; i < 30; i++) {
+            spammer.send(publish(Messages.message(100 + i, 100).toBuilder().clearContentTopic().build().toByteString()));
+        }
+
+        Eventually.until(() -> !spammer.connectedTo(victim.host));
+        assertThat(counter(victim, "waku.relay.peer.disconnects", "reason", "graylisted")).isEqualTo(1);
+    }
+
+    @Test
     void aMessageOutsideTheClockWindowIsIgnoredAndItsForwarderNotPenalised() {
         TestNode node = closer.keep(new TestNode(0, TestNode.fastConfig(), PrivateKey.generateEd25519()));
         RawRelayPeer forwarder = closer.keep(new RawRelayPeer(1));

@@ -3,6 +3,9 @@ package io.wakurelay.relay;
 import com.google.protobuf.InvalidProtocolBufferException;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufUtil;
+import io.netty.buffer.Unpooled;
+import io.netty.buffer.UnpooledByteBufAllocator;
 import io.wakurelay.p2p.Connection;
 import io.wakurelay.p2p.Host;
 import io.wakurelay.p2p.HostConfig;
@@ -26,6 +29,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 final class RawRelayPeer implements AutoCloseable {
     final Host host;
     final List<RPC> received = new CopyOnWriteArrayList<>();
+    private Connection connection;
     private Stream stream;
 
     RawRelayPeer(int index) {
@@ -43,18 +47,44 @@ final class RawRelayPeer implements AutoCloseable {
 
     /** Connects to the node and opens this peer's relay stream to it. */
     Connection connect(Multiaddr node) {
-        Connection c = host.dial(node).block(Duration.ofSeconds(10));
-        stream = c.openStream(Relay.PROTOCOL_ID, new StreamHandler() {
+        connection = host.dial(node).block(Duration.ofSeconds(10));
+        openNewStream();
+        return connection;
+    }
+
+    /** Opens another relay stream on the connection; {@link #send} and {@link #sendRaw} write on it from now on. */
+    Stream openNewStream() {
+        stream = connection.openStream(Relay.PROTOCOL_ID, new StreamHandler() {
             @Override
             public void onData(Stream s, ByteBuf data) {
                 data.release();
             }
         }).block(Duration.ofSeconds(10));
-        return c;
+        return stream;
+    }
+
+    /** The relay stream {@link #send} writes on. */
+    Stream stream() {
+        return stream;
     }
 
     void send(RPC rpc) {
         stream.write(Frames.lengthPrefixed(stream.alloc(), rpc));
+    }
+
+    /** Writes bytes as they are: part of a length-prefixed RPC, or anything else. */
+    void sendRaw(byte[] bytes) {
+        stream.write(Unpooled.wrappedBuffer(bytes));
+    }
+
+    /** An RPC as it goes on the wire: its length, then its bytes. */
+    static byte[] lengthPrefixed(RPC rpc) {
+        ByteBuf buf = Frames.lengthPrefixed(UnpooledByteBufAllocator.DEFAULT, rpc);
+        try {
+            return ByteBufUtil.getBytes(buf);
+        } finally {
+            buf.release();
+        }
     }
 
     boolean connectedTo(Host node) {

@@ -125,6 +125,10 @@ public final class NodeOptions {
             description = "direct memory of recent messages kept to answer gossip (IWANT); past it the oldest go early")
     String relayMessageCacheSize;
 
+    @Option(names = "--relay-rpc-timeout", paramLabel = "DURATION",
+            description = "time an RPC from a peer may stay incomplete on its relay stream; past it the stream is reset")
+    String relayRpcTimeout;
+
     @Option(names = "--relay", paramLabel = "BOOL", arity = "0..1", fallbackValue = "true", showDefaultValue = CommandLine.Help.Visibility.ALWAYS,
             description = "relay messages (nwaku's flag; only true: this node is a relay node)")
     boolean relay;

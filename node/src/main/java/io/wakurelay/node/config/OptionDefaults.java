@@ -58,6 +58,7 @@ final class OptionDefaults {
         d.put("--peer-queue-size", ByteSize.format(relay.peerQueueBytes()));
         d.put("--peer-max-drops", String.valueOf(relay.maxDropsBeforeDisconnect()));
         d.put("--relay-message-cache-size", ByteSize.format(relay.messageCacheBytes()));
+        d.put("--relay-rpc-timeout", DurationText.format(relay.rpcReadTimeout()));
         d.put("--relay", "true"); // this node is always a relay node
         d.put("--store", String.valueOf(archive != null));
         d.put("--store-message-retention-policy", archive.retention().spec());

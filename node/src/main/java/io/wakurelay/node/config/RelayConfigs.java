@@ -59,6 +59,7 @@ final class RelayConfigs {
                 .peerQueueBytes(NodeOptions.option("--peer-queue-size", () -> ByteSize.parse(o.peerQueueSize)))
                 .maxDropsBeforeDisconnect(o.peerMaxDrops)
                 .messageCacheBytes(NodeOptions.option("--relay-message-cache-size", () -> ByteSize.parse(o.relayMessageCacheSize)))
+                .rpcReadTimeout(NodeOptions.option("--relay-rpc-timeout", () -> DurationText.parse(o.relayRpcTimeout)))
                 .build();
     }
 

@@ -72,9 +72,10 @@ public final class LengthPrefixedReader implements AutoCloseable {
         return message;
     }
 
-    /** Bytes received and not yet handed out. */
+    /** Bytes received and not yet handed out. May be read from another thread (for a gauge): then an estimate. */
     public int buffered() {
-        return cumulation == null ? 0 : cumulation.readableBytes();
+        CompositeByteBuf c = cumulation;
+        return c == null ? 0 : c.readableBytes();
     }
 
     /** Releases what is buffered; later input is released as it comes. Idempotent. */
