@@ -76,6 +76,7 @@ final class GossipRouter {
     private final Map<PeerId, Retained> retainedScores = new LinkedHashMap<>();
     private final Map<MessageId, Promise> promises = new HashMap<>();
     private final SeenCache seen;
+    private final RejectedMessages rejected = new RejectedMessages();
     private final MessageCache cache;
     private boolean closed; // guarded by this
     private final Set<String> pendingSubscriptions = new LinkedHashSet<>();
@@ -141,6 +142,7 @@ final class GossipRouter {
         this.lastDecayNanos = now;
         metrics.bind(this::seenSize, this::seenEvictions, this::cacheBytes, this::cacheEvictions, handOver::pending,
                 this::relayPeerCount, this::queuedBytes, () -> subscriptions().size());
+        metrics.bindRejectedIds(this::rejectedIds);
     }
 
     // =====================================================================================================
@@ -278,6 +280,14 @@ final class GossipRouter {
             // whoever delivers it, an advertised message that arrives keeps its advertiser's promise
             promises.remove(id);
             if (!seen.markSeen(id, nanoTime.getAsLong())) {
+                Violation firstCopy = rejected.reason(id);
+                if (firstCopy != null) {
+                    metrics.invalid(firstCopy);
+                    if (from != null) {
+                        from.score.invalidDelivery(m.topic());
+                    }
+                    return;
+                }
                 metrics.duplicates.increment();
                 if (from != null) {
                     from.score.meshDuplicateDelivery(m.topic());
@@ -290,6 +300,9 @@ final class GossipRouter {
             envelope = decoder.decode(m.topic(), m.data(), owner);
         } catch (ProtocolViolation v) {
             if (v.violation().penalised()) {
+                synchronized (this) {
+                    rejected.add(id, v.violation());
+                }
                 reject(from, m.topic(), v.violation());
             } else {
                 metrics.invalid(v.violation());
@@ -400,6 +413,10 @@ final class GossipRouter {
                 from.score.behaviourPenalty(PENALTY);
             }
         }
+    }
+
+    private synchronized int rejectedIds() {
+        return rejected.size();
     }
 
     MessageId messageId(ByteBuf data) {

@@ -153,6 +153,12 @@ final class RelayMetrics {
                 .register(registry);
     }
 
+    void bindRejectedIds(Supplier<Number> ids) {
+        Gauge.builder("waku.relay.rejected.ids", ids)
+                .description("ids of recently rejected messages kept so that later copies are rejected too (at most "
+                        + RejectedMessages.CAPACITY + ")").register(registry);
+    }
+
     void peerDrop(PeerSender.Kind kind) {
         drops.get(kind).increment();
     }

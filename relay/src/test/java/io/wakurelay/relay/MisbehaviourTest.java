@@ -41,7 +41,8 @@ class MisbehaviourTest {
     }
 
     private static double counter(TestNode node, String name, String tag, String value) {
-        var c = node.registry.find(name).tag(tag, value).counter();
+        var search = node.registry.find(name);
+        var c = (tag == null ? search : search.tag(tag, value)).counter();
         return c == null ? 0 : c.count();
     }
 
@@ -94,6 +95,36 @@ class MisbehaviourTest {
 
         Eventually.until(() -> !spammer.connectedTo(victim.host));
         assertThat(counter(victim, "waku.relay.peer.disconnects", "reason", "graylisted")).isEqualTo(1);
+    }
+
+    @Test
+    void aCopyOfARejectedMessageCostsItsSenderAsMuchAsTheFirstAndACopyOfAnIgnoredOneNothing() {
+        TestNode node = closer.keep(new TestNode(0, TestNode.fastConfig(), PrivateKey.generateEd25519()));
+        RawRelayPeer first = closer.keep(new RawRelayPeer(1));
+        RawRelayPeer second = closer.keep(new RawRelayPeer(2));
+        for (RawRelayPeer p : List.of(first, second)) {
+            p.connect(node.address());
+            p.send(subscribe());
+        }
+        Eventually.until(() -> node.relay.peers().stream().filter(p -> p.topics().contains(Messages.TOPIC)).count() == 2);
+        ByteString invalid = Messages.message(1, 100).toBuilder().clearContentTopic().build().toByteString();
+        ByteString tooOld = Messages.message(2, 100).toBuilder().setTimestamp(1_000_000_000L).build().toByteString();
+
+        first.send(publish(invalid));
+        first.send(publish(tooOld));
+        Eventually.until(() -> counter(node, "waku.relay.messages.invalid", "reason", "missing_content_topic") == 1
+                && counter(node, "waku.relay.messages.invalid", "reason", "timestamp_out_of_window") == 1);
+        second.send(publish(tooOld));
+        Eventually.until(() -> counter(node, "libp2p.gossipsub.duplicate", null, null) == 1);
+        assertThat(score(node, second)).as("a copy of an ignored message is a plain duplicate").isGreaterThanOrEqualTo(0);
+        second.send(publish(invalid));
+
+        Eventually.until(() -> counter(node, "waku.relay.messages.invalid", "reason", "missing_content_topic") == 2);
+        // P4 of one invalid message is -100 (-25 if a decay came between), as the first sender's
+        assertThat(score(node, second)).as("the second sender is penalised").isLessThan(-20);
+        assertThat(score(node, first)).isLessThan(-20);
+        assertThat(counter(node, "libp2p.gossipsub.duplicate", null, null)).isEqualTo(1);
+        assertThat(node.received).isEmpty();
     }
 
     @Test
