@@ -92,7 +92,8 @@ class HostilePeersAtScaleTest {
     private static final int IWANTS_PER_PEER = 30;
     private static final int STREAMS_PER_PEER = 300;
     private static final int STALLED_STREAMS_PER_PEER = 5;
-    private static final Duration RPC_READ_TIMEOUT = Duration.ofSeconds(2);
+    /** Long enough that a stalled peer's next stream replaces the last one before its RPC times out, even under load. */
+    private static final Duration RPC_READ_TIMEOUT = Duration.ofSeconds(5);
     private static final int MAX_INBOUND_STREAMS = 256; // MuxerLimits.DEFAULTS
     private static final int GOSSIP_RETRANSMISSION = 3; // GossipParams.DEFAULTS
     private static final int REST_PAYLOAD = Integer.getInteger("hostile.restPayload", 16 * 1024);

@@ -81,20 +81,21 @@ class InboundRelayStreamTest {
 
     @Test
     void rpcsArrivingInSlowPiecesAreAcceptedWhenEachCompletesWithinTheTimeout() throws InterruptedException {
-        TestNode node = closer.keep(node(Duration.ofSeconds(2)));
+        TestNode node = closer.keep(node(Duration.ofSeconds(3)));
         RawRelayPeer peer = closer.keep(new RawRelayPeer(1));
         peer.connect(node.address());
         peer.send(subscribe());
 
-        // four RPCs, each in two pieces 0.8 s apart: 3.2 s in all, longer than the timeout, each RPC well within it
-        for (int i = 0; i < 4; i++) {
+        // five RPCs, each in two pieces 1 s apart: 5 s in all, longer than the timeout, each RPC well within it (the
+        // 2 s to spare keep a loaded machine's scheduling delays from resetting the stream)
+        for (int i = 0; i < 5; i++) {
             byte[] rpc = publish(i);
             peer.sendRaw(Arrays.copyOf(rpc, PART));
-            Thread.sleep(800);
+            Thread.sleep(1000);
             peer.sendRaw(Arrays.copyOfRange(rpc, PART, rpc.length));
         }
 
-        Eventually.until(() -> accepted(node) == 4);
+        Eventually.until(() -> accepted(node) == 5);
         assertThat(resets(node, "rpc_read_timeout")).isZero();
     }
 
