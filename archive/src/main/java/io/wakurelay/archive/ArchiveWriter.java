@@ -156,8 +156,9 @@ final class ArchiveWriter implements WriteSession.Writer, AutoCloseable {
     }
 
     private void failed(RocksDBException e, int envelopes) {
-        int failures = ++consecutiveFailures;
+        // the error first: /health reads writing() and then this text, and must not find a failure without its reason
         lastWriteError = Errors.describe(e);
+        int failures = ++consecutiveFailures;
         if (failures == 1 || failures % LOG_EVERY_FAILURES == 0) {
             String why = Errors.isNoSpace(e) ? "the disk is full" : "RocksDB refused the write";
             log.error("archive write of {} envelopes failed ({} attempt(s) so far): {} ({}). The batch is held and retried "
@@ -230,8 +231,8 @@ final class ArchiveWriter implements WriteSession.Writer, AutoCloseable {
             return;
         } catch (RocksDBException e) {
             metrics.writeErrors.increment();
+            lastWriteError = Errors.describe(e); // before the count, as in failed()
             int failures = ++consecutiveFlushFailures;
-            lastWriteError = Errors.describe(e);
             if (failures == 1 || failures % LOG_EVERY_FAILURES == 0) {
                 log.error("archive flush failed ({} attempt(s) so far): {} ({}). Written batches are not acknowledged "
                                 + "and writes pause until a flush succeeds; retrying every {} ms at most.",
