@@ -1,10 +1,10 @@
 package io.wakurelay.loadgen;
 
-import com.google.protobuf.CodedOutputStream;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.PooledByteBufAllocator;
 import io.wakurelay.node.WakuNode;
+import io.wakurelay.p2p.wire.Uvarint;
 import io.wakurelay.protocol.Envelope;
 import io.wakurelay.protocol.EnvelopeEncoder;
 import io.wakurelay.protocol.MessageHash;
@@ -103,31 +103,21 @@ final class FrameSet implements AutoCloseable {
         int data = message.readableBytes();
         int messageSize = fieldSize(data) + fieldSize(topicBytes.length);
         int rpcSize = fieldSize(messageSize);
-        ByteBuf out = alloc.directBuffer(CodedOutputStream.computeUInt32SizeNoTag(rpcSize) + rpcSize);
-        writeVarint(out, rpcSize);
-        writeVarint(out, RPC_PUBLISH_TAG);
-        writeVarint(out, messageSize);
-        writeVarint(out, MESSAGE_DATA_TAG);
-        writeVarint(out, data);
+        ByteBuf out = alloc.directBuffer(Uvarint.size(rpcSize) + rpcSize);
+        Uvarint.write(out, rpcSize);
+        Uvarint.write(out, RPC_PUBLISH_TAG);
+        Uvarint.write(out, messageSize);
+        Uvarint.write(out, MESSAGE_DATA_TAG);
+        Uvarint.write(out, data);
         out.writeBytes(message, message.readerIndex(), data);
-        writeVarint(out, MESSAGE_TOPIC_TAG);
-        writeVarint(out, topicBytes.length);
+        Uvarint.write(out, MESSAGE_TOPIC_TAG);
+        Uvarint.write(out, topicBytes.length);
         return out.writeBytes(topicBytes);
     }
 
     /** A length-delimited field of {@code length} bytes with a one-byte tag. */
     private static int fieldSize(int length) {
-        return 1 + CodedOutputStream.computeUInt32SizeNoTag(length) + length;
-    }
-
-    private static void writeVarint(ByteBuf out, int value) {
-        for (int n = value; ; n >>>= 7) {
-            if ((n & ~0x7F) == 0) {
-                out.writeByte(n);
-                return;
-            }
-            out.writeByte((n & 0x7F) | 0x80);
-        }
+        return 1 + Uvarint.size(length) + length;
     }
 
     /** The next frame, which must be frame {@code i}; the caller takes ownership. */

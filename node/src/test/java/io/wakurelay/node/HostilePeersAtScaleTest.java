@@ -99,6 +99,13 @@ class HostilePeersAtScaleTest {
     private static final int REST_PAYLOAD = Integer.getInteger("hostile.restPayload", 16 * 1024);
     private static final long MIB = 1 << 20;
     private static final Duration WAIT = Duration.ofSeconds(30);
+    /** For the streams an attacker opens and never reads: what the node writes is dropped. */
+    private static final StreamHandler DISCARD = new StreamHandler() {
+        @Override
+        public void onData(Stream s, ByteBuf data) {
+            data.release();
+        }
+    };
 
     @TempDir
     Path dir;
@@ -416,12 +423,7 @@ class HostilePeersAtScaleTest {
                 AtomicLong refused = new AtomicLong();
                 for (int i = 0; i < STREAMS_PER_PEER; i++) {
                     try {
-                        streams.add(c.openStream("/ipfs/ping/1.0.0", new StreamHandler() {
-                            @Override
-                            public void onData(Stream s, ByteBuf data) {
-                                data.release();
-                            }
-                        }).block(WAIT));
+                        streams.add(c.openStream("/ipfs/ping/1.0.0", DISCARD).block(WAIT));
                     } catch (RuntimeException e) {
                         refused.incrementAndGet();
                     }
@@ -430,12 +432,7 @@ class HostilePeersAtScaleTest {
                 c.close();
                 return;
             }
-            Stream relay = c.openStream(Relay.PROTOCOL_ID, new StreamHandler() {
-                @Override
-                public void onData(Stream s, ByteBuf data) {
-                    data.release();
-                }
-            }).block(WAIT);
+            Stream relay = c.openStream(Relay.PROTOCOL_ID, DISCARD).block(WAIT);
             send(relay, subscribe());
             switch (kind) {
                 case INVALID_MESSAGES -> {
@@ -487,12 +484,7 @@ class HostilePeersAtScaleTest {
                     // (its pings answered): the node keeps one stream per peer and drops that one's RPC at the timeout
                     List<Stream> stalled = new ArrayList<>();
                     for (int i = 0; i < STALLED_STREAMS_PER_PEER; i++) {
-                        Stream st = i == 0 ? relay : c.openStream(Relay.PROTOCOL_ID, new StreamHandler() {
-                            @Override
-                            public void onData(Stream s, ByteBuf data) {
-                                data.release();
-                            }
-                        }).block(WAIT);
+                        Stream st = i == 0 ? relay : c.openStream(Relay.PROTOCOL_ID, DISCARD).block(WAIT);
                         stalled.add(st);
                         ByteBuf out = st.alloc().buffer(8 + 512 * 1024);
                         Uvarint.write(out, 1 << 20);

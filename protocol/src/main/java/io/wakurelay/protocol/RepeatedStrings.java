@@ -1,6 +1,7 @@
 package io.wakurelay.protocol;
 
 import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
 
 /**
  * The strings of short UTF-8 fields that repeat from message to message (pubsub and content topics), kept so that a
@@ -33,7 +34,7 @@ final class RepeatedStrings {
     /** Keeps {@code value}, whose UTF-8 encoding is {@code utf8} (not copied: the caller gives it up). */
     String keep(byte[] utf8, String value) {
         if (utf8.length <= MAX_BYTES) {
-            slots[slot(utf8)] = new Entry(utf8, value);
+            slots[slot(Unpooled.wrappedBuffer(utf8), 0, utf8.length)] = new Entry(utf8, value);
         }
         return value;
     }
@@ -43,18 +44,6 @@ final class RepeatedStrings {
         for (int i = 0; i < length; i++) {
             h = 31 * h + buf.getByte(index + i);
         }
-        return spread(h);
-    }
-
-    private static int slot(byte[] bytes) {
-        int h = 1;
-        for (byte b : bytes) {
-            h = 31 * h + b;
-        }
-        return spread(h);
-    }
-
-    private static int spread(int h) {
         return (h ^ (h >>> 16)) & (SLOTS - 1);
     }
 
