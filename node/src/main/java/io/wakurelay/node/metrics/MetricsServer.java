@@ -1,5 +1,7 @@
 package io.wakurelay.node.metrics;
 
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpMethod;
 import io.netty.handler.codec.http.HttpResponseStatus;
@@ -40,15 +42,21 @@ public final class MetricsServer implements AutoCloseable {
                 .handle((request, response) -> {
                     String path = request.uri().split("\\?", 2)[0];
                     if (!path.equals("/metrics") || !request.method().equals(HttpMethod.GET)) {
-                        return response.status(HttpResponseStatus.NOT_FOUND).sendString(Mono.just("only GET /metrics is served here\n"));
+                        return response.status(HttpResponseStatus.NOT_FOUND).send(Mono.fromSupplier(() -> text("only GET /metrics is served here\n")));
                     }
-                    // a scrape reads RocksDB properties and /proc; keep it off the network threads
+                    // a scrape reads RocksDB properties and /proc; keep it off the network threads. The answer is a
+                    // heap buffer wrapping the text's bytes, not a pooled one: when the scraper has hung up by the time
+                    // it is ready, Reactor Netty drops it unwritten and unreleased, which for a heap wrapper is garbage
+                    // like any other and for a pooled buffer was a leak (MetricsServerTest reproduces it)
                     String type = contentType(request.requestHeaders().get(HttpHeaderNames.ACCEPT));
                     return response.header(HttpHeaderNames.CONTENT_TYPE, type)
-                            .sendString(Mono.fromSupplier(() -> scrape.apply(type)).subscribeOn(Schedulers.boundedElastic()),
-                                    StandardCharsets.UTF_8);
+                            .send(Mono.fromSupplier(() -> text(scrape.apply(type))).subscribeOn(Schedulers.boundedElastic()));
                 })
                 .bindNow());
+    }
+
+    private static ByteBuf text(String text) {
+        return Unpooled.wrappedBuffer(text.getBytes(StandardCharsets.UTF_8));
     }
 
     /** OpenMetrics if the scraper lists it in {@code Accept} (whatever its weight), else the Prometheus text format. */

@@ -25,12 +25,43 @@ class MetricsServerTest {
         registry.close();
     }
 
+    private HttpResponse<String> scrapeOf(MetricsServer target) throws IOException, InterruptedException {
+        return client.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + target.address().getPort() + "/metrics")).build(),
+                HttpResponse.BodyHandlers.ofString());
+    }
+
     private HttpResponse<String> scrape(String accept) throws IOException, InterruptedException {
         HttpRequest.Builder request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.address().getPort() + "/metrics"));
         if (accept != null) {
             request.header("Accept", accept);
         }
         return client.send(request.build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    @Test
+    void scrapersThatHangUpBeforeTheAnswerLeaveNoBufferBehind() throws Exception {
+        // a slow scrape, so that the scraper is gone when the text is ready: the answer's buffer must still be
+        // released (LeakCheckExtension fails the class otherwise)
+        String text = "x".repeat(64 * 1024);
+        try (MetricsServer slow = MetricsServer.start(MetricsConfig.builder().port(0).build(), type -> {
+            try {
+                Thread.sleep(2);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            return text;
+        })) {
+            for (int i = 0; i < 300; i++) {
+                try (java.net.Socket s = new java.net.Socket("127.0.0.1", slow.address().getPort())) {
+                    s.setSoLinger(true, 0); // close with a reset, at once
+                    s.getOutputStream().write("GET /metrics HTTP/1.1\r\nHost: x\r\n\r\n".getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+                    if (i % 2 == 0) {
+                        Thread.sleep(2);
+                    }
+                }
+            }
+            assertThat(scrapeOf(slow).statusCode()).as("it still answers").isEqualTo(200);
+        }
     }
 
     @Test
