@@ -20,6 +20,8 @@ final class StartedComponents {
     private static final Logger log = LoggerFactory.getLogger(StartedComponents.class);
     /** Time a component may take past the grace to report that it gave up (its own timers fire at the grace). */
     private static final Duration REPORT_MARGIN = Duration.ofSeconds(1);
+    /** A shutdown this long is logged with its time: the clue when a stop takes most of its grace. */
+    static final Duration SLOW_SHUTDOWN = Duration.ofSeconds(1);
 
     private record Started(String name, Function<Duration, Mono<Void>> shutdown, AutoCloseable close) {
     }
@@ -60,9 +62,14 @@ final class StartedComponents {
         long deadline = nanoClock.getAsLong() + grace.toNanos();
         for (int i = started.size() - 1; i >= 0; i--) {
             Started s = started.get(i);
-            Duration left = Duration.ofNanos(Math.max(0, deadline - nanoClock.getAsLong()));
+            long begun = nanoClock.getAsLong();
+            Duration left = Duration.ofNanos(Math.max(0, deadline - begun));
             try {
                 s.shutdown().apply(left).block(left.plus(REPORT_MARGIN));
+                Duration took = Duration.ofNanos(nanoClock.getAsLong() - begun);
+                if (took.compareTo(SLOW_SHUTDOWN) >= 0) {
+                    log.warn("{} took {} ms to shut down (it had {} ms of the grace)", s.name(), took.toMillis(), left.toMillis());
+                }
             } catch (RuntimeException e) {
                 // past its share of the grace (or failed): it is closed below all the same
                 log.warn("{} did not shut down within {}: {}", s.name(), left, e.toString());

@@ -1,6 +1,10 @@
 package io.wakurelay.node;
 
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
 import org.junit.jupiter.api.Test;
+import org.slf4j.LoggerFactory;
 import reactor.core.publisher.Mono;
 
 import java.time.Duration;
@@ -44,6 +48,25 @@ class StartedComponentsTest {
         components.stop(Duration.ofSeconds(30));
 
         assertThat(events).startsWith("shutdown rest 30s", "shutdown relay 26s", "shutdown archive 1s");
+    }
+
+    @Test
+    void aSlowShutdownIsLoggedWithTheTimeItTookAndAQuickOneIsNot() {
+        Logger logger = (Logger) LoggerFactory.getLogger(StartedComponents.class);
+        ListAppender<ILoggingEvent> log = new ListAppender<>();
+        log.start();
+        logger.addAppender(log);
+        try {
+            add("archive", Duration.ofMillis(999));
+            add("rest", Duration.ofSeconds(19));
+
+            components.stop(Duration.ofSeconds(20));
+
+            assertThat(log.list).extracting(ILoggingEvent::getFormattedMessage)
+                    .containsExactly("rest took 19000 ms to shut down (it had 20000 ms of the grace)");
+        } finally {
+            logger.detachAppender(log);
+        }
     }
 
     @Test

@@ -108,10 +108,15 @@ final class StaticPeers {
             if (connection.isOutbound()) {
                 connection.markStaticPeer();
             }
-            connection.onClose().subscribe(null, null, () -> {
-                log.info("static peer {} disconnected; dialling it again", address);
-                later();
-            });
+            connection.onClose().subscribe(null, null, this::disconnected);
+        }
+
+        private synchronized void disconnected() {
+            if (stopped || closed) {
+                return; // removed, or the host is shutting down: its connections close, nothing is dialled again
+            }
+            log.info("static peer {} disconnected; dialling it again", address);
+            later();
         }
 
         private void failed(Throwable e) {
