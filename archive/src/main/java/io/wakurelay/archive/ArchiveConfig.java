@@ -20,25 +20,30 @@ import java.util.Objects;
  * @param writeBufferBytes  memtable budget for all column families together: above it the largest memtable is flushed;
  *                          while flushes lag, writes stall at two memtables per family (at most about 2.25 times this)
  * @param retentionInterval time between two retention passes
+ * @param writeRateBytes    bytes per second RocksDB may write in flushes and compactions (its rate limiter), so that the
+ *                          archive leaves the disk to others; 0: no limit. The write-ahead log is not limited: when
+ *                          flushes fall behind, writes stall and the archive's backpressure slows its peers
  */
 public record ArchiveConfig(Path dataDir, RetentionPolicy retention, Durability durability, Duration flushInterval,
                             int maxBatchMessages,
                             Duration maxBatchDelay, int maxPendingMessages, long blockCacheBytes,
-                            long writeBufferBytes, Duration retentionInterval) {
+                            long writeBufferBytes, Duration retentionInterval, long writeRateBytes) {
     private static final int MAX_BATCH_MESSAGES_LIMIT = 10_000;
     private static final int MAX_PENDING_LIMIT = 1_000_000;
     private static final Duration MAX_BATCH_DELAY_LIMIT = Duration.ofSeconds(10);
     private static final Duration MAX_FLUSH_INTERVAL_LIMIT = Duration.ofSeconds(60);
     private static final long MIN_MEMORY_BYTES = 1L << 20;
+    private static final long MIN_WRITE_RATE_BYTES = 1L << 20;
 
     /**
      * Every default (flags, docs and tests read them here): nwaku's two-day retention, batches of 64 envelopes
      * waiting at most 5 ms, 256 envelopes in flight, a 128 MiB block cache with 64 MiB of memtables charged to it,
-     * acknowledged once in the write-ahead log (a flush-acknowledged archive asks for a flush within 200 ms).
+     * acknowledged once in the write-ahead log (a flush-acknowledged archive asks for a flush within 200 ms), with no
+     * limit on the rate it writes to disk.
      */
     public static final ArchiveConfig DEFAULTS = new ArchiveConfig(Path.of("data", "store"),
             new RetentionPolicy.Time(Duration.ofDays(2)), Durability.WAL, Duration.ofMillis(200), 64, Duration.ofMillis(5), 256, 128L << 20, 64L << 20,
-            Duration.ofMinutes(5));
+            Duration.ofMinutes(5), 0);
 
     public ArchiveConfig {
         Objects.requireNonNull(dataDir, "dataDir");
@@ -71,6 +76,10 @@ public record ArchiveConfig(Path dataDir, RetentionPolicy retention, Durability 
         if (retentionInterval.isNegative() || retentionInterval.isZero()) {
             throw new IllegalArgumentException("retentionInterval must be positive, was " + retentionInterval);
         }
+        // below 1 MiB/s a single flush of the default memtables would take a minute and stall every write meanwhile
+        if (writeRateBytes != 0 && writeRateBytes < MIN_WRITE_RATE_BYTES) {
+            throw new IllegalArgumentException("writeRateBytes must be 0 (no limit) or at least 1 MiB per second, was " + writeRateBytes);
+        }
     }
 
     /** {@link #DEFAULTS} in {@code dataDir}. */
@@ -98,6 +107,7 @@ public record ArchiveConfig(Path dataDir, RetentionPolicy retention, Durability 
         private long blockCacheBytes;
         private long writeBufferBytes;
         private Duration retentionInterval;
+        private long writeRateBytes;
 
         private Builder(ArchiveConfig c) {
             dataDir = c.dataDir;
@@ -110,6 +120,7 @@ public record ArchiveConfig(Path dataDir, RetentionPolicy retention, Durability 
             blockCacheBytes = c.blockCacheBytes;
             writeBufferBytes = c.writeBufferBytes;
             retentionInterval = c.retentionInterval;
+            writeRateBytes = c.writeRateBytes;
         }
 
         public Builder dataDir(Path v) {
@@ -162,9 +173,14 @@ public record ArchiveConfig(Path dataDir, RetentionPolicy retention, Durability 
             return this;
         }
 
+        public Builder writeRateBytes(long v) {
+            writeRateBytes = v;
+            return this;
+        }
+
         public ArchiveConfig build() {
             return new ArchiveConfig(dataDir, retention, durability, flushInterval, maxBatchMessages, maxBatchDelay, maxPendingMessages,
-                    blockCacheBytes, writeBufferBytes, retentionInterval);
+                    blockCacheBytes, writeBufferBytes, retentionInterval, writeRateBytes);
         }
     }
 }

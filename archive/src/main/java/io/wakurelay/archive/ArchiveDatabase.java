@@ -11,6 +11,8 @@ import org.rocksdb.DBOptions;
 import org.rocksdb.FlushOptions;
 import org.rocksdb.InfoLogLevel;
 import org.rocksdb.LRUCache;
+import org.rocksdb.RateLimiter;
+import org.rocksdb.RateLimiterMode;
 import org.rocksdb.RocksDB;
 import org.rocksdb.RocksDBException;
 import org.rocksdb.Snapshot;
@@ -108,6 +110,11 @@ final class ArchiveDatabase implements AutoCloseable {
                 .setInfoLogLevel(InfoLogLevel.INFO_LEVEL)
                 .setMaxLogFileSize(8L << 20)
                 .setKeepLogFileNum(3));
+        if (config.writeRateBytes() > 0) {
+            // RocksDB's own limiter on what flushes and compactions write (refilled every 100 ms, flushes first); the
+            // write-ahead log is not limited, so when flushes fall behind it is the memtable stall that slows writes
+            dbOptions.setRateLimiter(own(new RateLimiter(config.writeRateBytes(), 100_000, 10, RateLimiterMode.WRITES_ONLY, false)));
+        }
         BloomFilter bloom = own(new BloomFilter(10));
         UInt64AddOperator add = own(new UInt64AddOperator());
 

@@ -161,6 +161,11 @@ public final class NodeOptions {
                     + "most about 2.25 times it")
     String storeWriteBufferSize;
 
+    @Option(names = "--store-write-rate-limit", paramLabel = "SIZE",
+            description = "bytes per second RocksDB may write to disk in flushes and compactions, to leave the disk to "
+                    + "others (0: no limit); when flushes fall behind, writes stall and the archive slows its peers")
+    String storeWriteRateLimit;
+
     @Option(names = "--store-max-queries", paramLabel = "N",
             description = "Store queries answered at once; more are refused (REST: 503 with Retry-After)")
     int storeMaxQueries;
@@ -293,6 +298,7 @@ public final class NodeOptions {
                 .flushInterval(DurationText.parse(storeFlushInterval))
                 .blockCacheBytes(ByteSize.parse(storeCacheSize))
                 .writeBufferBytes(ByteSize.parse(storeWriteBufferSize))
+                .writeRateBytes(ByteSize.parse(storeWriteRateLimit))
                 .build()));
         RestConfig restConfig = !rest ? null : option("REST options", () -> defaults.rest().toBuilder()
                 .address(restAddress).port(shifted(restPort)).admin(restAdmin)
