@@ -54,6 +54,7 @@ final class HostMetrics implements NoiseCounters {
         DISCONNECT_REASONS.forEach(r -> counter(DISCONNECTS, "reason", r));
         DIAL_OUTCOMES.forEach(o -> counter(DIALS, "outcome", o));
         counter(STREAMS_REFUSED, "reason", "too_many_streams");
+        counter(STREAMS_REFUSED, "reason", PingService.TOO_MANY_STREAMS);
         NEGOTIATION_FAILURES.forEach(r -> counter(NEGOTIATIONS_FAILED, "reason", r));
         overflowed = Counter.builder("libp2p.streams.overflowed")
                 .description("mplex streams reset because their paused reader buffered too much").register(registry);
@@ -103,6 +104,11 @@ final class HostMetrics implements NoiseCounters {
 
     void pingRtt(Duration rtt) {
         pingRtt.record(rtt);
+    }
+
+    /** A stream the peer opened was reset at once, by a protocol's own limit. */
+    void streamRefused(String reason) {
+        counter(STREAMS_REFUSED, "reason", reason).increment();
     }
 
     /** A handshake ended: {@code success}, or why it failed. */

@@ -10,23 +10,32 @@ import org.slf4j.LoggerFactory;
 import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.Arrays;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 
 /**
  * ping (libp2p/specs ping/ping.md): 32 bytes echoed on {@code /ipfs/ping/1.0.0}. This host answers every peer's
- * pings and pings each connection on a long-lived stream every {@link HostConfig#pingInterval()}; an answer that
- * does not come within {@link HostConfig#pingTimeout()} closes the connection ({@code ping_timeout}). A peer that
- * does not speak ping is not pinged.
+ * pings, on at most {@link #MAX_INBOUND_STREAMS} ping streams per connection at once (ping.md: the listener "SHOULD
+ * accept at most two streams per peer"; js-libp2p's limit too): a third is reset and counted
+ * ({@code libp2p_streams_refused_total{reason="too_many_ping_streams"}}), so that a peer cannot spend its whole
+ * stream allowance on echoes. It pings each connection on a long-lived stream every
+ * {@link HostConfig#pingInterval()}; an answer that does not come within {@link HostConfig#pingTimeout()} closes the
+ * connection ({@code ping_timeout}). A peer that does not speak ping is not pinged.
  */
 final class PingService {
     private static final Logger log = LoggerFactory.getLogger(PingService.class);
     static final String PROTOCOL = "/ipfs/ping/1.0.0";
     static final int SIZE = 32;
+    static final int MAX_INBOUND_STREAMS = 2;
+    static final String TOO_MANY_STREAMS = "too_many_ping_streams";
     private static final SecureRandom RANDOM = new SecureRandom();
 
     private final Duration interval;
     private final Duration timeout;
     private final HostMetrics metrics;
+    /** Inbound ping streams open now, per connection that has any (a connection's streams share its event loop). */
+    private final Map<Connection, Integer> inbound = new ConcurrentHashMap<>();
 
     PingService(Duration interval, Duration timeout, HostMetrics metrics) {
         this.interval = interval;
@@ -34,9 +43,49 @@ final class PingService {
         this.metrics = metrics;
     }
 
-    /** Echoes what the peer sends, as {@link EchoProtocol} does: ping's server is an echo of 32-byte messages. */
+    /**
+     * Echoes what the peer sends, as {@link EchoProtocol} does (ping's server is an echo of 32-byte messages), on at
+     * most {@link #MAX_INBOUND_STREAMS} streams per connection.
+     */
     ProtocolHandler server() {
-        return EchoProtocol.server();
+        ProtocolHandler echo = EchoProtocol.server();
+        return stream -> {
+            Connection connection = stream.connection();
+            if (inbound.merge(connection, 1, Integer::sum) > MAX_INBOUND_STREAMS) {
+                closed(connection);
+                metrics.streamRefused(TOO_MANY_STREAMS);
+                stream.reset();
+                return (s, data) -> data.release();
+            }
+            StreamHandler echoing = echo.onStream(stream);
+            return new StreamHandler() {
+                @Override
+                public void onData(Stream s, ByteBuf data) {
+                    echoing.onData(s, data);
+                }
+
+                @Override
+                public void onWritabilityChanged(Stream s) {
+                    echoing.onWritabilityChanged(s);
+                }
+
+                @Override
+                public void onRemoteClosed(Stream s) {
+                    echoing.onRemoteClosed(s);
+                }
+
+                @Override
+                public void onClosed(Stream s, Throwable cause) {
+                    echoing.onClosed(s, cause);
+                    closed(connection);
+                }
+            };
+        };
+    }
+
+    /** One of the connection's inbound ping streams ended; the connection's entry goes with its last one. */
+    private void closed(Connection connection) {
+        inbound.computeIfPresent(connection, (c, open) -> open == 1 ? null : open - 1);
     }
 
     /**

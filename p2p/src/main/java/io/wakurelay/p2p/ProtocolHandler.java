@@ -6,7 +6,8 @@ public interface ProtocolHandler {
     /**
      * Called on the stream's event loop once the peer's proposal was accepted.
      *
-     * @return the stream's handler; may not be null (reset the stream and return a handler that ignores it to refuse)
+     * @return the stream's handler. To refuse the stream, reset it here and return any handler (none of its methods
+     *         is called), or return null (the stream is then reset)
      */
     StreamHandler onStream(Stream stream);
 }

@@ -117,6 +117,79 @@ class ConnectionLimitsTest {
         assertThat(a.connections()).hasSize(1);
     }
 
+    @Test
+    void aPeerMayKeepAtMostTwoPingStreamsOpenAndAThirdIsReset() {
+        Host server = hosts.start();
+        Host client = hosts.start(x -> x.pingInterval(Duration.ofHours(1))); // its own pinger stays out of the count
+        Connection c = client.dial(TestHosts.address(server)).block(WAIT);
+        PingStream first = PingStream.open(c);
+        PingStream second = PingStream.open(c);
+        first.ping();
+        second.ping();
+        Eventually.until("both pings echoed", () -> first.echoed() && second.echoed());
+
+        PingStream third = PingStream.open(c);
+        Eventually.until("the third ping stream is reset", () -> third.resetByPeer);
+        assertThat(TestHosts.count(hosts.registry(server), "libp2p.streams.refused", "reason", "too_many_ping_streams")).isEqualTo(1);
+
+        // once the server has seen the first stream end, a new one is accepted: a ping on the second stream, sent after
+        // the reset on the same connection, is answered after the server processed the reset
+        first.stream.reset();
+        second.ping();
+        Eventually.until("the second stream still echoes", second::echoed);
+        PingStream fourth = PingStream.open(c);
+        fourth.ping();
+        Eventually.until("a ping stream opened after one ended is accepted", fourth::echoed);
+        assertThat(TestHosts.count(hosts.registry(server), "libp2p.streams.refused", "reason", "too_many_ping_streams")).isEqualTo(1);
+        assertThat(c.isOpen()).as("refusing a stream leaves the connection alone").isTrue();
+    }
+
+    /** A client's ping stream: writes 32 bytes and collects the echo. */
+    private static final class PingStream implements StreamHandler {
+        private final byte[] sent = new byte[PingService.SIZE];
+        private final java.io.ByteArrayOutputStream received = new java.io.ByteArrayOutputStream();
+        volatile Stream stream;
+        volatile boolean resetByPeer;
+
+        static PingStream open(Connection c) {
+            PingStream p = new PingStream();
+            // a stream reset right after it was accepted may end the opening itself
+            p.stream = c.openStream(PingService.PROTOCOL, p).onErrorResume(e -> {
+                p.resetByPeer = true;
+                return reactor.core.publisher.Mono.empty();
+            }).block(WAIT);
+            return p;
+        }
+
+        synchronized void ping() {
+            received.reset();
+            new java.util.Random(System.nanoTime()).nextBytes(sent);
+            stream.write(stream.alloc().buffer(sent.length).writeBytes(sent));
+        }
+
+        synchronized boolean echoed() {
+            return java.util.Arrays.equals(received.toByteArray(), sent);
+        }
+
+        @Override
+        public synchronized void onData(Stream s, io.netty.buffer.ByteBuf data) {
+            try {
+                data.readBytes(received, data.readableBytes());
+            } catch (IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            } finally {
+                data.release();
+            }
+        }
+
+        @Override
+        public void onClosed(Stream s, Throwable cause) {
+            if (cause != null) {
+                resetByPeer = true;
+            }
+        }
+    }
+
     /** @return true when the host closed the socket (EOF or reset) before the read timeout */
     private static boolean readUntilClosed(Socket s) {
         try {

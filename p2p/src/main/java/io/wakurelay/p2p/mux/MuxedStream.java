@@ -219,6 +219,11 @@ abstract class MuxedStream implements Stream {
             } catch (RuntimeException e) {
                 log.warn("handler of {} failed to accept a stream from {}", selected, remotePeer(), e);
             }
+            if (ended) {
+                // the protocol handler refused the stream by resetting it as it accepted it: no handler is called
+                handler = null;
+                return;
+            }
             if (handler == null) {
                 protocol = selected;
                 reset();
