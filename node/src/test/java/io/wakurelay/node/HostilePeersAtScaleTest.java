@@ -423,7 +423,9 @@ class HostilePeersAtScaleTest {
                 AtomicLong refused = new AtomicLong();
                 for (int i = 0; i < STREAMS_PER_PEER; i++) {
                     try {
-                        streams.add(c.openStream("/ipfs/ping/1.0.0", DISCARD).block(WAIT));
+                        // Store streams wait for their query, so each holds a slot; ping is no use here, since the
+                        // node resets a peer's third ping stream itself (PingService)
+                        streams.add(c.openStream("/vac/waku/store-query/3.0.0", DISCARD).block(WAIT));
                     } catch (RuntimeException e) {
                         refused.incrementAndGet();
                     }

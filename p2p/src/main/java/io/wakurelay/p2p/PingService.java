@@ -48,7 +48,6 @@ final class PingService {
      * most {@link #MAX_INBOUND_STREAMS} streams per connection.
      */
     ProtocolHandler server() {
-        ProtocolHandler echo = EchoProtocol.server();
         return stream -> {
             Connection connection = stream.connection();
             if (inbound.merge(connection, 1, Integer::sum) > MAX_INBOUND_STREAMS) {
@@ -57,29 +56,7 @@ final class PingService {
                 stream.reset();
                 return (s, data) -> data.release();
             }
-            StreamHandler echoing = echo.onStream(stream);
-            return new StreamHandler() {
-                @Override
-                public void onData(Stream s, ByteBuf data) {
-                    echoing.onData(s, data);
-                }
-
-                @Override
-                public void onWritabilityChanged(Stream s) {
-                    echoing.onWritabilityChanged(s);
-                }
-
-                @Override
-                public void onRemoteClosed(Stream s) {
-                    echoing.onRemoteClosed(s);
-                }
-
-                @Override
-                public void onClosed(Stream s, Throwable cause) {
-                    echoing.onClosed(s, cause);
-                    closed(connection);
-                }
-            };
+            return EchoProtocol.echoing(() -> closed(connection));
         };
     }
 

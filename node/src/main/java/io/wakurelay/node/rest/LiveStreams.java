@@ -35,6 +35,7 @@ public final class LiveStreams {
     private final AtomicLong buffered = new AtomicLong();
     private final AtomicLong dropped = new AtomicLong();
     private final AtomicLong disconnected = new AtomicLong();
+    private volatile boolean completed;
 
     public LiveStreams(int maxStreams, int bufferMessages, long streamBytes, long totalBytes) {
         this.maxStreams = maxStreams;
@@ -67,6 +68,11 @@ public final class LiveStreams {
         }
         Stream stream = new Stream(Sinks.many().unicast().onBackpressureBuffer(Queues.<byte[]>get(bufferMessages).get()), disconnect);
         byTopic.computeIfAbsent(topic, t -> new CopyOnWriteArraySet<>()).add(stream);
+        if (completed) {
+            // opened as the node began to shut down, after completeAll() went by: ends at once, or REST's drain
+            // would wait its whole grace for a stream nobody completes
+            stream.sink.tryEmitComplete();
+        }
         return stream.sink.asFlux()
                 .doOnNext(event -> stream.taken(event.length))
                 .doFinally(signal -> {
@@ -99,8 +105,9 @@ public final class LiveStreams {
         }
     }
 
-    /** Ends every stream (shutdown). */
+    /** Ends every stream, and every stream opened from now on as soon as it opens (shutdown). */
     public void completeAll() {
+        completed = true; // before the streams are gone through: open() adds its stream, then reads this
         byTopic.values().forEach(streams -> streams.forEach(stream -> stream.sink.tryEmitComplete()));
     }
 

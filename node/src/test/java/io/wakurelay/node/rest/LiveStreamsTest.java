@@ -113,4 +113,14 @@ class LiveStreamsTest {
         assertThat(streams.openStreams()).isZero();
         assertThat(streams.bufferedBytes()).isZero();
     }
+
+    @Test
+    void aStreamOpenedAfterEveryStreamWasCompletedEndsAtOnce() {
+        // a request that passed REST's draining check just before the shutdown began opens its stream afterwards
+        LiveStreams streams = new LiveStreams(4, 256, 1000, 10_000);
+        streams.completeAll();
+        Reader reader = read(streams.open(TOPIC, () -> { }));
+        assertThat(reader.isDisposed()).as("completed without a request").isTrue();
+        assertThat(streams.openStreams()).isZero();
+    }
 }

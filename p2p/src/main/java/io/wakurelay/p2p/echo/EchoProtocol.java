@@ -18,7 +18,12 @@ public final class EchoProtocol {
 
     /** The echoing side; also the server of libp2p ping, whose 32-byte messages are echoed the same way. */
     public static ProtocolHandler server() {
-        return stream -> new StreamHandler() {
+        return stream -> echoing(() -> { });
+    }
+
+    /** One stream's echoing handler, which runs {@code onClosed} once its stream has ended. */
+    public static StreamHandler echoing(Runnable onClosed) {
+        return new StreamHandler() {
             @Override
             public void onData(Stream s, ByteBuf data) {
                 s.write(data);
@@ -37,6 +42,11 @@ public final class EchoProtocol {
             @Override
             public void onRemoteClosed(Stream s) {
                 s.closeWrite();
+            }
+
+            @Override
+            public void onClosed(Stream s, Throwable cause) {
+                onClosed.run();
             }
         };
     }
