@@ -79,7 +79,7 @@ stop_process() { # NAME TIMEOUT_S: SIGTERM, wait, SIGKILL after the timeout. Ret
   local name=$1 timeout=$2 pid=${PIDS[$1]:-}
   [[ -n $pid ]] || return 0
   unset "PIDS[$name]"
-  LAST_EXIT_CODE=0
+  LAST_EXIT_CODE=0 LAST_STOP_MS=0
   if ! kill -0 "$pid" 2>/dev/null; then
     wait "$pid" 2>/dev/null || LAST_EXIT_CODE=$?
     return 0
@@ -534,7 +534,7 @@ shutdown_report() { # LOG: what a node logged once it began stopping, and where 
   fi
 }
 for n in node-b node-a; do
-  LAST_EXIT_CODE="" LAST_STOP_MS=""
+  LAST_EXIT_CODE="" LAST_STOP_MS=0
   if stop_process "$n" "$STOP_TIMEOUT"; then
     record PASS "$n stopped within ${STOP_TIMEOUT}s of SIGTERM: in $LAST_STOP_MS ms (exit code $LAST_EXIT_CODE)"
     if ((LAST_STOP_MS > 2000)); then shutdown_report "$WORK/$n.log" | tee -a "$WORK/shutdown-report.txt" >&2; fi

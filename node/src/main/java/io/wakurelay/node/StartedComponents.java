@@ -21,7 +21,7 @@ final class StartedComponents {
     /** Time a component may take past the grace to report that it gave up (its own timers fire at the grace). */
     private static final Duration REPORT_MARGIN = Duration.ofSeconds(1);
     /** A shutdown this long is logged with its time: the clue when a stop takes most of its grace. */
-    static final Duration SLOW_SHUTDOWN = Duration.ofSeconds(1);
+    private static final Duration SLOW_SHUTDOWN = Duration.ofSeconds(1);
 
     private record Started(String name, Function<Duration, Mono<Void>> shutdown, AutoCloseable close) {
     }
