@@ -282,10 +282,7 @@ final class GossipRouter {
             if (!seen.markSeen(id, nanoTime.getAsLong())) {
                 Violation firstCopy = rejected.reason(id);
                 if (firstCopy != null) {
-                    metrics.invalid(firstCopy);
-                    if (from != null) {
-                        from.score.invalidDelivery(m.topic());
-                    }
+                    reject(from, m.topic(), firstCopy);
                     return;
                 }
                 metrics.duplicates.increment();
