@@ -170,7 +170,7 @@ class ScenarioSmokeTest {
             assertThat(Long.parseLong(row[5])).isGreaterThanOrEqualTo(Long.parseLong(row[4])).isPositive();
             assertThat(Double.parseDouble(row[11])).as("heap allocated per query, net of the node's idle allocation").isPositive();
             // 30 messages by pages of 20: the clients alternate pages of 20 and 10
-            assertThat(Files.readString(json)).contains("\"failed\" : 0", "\"refused_503\" : 0", "\"page_size\" : 20");
+            assertThat(Files.readString(json)).contains("\"failed\" : 0", "\"refused_busy\" : 0", "\"page_size\" : 20");
         }
     }
 }

@@ -33,7 +33,12 @@ final class RelayBinding implements RelayPort {
 
     @Override
     public void subscribe(Collection<String> topics) {
-        relay.subscribe(topics);
+        try {
+            relay.subscribe(topics);
+        } catch (IllegalArgumentException e) {
+            // the topics were validated by REST already: what the relay refuses is their number
+            throw new TooManyTopics(e.getMessage());
+        }
     }
 
     @Override

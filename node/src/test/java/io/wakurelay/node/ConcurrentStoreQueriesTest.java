@@ -28,7 +28,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * (100 messages of 140 kB, with data) from a node process with a 128 MiB heap that exits on OutOfMemoryError. Before
  * the query limit, the page budget and the streamed answer, six such clients took the node's heap (a page was about
  * 20 MB of JSON, built whole and copied several times) and requests went unanswered. Now the node stays up, every
- * request gets a whole answer, 200 or 503 (all query slots taken), and the heap stays within its limit.
+ * request gets a whole answer, 200 or 429 (all query slots taken), and the heap stays within its limit.
  */
 @Tag("process")
 @Tag("slow")
@@ -77,7 +77,7 @@ class ConcurrentStoreQueriesTest {
                                     }
                                     bytesRead.addAndGet(counts[1]);
                                 }
-                                if (response.statusCode() == 503) {
+                                if (response.statusCode() == 429) {
                                     Thread.sleep(10); // it says Retry-After: 1; a hostile client would not wait that long
                                 }
                             } catch (IOException e) {
@@ -102,7 +102,7 @@ class ConcurrentStoreQueriesTest {
 
             assertThat(node.isAlive()).as("no OutOfMemoryError (the node exits on one)").isTrue();
             assertThat(failures).as("requests without a whole answer").isEmpty();
-            assertThat(statuses.keySet()).as("every answer a 200 or a 503").isSubsetOf(200, 503);
+            assertThat(statuses.keySet()).as("every answer a 200 or a 429").isSubsetOf(200, 429);
             assertThat(statuses.get(200).get()).as("pages answered").isPositive();
             assertThat(peak.heap()).as("heap in use, sampled").isLessThan(128 * MIB);
             assertThat(String.join("\n", node.output())).doesNotContain("OutOfMemoryError", "LEAK", " ERROR ");

@@ -469,7 +469,7 @@ class RestFuzzTest {
                 + String.join(",", topics) + "&includeData=" + r.nextBoolean(), null, null, null, Map.of(), 200);
     }
 
-    /** The largest page there is, forward or backward: 200 (or 503 were every query slot taken). */
+    /** The largest page there is, forward or backward: 200 (or 429 were every query slot taken). */
     private static Case largestStorePage(Random r) {
         String query = "pageSize=" + (100 + r.nextInt(1000)) + "&includeData=true&ascending=" + r.nextBoolean()
                 + (r.nextBoolean() ? "&pubsubTopic=" + Http.topic(TOPIC) + "&contentTopics=" + Http.topic(CONTENT) : "");

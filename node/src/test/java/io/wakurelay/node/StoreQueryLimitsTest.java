@@ -20,7 +20,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The limits every Store query shares: a byte budget per page (a page of large messages ends early with a cursor,
- * and paging still returns every message once) and a number of queries answered at once (one more is a 503 with
+ * and paging still returns every message once) and a number of queries answered at once (one more is a 429 with
  * Retry-After, and a slot is held until its answer is written, so a client that does not read holds one).
  */
 class StoreQueryLimitsTest {
@@ -73,7 +73,7 @@ class StoreQueryLimitsTest {
     }
 
     @Test
-    void aQueryBeyondTheLimitIs503WithRetryAfterAndTheSlotIsFreedWhenTheAnswerEnds() throws Exception {
+    void aQueryBeyondTheLimitIs429WithRetryAfterAndTheSlotIsFreedWhenTheAnswerEnds() throws Exception {
         try (Socket stuck = new Socket()) {
             stuck.setReceiveBufferSize(4096);
             stuck.connect(node.restAddress(), 5_000);
@@ -89,10 +89,10 @@ class StoreQueryLimitsTest {
                     () -> Http.metric(node.metrics().scrape(), "waku_store_queries_running") == 1);
 
             RawHttp.Reply refused = new RawHttp(node.restAddress()).request("GET", LargeMessages.query("pageSize=5&requestId=r2"), null, null);
-            assertThat(refused.status()).as(refused.body()).isEqualTo(503);
+            assertThat(refused.status()).as(refused.body()).isEqualTo(429);
             assertThat(refused.head()).containsIgnoringCase("retry-after: 1");
             JsonNode body = Http.JSON.readTree(refused.body());
-            assertThat(body.get("statusCode").asInt()).isEqualTo(503);
+            assertThat(body.get("statusCode").asInt()).isEqualTo(429);
             assertThat(body.get("requestId").asText()).isEqualTo("r2");
             assertThat(body.get("statusDesc").asText()).contains("--store-max-queries");
             assertThat(Http.metric(node.metrics().scrape(), "waku_store_queries_refused_total")).isPositive();

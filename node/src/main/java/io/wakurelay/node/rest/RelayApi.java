@@ -102,10 +102,29 @@ final class RelayApi {
             for (String contentTopic : contentTopics) {
                 shards.add(shardOf(sharding, contentTopic));
             }
-            contentTopics.forEach(t -> cache.open(TopicCache.contentKey(t)));
-            relay.subscribe(List.copyOf(shards));
+            List<String> opened = cache.openAll(contentTopics.stream().map(TopicCache::contentKey).toList());
+            if (opened == null) {
+                throw HttpError.badRequest("too many content topics: at most " + TopicCache.MAX_CONTENT_TOPICS
+                        + " may be subscribed over REST at once; unsubscribe some first (DELETE /relay/v1/auto/subscriptions)");
+            }
+            try {
+                subscribeRelay(List.copyOf(shards));
+            } catch (HttpError e) {
+                opened.forEach(cache::close);
+                throw e;
+            }
             return Mono.from(Responses.text(response, HttpResponseStatus.OK, "OK"));
         });
+    }
+
+    /** Relays {@code topics} too; past the relay's limit on topics the client gets a 400 that names it. */
+    private void subscribeRelay(List<String> topics) {
+        try {
+            relay.subscribe(topics);
+        } catch (RelayPort.TooManyTopics e) {
+            throw HttpError.badRequest("too many pubsub topics: " + e.getMessage()
+                    + "; unsubscribe some first (DELETE /relay/v1/subscriptions)");
+        }
     }
 
     /**
@@ -164,8 +183,8 @@ final class RelayApi {
     Publisher<Void> subscribe(HttpServerRequest request, HttpServerResponse response) {
         return Bodies.read(request, config.maxBodyBytes()).flatMap(body -> {
             List<String> topics = topics(parse(body));
+            subscribeRelay(topics);
             topics.forEach(cache::open);
-            relay.subscribe(topics);
             return Mono.from(Responses.text(response, HttpResponseStatus.OK, "OK"));
         });
     }
@@ -216,7 +235,8 @@ final class RelayApi {
         }
         Flux<byte[]> events = streams.open(topic, () -> response.withConnection(Connection::dispose));
         if (events == null) {
-            throw new HttpError(HttpResponseStatus.SERVICE_UNAVAILABLE, "too many open streams (max " + config.maxStreams() + ")");
+            throw new HttpError(HttpResponseStatus.TOO_MANY_REQUESTS, "too many open event streams: at most "
+                    + config.maxStreams() + " at once (--rest-max-streams)");
         }
         // a comment first, so that clients see the stream open before the first message
         Flux<byte[]> withHello = Flux.just((": subscribed to " + topic + "\n\n").getBytes(StandardCharsets.UTF_8)).concatWith(events);

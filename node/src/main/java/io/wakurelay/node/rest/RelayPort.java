@@ -24,9 +24,23 @@ public interface RelayPort {
     /** The pubsub topics the node relays now. */
     Set<String> subscriptions();
 
+    /**
+     * Relays {@code topics} as well as those relayed now.
+     *
+     * @throws TooManyTopics when that would pass the relay's limit on topics (nothing changes)
+     */
     void subscribe(Collection<String> topics);
 
     void unsubscribe(Collection<String> topics);
+
+    /** A subscription past the relay's limit on topics; the message names the limit (REST answers 400). */
+    final class TooManyTopics extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        public TooManyTopics(String message) {
+            super(message, null, false, false);
+        }
+    }
 
     /** The node's local queue is full: nothing was published, the client may retry (REST answers 503). */
     final class Busy extends RuntimeException {

@@ -122,8 +122,9 @@ final class StoreApi {
             return reply(response, HttpResponseStatus.BAD_REQUEST, requestId, e.getMessage());
         }
         if (e instanceof StoreBusyException) {
+            // nwaku answers a store past its rate limit with 429; the slots are this node's limit of the same kind
             response.header(HttpHeaderNames.RETRY_AFTER, "1");
-            return reply(response, HttpResponseStatus.SERVICE_UNAVAILABLE, requestId, e.getMessage());
+            return reply(response, HttpResponseStatus.TOO_MANY_REQUESTS, requestId, e.getMessage());
         }
         if (e instanceof ArchiveClosedException) {
             return reply(response, HttpResponseStatus.SERVICE_UNAVAILABLE, requestId, "the store is closing");

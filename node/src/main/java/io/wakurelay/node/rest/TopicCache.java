@@ -15,6 +15,11 @@ import java.util.Map;
  * their own, under {@link #contentKey}.
  */
 public final class TopicCache {
+    /**
+     * Content topics (automatic sharding) with a cache at once: a client could otherwise open caches without end.
+     * Pubsub topics need no bound of their own: only topics the relay took (at most its {@code maxTopics}) get one.
+     */
+    public static final int MAX_CONTENT_TOPICS = 1024;
     /** Pubsub topics start with '/', so no pubsub topic's key starts with this. */
     private static final String CONTENT_PREFIX = "content:";
     private final int capacity;
@@ -45,6 +50,21 @@ public final class TopicCache {
         if (topics.putIfAbsent(topic, new ArrayDeque<>()) == null && topic.startsWith(CONTENT_PREFIX)) {
             contentTopics++;
         }
+    }
+
+    /**
+     * Opens the caches of {@code keys} at once, unless that would pass {@link #MAX_CONTENT_TOPICS}.
+     *
+     * @return the keys that were not open before (for a caller that has to undo), or null when nothing was opened
+     */
+    public synchronized List<String> openAll(List<String> keys) {
+        List<String> added = keys.stream().distinct().filter(k -> !topics.containsKey(k)).toList();
+        long content = added.stream().filter(k -> k.startsWith(CONTENT_PREFIX)).count();
+        if (contentTopics + content > MAX_CONTENT_TOPICS) {
+            return null;
+        }
+        added.forEach(this::open);
+        return added;
     }
 
     public synchronized void close(String topic) {
