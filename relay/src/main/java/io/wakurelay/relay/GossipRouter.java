@@ -984,6 +984,16 @@ final class GossipRouter {
         return peers.values().stream().mapToLong(p -> p.sender.queuedBytes()).sum();
     }
 
+    /** What peers can make the router hold, summed over the connected peers: for tests of the bounds. */
+    record StateSizes(int backoffs, int scoredTopics, int dontWantIds, int promises, int retainedScores) {
+    }
+
+    synchronized StateSizes stateSizes() {
+        return new StateSizes(peers.values().stream().mapToInt(p -> p.backoffUntilNanos.size()).sum(),
+                peers.values().stream().mapToInt(p -> p.score.topicCount()).sum(),
+                peers.values().stream().mapToInt(p -> p.dontWant.size()).sum(), promises.size(), retainedScores.size());
+    }
+
     private static MessageDigest newSha256() {
         try {
             return MessageDigest.getInstance("SHA-256");

@@ -113,6 +113,11 @@ final class PeerScore {
         return next < params.decayToZero() ? 0 : next;
     }
 
+    /** Topics with stats. */
+    int topicCount() {
+        return topics.size();
+    }
+
     /** Nothing remembered: the score of a peer that just arrived. */
     boolean isNeutral() {
         return behaviourPenalty == 0 && topics.values().stream().allMatch(s -> s.invalidDeliveries == 0 && !s.inMesh
