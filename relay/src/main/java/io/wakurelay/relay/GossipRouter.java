@@ -11,9 +11,7 @@ import io.wakurelay.protocol.ProtocolViolation;
 import io.wakurelay.protocol.Topics;
 import io.wakurelay.protocol.Violation;
 import io.wakurelay.relay.proto.ControlGraft;
-import io.wakurelay.relay.proto.ControlIDontWant;
 import io.wakurelay.relay.proto.ControlIHave;
-import io.wakurelay.relay.proto.ControlIWant;
 import io.wakurelay.relay.proto.ControlMessage;
 import io.wakurelay.relay.proto.ControlPrune;
 import io.wakurelay.relay.proto.RPC;
@@ -35,7 +33,6 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
 
@@ -52,7 +49,7 @@ import java.util.function.LongSupplier;
 final class GossipRouter {
     private static final Logger log = LoggerFactory.getLogger(GossipRouter.class);
     /** Behaviour penalty for each protocol misstep (P₇). */
-    private static final double PENALTY = 1.0;
+    static final double PENALTY = 1.0;
 
     private final RelayConfig config;
     private final GossipParams params;
@@ -74,10 +71,11 @@ final class GossipRouter {
     private final Map<String, Long> fanoutLastPublished = new HashMap<>();
     private final Map<InetAddress, Integer> peersPerAddress = new HashMap<>();
     private final Map<PeerId, Retained> retainedScores = new LinkedHashMap<>();
-    private final Map<MessageId, Promise> promises = new HashMap<>();
+    private final Promises promises = new Promises();
     private final SeenCache seen;
     private final RejectedMessages rejected = new RejectedMessages();
     private final MessageCache cache;
+    private final ControlHandler control;
     private boolean closed; // guarded by this
     private final Set<String> pendingSubscriptions = new LinkedHashSet<>();
     private final Set<String> pendingUnsubscriptions = new LinkedHashSet<>();
@@ -89,10 +87,6 @@ final class GossipRouter {
     private volatile Map<String, SubscribedTopicMeters> topicMeters = Map.of();
 
     private record Retained(PeerScore score, long expiresNanos) {
-    }
-
-    /** An IHAVE's promise: the peer advertised {@code id} and we asked for it. */
-    private record Promise(PeerState peer, long deadlineNanos) {
     }
 
     /** What to write once the lock is released. */
@@ -139,6 +133,7 @@ final class GossipRouter {
         long now = nanoTime.getAsLong();
         this.seen = new SeenCache(config.seenCacheCapacity(), params.seenTtl(), now);
         this.cache = new MessageCache(params.historyLength(), params.historyGossip(), config.messageCacheBytes());
+        this.control = new ControlHandler(config, mesh, seen, promises, cache);
         this.lastDecayNanos = now;
         metrics.bind(this::seenSize, this::seenEvictions, this::cacheBytes, this::cacheEvictions, handOver::pending,
                 this::relayPeerCount, this::queuedBytes, () -> subscriptions().size());
@@ -190,7 +185,7 @@ final class GossipRouter {
         if (peer.address != null) {
             peersPerAddress.computeIfPresent(peer.address, (a, n) -> n == 1 ? null : n - 1);
         }
-        promises.values().removeIf(p -> p.peer == peer);
+        promises.forget(peer);
         if (!peer.score.isNeutral()) {
             retainedScores.put(id, new Retained(peer.score, nanoTime.getAsLong() + scoring.retainScore().toNanos()));
         }
@@ -278,7 +273,7 @@ final class GossipRouter {
                 return; // arrived during shutdown, after the cache was cleared: nothing may keep it
             }
             // whoever delivers it, an advertised message that arrives keeps its advertiser's promise
-            promises.remove(id);
+            promises.kept(id);
             if (!seen.markSeen(id, nanoTime.getAsLong())) {
                 Violation firstCopy = rejected.reason(id);
                 if (firstCopy != null) {
@@ -584,116 +579,19 @@ final class GossipRouter {
     // =====================================================================================================
     // control
 
-    private void onControl(PeerState peer, ControlMessage control) {
-        metrics.controlReceived("ihave", control.getIhaveCount());
-        metrics.controlReceived("iwant", control.getIwantCount());
-        metrics.controlReceived("graft", control.getGraftCount());
-        metrics.controlReceived("prune", control.getPruneCount());
-        metrics.controlReceived("idontwant", control.getIdontwantCount());
+    private void onControl(PeerState peer, ControlMessage message) {
+        metrics.controlReceived("ihave", message.getIhaveCount());
+        metrics.controlReceived("iwant", message.getIwantCount());
+        metrics.controlReceived("graft", message.getGraftCount());
+        metrics.controlReceived("prune", message.getPruneCount());
+        metrics.controlReceived("idontwant", message.getIdontwantCount());
         Outbox out = new Outbox();
         synchronized (this) {
             long now = nanoTime.getAsLong();
-            double score = score(peer, now);
-            for (ControlIDontWant dontWant : control.getIdontwantList()) {
-                for (ByteString id : dontWant.getMessageIDsList()) {
-                    peer.dontWant(new MessageId(id.toByteArray()));
-                }
-            }
-            for (ControlGraft graft : control.getGraftList()) {
-                onGraft(peer, graft.getTopicID(), score, now, out);
-            }
-            for (ControlPrune prune : control.getPruneList()) {
-                onPrune(peer, prune, now);
-            }
-            if (score >= scoring.gossipThreshold()) {
-                for (ControlIHave ihave : control.getIhaveList()) {
-                    onIHave(peer, ihave, now, out);
-                }
-                for (ControlIWant iwant : control.getIwantList()) {
-                    onIWant(peer, iwant, out);
-                }
-            }
+            control.onControl(peer, message, score(peer, now), now, out);
             updateTopicGauges();
         }
         send(out);
-    }
-
-    private void onGraft(PeerState peer, String topic, double score, long now, Outbox out) {
-        Set<PeerState> members = mesh.get(topic);
-        if (members == null) {
-            // not our topic: tell the peer so it does not count on us
-            out.controlMessage(peer).addPrune(ControlPrune.newBuilder().setTopicID(topic));
-            return;
-        }
-        if (members.contains(peer)) {
-            return;
-        }
-        if (peer.inBackoff(topic, now)) {
-            peer.score.behaviourPenalty(PENALTY);
-            prune(peer, topic, params.pruneBackoff().toNanos(), now, out);
-            return;
-        }
-        if (score < 0 || (members.size() >= params.dHi() && !peer.outbound)) {
-            prune(peer, topic, params.pruneBackoff().toNanos(), now, out);
-            return;
-        }
-        members.add(peer);
-        peer.score.grafted(topic, now);
-    }
-
-    private void onPrune(PeerState peer, ControlPrune prune, long now) {
-        String topic = prune.getTopicID();
-        Set<PeerState> members = mesh.get(topic);
-        if (members != null && members.remove(peer)) {
-            peer.score.pruned(topic);
-        }
-        long backoff = Math.max(params.pruneBackoff().toNanos(), TimeUnit.SECONDS.toNanos(prune.getBackoff()));
-        peer.backoff(topic, now + backoff);
-    }
-
-    private void onIHave(PeerState peer, ControlIHave ihave, long now, Outbox out) {
-        if (++peer.iHaveMessagesThisHeartbeat > params.maxIHaveMessages() || !mesh.containsKey(ihave.getTopicID())) {
-            return;
-        }
-        List<ByteString> wanted = new ArrayList<>();
-        for (ByteString raw : ihave.getMessageIDsList()) {
-            if (peer.iHaveIdsRequestedThisHeartbeat >= params.maxIHaveLength()) {
-                break;
-            }
-            MessageId id = new MessageId(raw.toByteArray());
-            if (!seen.contains(id, now) && !promises.containsKey(id)) {
-                wanted.add(raw);
-                peer.iHaveIdsRequestedThisHeartbeat++;
-            }
-        }
-        if (wanted.isEmpty()) {
-            return;
-        }
-        // one id at random is the advertiser's promise: if it never comes, the advertiser is penalised
-        ByteString promised = wanted.get(ThreadLocalRandom.current().nextInt(wanted.size()));
-        promises.put(new MessageId(promised.toByteArray()), new Promise(peer, now + params.iwantFollowupTime().toNanos()));
-        out.controlMessage(peer).addIwant(ControlIWant.newBuilder().addAllMessageIDs(wanted));
-    }
-
-    private void onIWant(PeerState peer, ControlIWant iwant, Outbox out) {
-        for (ByteString raw : iwant.getMessageIDsList()) {
-            MessageCache.Entry entry = cache.get(new MessageId(raw.toByteArray()));
-            if (entry == null) {
-                continue;
-            }
-            if (entry.requestedBy(peer.id) > params.gossipRetransmission()) {
-                // asking again and again for the same message is a flood, not a need
-                peer.score.behaviourPenalty(PENALTY);
-                continue;
-            }
-            out.add(peer, entry.rpc.retainedDuplicate(), PeerSender.Kind.GOSSIP);
-        }
-    }
-
-    private void prune(PeerState peer, String topic, long backoffNanos, long now, Outbox out) {
-        peer.backoff(topic, now + backoffNanos);
-        out.controlMessage(peer).addPrune(ControlPrune.newBuilder().setTopicID(topic)
-                .setBackoff(TimeUnit.NANOSECONDS.toSeconds(backoffNanos)));
     }
 
     // =====================================================================================================
@@ -739,13 +637,8 @@ final class GossipRouter {
     }
 
     private void brokenPromises(long now) {
-        var it = promises.values().iterator();
-        while (it.hasNext()) {
-            Promise promise = it.next();
-            if (promise.deadlineNanos <= now) {
-                it.remove();
-                promise.peer.score.behaviourPenalty(PENALTY);
-            }
+        for (PeerState advertiser : promises.broken(now)) {
+            advertiser.score.behaviourPenalty(PENALTY);
         }
     }
 
@@ -755,7 +648,7 @@ final class GossipRouter {
             if (scores.getOrDefault(p, 0.0) < 0) {
                 members.remove(p);
                 p.score.pruned(topic);
-                prune(p, topic, backoff, now, out);
+                control.prune(p, topic, backoff, now, out);
             }
         }
         if (members.size() < params.dLo()) {
@@ -786,7 +679,7 @@ final class GossipRouter {
             for (PeerState p : rest) {
                 members.remove(p);
                 p.score.pruned(topic);
-                prune(p, topic, backoff, now, out);
+                control.prune(p, topic, backoff, now, out);
             }
         }
         long outbound = members.stream().filter(p -> p.outbound).count();

@@ -6,9 +6,10 @@
  * <li>{@link io.wakurelay.relay.Relay}: start on a host, publish, inject, subscribe, peers, shutdown.</li>
  * <li>{@code RelayStreamReader}: a peer's relay stream, RPC by RPC, paused when the local consumer is behind.</li>
  * <li>{@code RpcReader}: one RPC read without copying message data.</li>
- * <li>{@code GossipRouter}: the receive path (message id, seen cache, decode, forward, hand over), subscriptions,
- *     control (GRAFT, PRUNE, IHAVE, IWANT, IDONTWANT) and the heartbeat.</li>
- * <li>{@code MessageId}, {@code SeenCache}, {@code MessageCache}: dedup and the IWANT cache.</li>
+ * <li>{@code GossipRouter}: the receive path (message id, seen cache, decode, forward, hand over), subscriptions
+ *     and the heartbeat; {@code ControlHandler}: control (GRAFT, PRUNE, IHAVE, IWANT, IDONTWANT) on its state;
+ *     {@code Promises}: IHAVE's promises.</li>
+ * <li>{@code MessageId}, {@code SeenCache} ({@code LongSet}), {@code MessageCache}: dedup and the IWANT cache.</li>
  * <li>{@code PeerState}, {@code PeerScore}: what the router knows of a peer, and its score.</li>
  * <li>{@code RpcWriter}: RPCs, a message's as a few header bytes around the bytes received.</li>
  * <li>{@code PeerSender}: a peer's bounded outbound queue on the relay stream this node opened.</li>
