@@ -133,7 +133,7 @@ final class GossipRouter {
         long now = nanoTime.getAsLong();
         this.seen = new SeenCache(config.seenCacheCapacity(), params.seenTtl(), now);
         this.cache = new MessageCache(params.historyLength(), params.historyGossip(), config.messageCacheBytes());
-        this.control = new ControlHandler(config, mesh, seen, promises, cache);
+        this.control = new ControlHandler(config, metrics, mesh, seen, promises, cache);
         this.lastDecayNanos = now;
         metrics.bind(this::seenSize, this::seenEvictions, this::cacheBytes, this::cacheEvictions, handOver::pending,
                 this::relayPeerCount, this::queuedBytes, () -> subscriptions().size());
@@ -152,7 +152,7 @@ final class GossipRouter {
         Retained retained = retainedScores.remove(connection.remotePeer());
         PeerScore score = retained != null ? retained.score : new PeerScore(scoring);
         InetAddress address = addressOf(connection);
-        PeerState peer = new PeerState(connection.remotePeer(), connection, address, sender, score);
+        PeerState peer = new PeerState(connection.remotePeer(), connection, address, sender, score, config);
         peers.put(peer.id, peer);
         if (address != null) {
             peersPerAddress.merge(address, 1, Integer::sum);
@@ -232,7 +232,7 @@ final class GossipRouter {
         }
         RpcReader.Rpc parsed;
         try {
-            parsed = RpcReader.read(rpc);
+            parsed = RpcReader.read(rpc, config.peerLimits().maxControlPerRpc());
         } catch (ProtocolViolation e) {
             metrics.invalid(Violation.MALFORMED_RPC);
             penalise(from);
@@ -244,8 +244,8 @@ final class GossipRouter {
         for (RpcReader.Message message : parsed.messages()) {
             onMessage(from, message, rpc, source);
         }
-        if (from != null && parsed.hasControl()) {
-            onControl(from, parsed.control());
+        if (from != null && parsed.controlCounts().total() > 0) {
+            onControl(from, parsed);
         }
     }
 
@@ -345,7 +345,7 @@ final class GossipRouter {
                 if (p == from) {
                     continue;
                 }
-                if (p.dontWant.remove(id)) {
+                if (p.dontWant.contains(id.prefix())) {
                     metrics.dontWantSaved.increment();
                     continue;
                 }
@@ -579,16 +579,14 @@ final class GossipRouter {
     // =====================================================================================================
     // control
 
-    private void onControl(PeerState peer, ControlMessage message) {
-        metrics.controlReceived("ihave", message.getIhaveCount());
-        metrics.controlReceived("iwant", message.getIwantCount());
-        metrics.controlReceived("graft", message.getGraftCount());
-        metrics.controlReceived("prune", message.getPruneCount());
-        metrics.controlReceived("idontwant", message.getIdontwantCount());
+    private void onControl(PeerState peer, RpcReader.Rpc rpc) {
+        for (ControlKind kind : ControlKind.values()) {
+            metrics.controlReceived(kind, rpc.controlCounts().of(kind));
+        }
         Outbox out = new Outbox();
         synchronized (this) {
             long now = nanoTime.getAsLong();
-            control.onControl(peer, message, score(peer, now), now, out);
+            control.onControl(peer, rpc, score(peer, now), now, out);
             updateTopicGauges();
         }
         send(out);
@@ -615,9 +613,7 @@ final class GossipRouter {
             emitGossip(scores, now, out);
             cache.shift();
             for (PeerState p : peers.values()) {
-                p.iHaveMessagesThisHeartbeat = 0;
-                p.iHaveIdsRequestedThisHeartbeat = 0;
-                p.backoffUntilNanos.values().removeIf(until -> until <= now);
+                p.heartbeat(now);
                 if (scores.get(p) < scoring.graylistThreshold()) {
                     out.disconnect(p, "graylisted");
                 }
