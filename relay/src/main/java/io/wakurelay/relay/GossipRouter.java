@@ -725,7 +725,9 @@ final class GossipRouter {
             exclude.addAll(fanout.getOrDefault(topic, Set.of()));
             List<PeerState> eligible = new ArrayList<>();
             for (PeerState p : subscribers.getOrDefault(topic, Set.of())) {
-                if (!exclude.contains(p) && p.sender.isOpen() && scores.getOrDefault(p, 0.0) >= scoring.gossipThreshold()) {
+                // a peer whose queue is full would get gossip on top of what it does not take
+                if (!exclude.contains(p) && p.sender.isOpen() && !p.sender.isFull()
+                        && scores.getOrDefault(p, 0.0) >= scoring.gossipThreshold()) {
                     eligible.add(p);
                 }
             }
