@@ -70,7 +70,7 @@ final class GossipRouter {
     private final Map<String, Set<PeerState>> fanout = new HashMap<>();
     private final Map<String, Long> fanoutLastPublished = new HashMap<>();
     private final Map<InetAddress, Integer> peersPerAddress = new HashMap<>();
-    private final Map<PeerId, Retained> retainedScores = new LinkedHashMap<>();
+    private final RetainedScores retainedScores;
     private final Promises promises = new Promises();
     private final SeenCache seen;
     private final RejectedMessages rejected = new RejectedMessages();
@@ -85,9 +85,6 @@ final class GossipRouter {
     private volatile Set<String> subscribed = Set.of();
     /** The meters of each subscribed topic, by topic: one look-up per message, without the lock. */
     private volatile Map<String, SubscribedTopicMeters> topicMeters = Map.of();
-
-    private record Retained(PeerScore score, long expiresNanos) {
-    }
 
     /** What to write once the lock is released. */
     static final class Outbox {
@@ -135,9 +132,12 @@ final class GossipRouter {
         this.cache = new MessageCache(params.historyLength(), params.historyGossip(), config.messageCacheBytes());
         this.control = new ControlHandler(config, metrics, mesh, seen, promises, cache);
         this.lastDecayNanos = now;
+        this.retainedScores = new RetainedScores(config.peerLimits().maxRetainedScores(), scoring.retainScore().toNanos());
         metrics.bind(this::seenSize, this::seenEvictions, this::cacheBytes, this::cacheEvictions, handOver::pending,
                 this::relayPeerCount, this::queuedBytes, () -> subscriptions().size());
         metrics.bindRejectedIds(this::rejectedIds);
+        metrics.bindPeerState(() -> stateSizes().dontWantIds(), () -> stateSizes().promises(),
+                () -> stateSizes().retainedScores());
     }
 
     // =====================================================================================================
@@ -149,8 +149,8 @@ final class GossipRouter {
         if (existing != null) {
             return existing;
         }
-        Retained retained = retainedScores.remove(connection.remotePeer());
-        PeerScore score = retained != null ? retained.score : new PeerScore(scoring);
+        PeerScore retained = retainedScores.take(connection.remotePeer());
+        PeerScore score = retained != null ? retained : new PeerScore(scoring);
         InetAddress address = addressOf(connection);
         PeerState peer = new PeerState(connection.remotePeer(), connection, address, sender, score, config);
         peers.put(peer.id, peer);
@@ -187,7 +187,7 @@ final class GossipRouter {
         }
         promises.forget(peer);
         if (!peer.score.isNeutral()) {
-            retainedScores.put(id, new Retained(peer.score, nanoTime.getAsLong() + scoring.retainScore().toNanos()));
+            retainedScores.retain(id, peer.score, nanoTime.getAsLong());
         }
         peer.sender.shutdown();
         updateTopicGauges();
@@ -251,14 +251,15 @@ final class GossipRouter {
 
     private void onMessage(PeerState from, RpcReader.Message m, ByteBuf owner, Source source) {
         metrics.receivedFromPeers.increment();
-        if (m.signed()) {
-            reject(from, m.topic(), Violation.SIGNED_MESSAGE);
-            return;
-        }
         SubscribedTopicMeters meters = topicMeters.get(m.topic());
         if (meters == null) {
-            // we may have just left the topic, or the peer's view of our subscriptions is old: not its fault
+            // we may have just left the topic, or the peer's view of our subscriptions is old: not its fault. First,
+            // so that scores keep stats only for the topics this node relays, not for any a message names
             metrics.invalid(Violation.NOT_SUBSCRIBED);
+            return;
+        }
+        if (m.signed()) {
+            reject(from, m.topic(), Violation.SIGNED_MESSAGE);
             return;
         }
         if (m.data() == null) {
@@ -600,7 +601,7 @@ final class GossipRouter {
         Outbox out = new Outbox();
         synchronized (this) {
             long now = nanoTime.getAsLong();
-            retainedScores.values().removeIf(r -> r.expiresNanos <= now);
+            retainedScores.expire(now);
             brokenPromises(now);
             Map<PeerState, Double> scores = new HashMap<>();
             for (PeerState p : peers.values()) {
@@ -625,7 +626,7 @@ final class GossipRouter {
             if (now - lastDecayNanos >= scoring.decayInterval().toNanos()) {
                 lastDecayNanos = now;
                 peers.values().forEach(p -> p.score.decay());
-                retainedScores.values().forEach(r -> r.score.decay());
+                retainedScores.decay();
             }
         }
         send(out);
@@ -875,7 +876,7 @@ final class GossipRouter {
         return peers.values().stream().mapToLong(p -> p.sender.queuedBytes()).sum();
     }
 
-    /** What peers can make the router hold, summed over the connected peers: for tests of the bounds. */
+    /** What peers can make the router hold, summed over the connected peers: for the gauges and tests of the bounds. */
     record StateSizes(int backoffs, int scoredTopics, int dontWantIds, int promises, int retainedScores) {
     }
 
