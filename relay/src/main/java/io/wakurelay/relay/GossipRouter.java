@@ -588,7 +588,9 @@ final class GossipRouter {
         synchronized (this) {
             long now = nanoTime.getAsLong();
             control.onControl(peer, rpc, score(peer, now), now, out);
-            updateTopicGauges();
+            if (rpc.controlCounts().of(ControlKind.GRAFT) + rpc.controlCounts().of(ControlKind.PRUNE) > 0) {
+                updateTopicGauges(); // only GRAFT and PRUNE change a mesh
+            }
         }
         send(out);
     }
