@@ -35,22 +35,38 @@ final class ControlBudget {
 
     /** An RPC with IHAVEs; false past {@code maxIHaveMessages} this heartbeat (go counts RPCs, not IHAVEs). */
     boolean takeIHaveRpc() {
-        return iHaveRpcs < maxIHaveRpcs && ++iHaveRpcs > 0;
+        if (iHaveRpcs == maxIHaveRpcs) {
+            return false;
+        }
+        iHaveRpcs++;
+        return true;
     }
 
     /** An advertised id this node asks for; false past {@code maxIHaveLength} asked this heartbeat. */
     boolean takeIHaveAsk() {
-        return iHaveAsks < maxIHaveAsks && ++iHaveAsks > 0;
+        if (iHaveAsks == maxIHaveAsks) {
+            return false;
+        }
+        iHaveAsks++;
+        return true;
     }
 
     /** An id of an IWANT; false past {@code maxIWantLength} this heartbeat. */
     boolean takeIWantId() {
-        return iWantIds < maxIWantIds && ++iWantIds > 0;
+        if (iWantIds == maxIWantIds) {
+            return false;
+        }
+        iWantIds++;
+        return true;
     }
 
     /** An RPC with IDONTWANTs; false past {@code maxIDontWantMessages} this heartbeat. */
     boolean takeIDontWantRpc() {
-        return iDontWantRpcs < maxIDontWantRpcs && ++iDontWantRpcs > 0;
+        if (iDontWantRpcs == maxIDontWantRpcs) {
+            return false;
+        }
+        iDontWantRpcs++;
+        return true;
     }
 
     /** A heartbeat: every bound starts again. */
