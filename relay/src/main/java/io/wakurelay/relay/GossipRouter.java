@@ -132,7 +132,8 @@ final class GossipRouter {
         this.cache = new MessageCache(params.historyLength(), params.historyGossip(), config.messageCacheBytes());
         this.control = new ControlHandler(config, metrics, mesh, seen, promises, cache);
         this.lastDecayNanos = now;
-        this.retainedScores = new RetainedScores(config.peerLimits().maxRetainedScores(), scoring.retainScore().toNanos());
+        this.retainedScores = new RetainedScores(config.peerLimits().maxRetainedScores(),
+                scoring.retainScore().toNanos());
         metrics.bind(this::seenSize, this::seenEvictions, this::cacheBytes, this::cacheEvictions, handOver::pending,
                 this::relayPeerCount, this::queuedBytes, () -> subscriptions().size());
         metrics.bindRejectedIds(this::rejectedIds);

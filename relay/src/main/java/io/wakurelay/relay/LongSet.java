@@ -17,7 +17,8 @@ final class LongSet {
     /** @param initialSlots the slots of the array made at the first add, a power of two */
     LongSet(int initialSlots) {
         if (initialSlots < 2 || Integer.bitCount(initialSlots) != 1) {
-            throw new IllegalArgumentException("initial slots must be a power of two of at least 2, was " + initialSlots);
+            throw new IllegalArgumentException("initial slots must be a power of two, at least 2, was "
+                    + initialSlots);
         }
         this.initialSlots = initialSlots;
     }

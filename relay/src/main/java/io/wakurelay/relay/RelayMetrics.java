@@ -104,7 +104,8 @@ final class RelayMetrics {
             for (ControlKind kind : reason.kinds()) {
                 byKind.put(kind, Counter.builder("waku.relay.control.ignored").tag("kind", kind.label())
                         .tag("reason", reason.label())
-                        .description("control messages of peers ignored wholly or in part, by reason").register(registry));
+                        .description("control messages of peers ignored wholly or in part, by reason")
+                        .register(registry));
             }
             controlIgnored.put(reason, byKind);
         }
@@ -200,11 +201,13 @@ final class RelayMetrics {
     /** What the peers' control can make the router hold, summed over its peers. */
     void bindPeerState(Supplier<Number> dontWantIds, Supplier<Number> promises, Supplier<Number> retainedScores) {
         Gauge.builder("waku.relay.idontwant.ids", dontWantIds)
-                .description("IDONTWANT message ids held for the connected peers (bounded per peer)").register(registry);
+                .description("IDONTWANT message ids held for the connected peers (bounded per peer)")
+                .register(registry);
         Gauge.builder("waku.relay.iwant.promises", promises)
-                .description("IHAVE promises awaited: messages asked for with IWANT and not yet arrived").register(registry);
+                .description("IHAVE promises awaited: messages asked for with IWANT and not yet arrived")
+                .register(registry);
         Gauge.builder("waku.relay.retained.scores", retainedScores)
-                .description("scores of disconnected peers remembered so that reconnecting does not wash them (bounded)")
+                .description("scores of disconnected peers remembered so that reconnecting does not wash them")
                 .register(registry);
     }
 

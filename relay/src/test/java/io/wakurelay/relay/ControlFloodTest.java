@@ -30,7 +30,16 @@ class ControlFloodTest {
     final Closer closer = new Closer();
 
     private static RPC subscribe() {
-        return RPC.newBuilder().addSubscriptions(RPC.SubOpts.newBuilder().setSubscribe(true).setTopicid(Messages.TOPIC)).build();
+        return RPC.newBuilder().addSubscriptions(RPC.SubOpts.newBuilder().setSubscribe(true).setTopicid(Messages.TOPIC))
+                .build();
+    }
+
+    private static RPC graft(String topic) {
+        return control(ControlMessage.newBuilder().addGraft(ControlGraft.newBuilder().setTopicID(topic)));
+    }
+
+    private static RPC prune(String topic) {
+        return control(ControlMessage.newBuilder().addPrune(ControlPrune.newBuilder().setTopicID(topic)));
     }
 
     private static RPC control(ControlMessage.Builder control) {
@@ -59,6 +68,14 @@ class ControlFloodTest {
         return c == null ? 0 : c.count();
     }
 
+    private static double ignored(TestNode node, String kind, String reason) {
+        return counter(node, "waku.relay.control.ignored", "kind", kind, "reason", reason);
+    }
+
+    private static long subscribers(TestNode node) {
+        return node.relay.peers().stream().filter(p -> p.topics().contains(Messages.TOPIC)).count();
+    }
+
     private static long queuedBytes(TestNode node, RawRelayPeer peer) {
         return node.relay.peers().stream().filter(p -> p.peerId().equals(peer.host.peerId()))
                 .mapToLong(RelayPeer::queuedBytes).sum();
@@ -72,8 +89,7 @@ class ControlFloodTest {
         RawRelayPeer attacker = closer.keep(new RawRelayPeer(2));
         attacker.connect(victim.address());
         attacker.send(subscribe());
-        Eventually.until(() -> victim.relay.peers().stream().filter(p -> p.topics().contains(Messages.TOPIC)).count() == 2
-                && victim.meshSize(Messages.TOPIC) >= 1);
+        Eventually.until(() -> subscribers(victim) == 2 && victim.meshSize(Messages.TOPIC) >= 1);
         GossipRouter router = victim.relay.router();
         AtomicInteger maxBackoffs = new AtomicInteger();
         AtomicInteger maxScoredTopics = new AtomicInteger();
@@ -101,15 +117,16 @@ class ControlFloodTest {
             sample.run();
             return !attacker.connectedTo(victim.host);
         }, WAIT, () -> "the attacker is still connected; router state " + router.stateSizes());
-        assertThat(maxBackoffs.get()).as("backoff entries: one per peer and topic the node relays at most").isLessThanOrEqualTo(2);
+        assertThat(maxBackoffs.get()).as("backoff entries: one per peer and topic the node relays at most")
+                .isLessThanOrEqualTo(2);
         assertThat(maxScoredTopics.get()).as("score stats: only topics the node relays").isLessThanOrEqualTo(2);
         assertThat(counter(victim, "waku.relay.peer.disconnects", "reason", "graylisted")).isEqualTo(1);
-        assertThat(counter(victim, "waku.relay.control.ignored", "kind", "prune", "reason", "rpc_limit"))
-                .as("the two big RPCs, counted and not parsed").isEqualTo(80_000);
-        assertThat(counter(victim, "waku.relay.control.ignored", "kind", "graft", "reason", "unknown_topic")).isPositive();
-        assertThat(counter(victim, "waku.relay.control.ignored", "kind", "prune", "reason", "unknown_topic")).isPositive();
-        assertThat(attacker.received).as("no PRUNE answers a GRAFT for a topic the node does not relay")
-                .allMatch(r -> r.getControl().getPruneList().stream().allMatch(p -> p.getTopicID().equals(Messages.TOPIC)));
+        assertThat(ignored(victim, "prune", "rpc_limit")).as("the two big RPCs, counted, not parsed")
+                .isEqualTo(80_000);
+        assertThat(ignored(victim, "graft", "unknown_topic")).isPositive();
+        assertThat(ignored(victim, "prune", "unknown_topic")).isPositive();
+        assertThat(attacker.received).as("no PRUNE answers a GRAFT for a topic the node does not relay").allMatch(r ->
+                r.getControl().getPruneList().stream().allMatch(p -> p.getTopicID().equals(Messages.TOPIC)));
         Eventually.until(() -> victim.received.keySet().containsAll(honestHashes));
         assertThat(honest.host.connection(victim.host.peerId())).isPresent();
     }
@@ -122,13 +139,14 @@ class ControlFloodTest {
         RawRelayPeer attacker = closer.keep(new RawRelayPeer(1).neverReading());
         attacker.connect(node.address());
         attacker.send(subscribe());
-        Eventually.until(() -> node.relay.peers().stream().anyMatch(p -> p.topics().contains(Messages.TOPIC) && p.relayStream()));
+        Eventually.until(() -> node.relay.peers().stream()
+                .anyMatch(p -> p.topics().contains(Messages.TOPIC) && p.relayStream()));
 
         // GRAFTs for the node's topic during the backoff its PRUNE set: each answered with a PRUNE, and penalised...
-        attacker.send(control(ControlMessage.newBuilder().addGraft(ControlGraft.newBuilder().setTopicID(Messages.TOPIC))));
-        attacker.send(control(ControlMessage.newBuilder().addPrune(ControlPrune.newBuilder().setTopicID(Messages.TOPIC))));
+        attacker.send(graft(Messages.TOPIC));
+        attacker.send(prune(Messages.TOPIC));
         for (int i = 0; i < 10; i++) {
-            attacker.send(control(ControlMessage.newBuilder().addGraft(ControlGraft.newBuilder().setTopicID(Messages.TOPIC))));
+            attacker.send(graft(Messages.TOPIC));
         }
         // ...then GRAFTs by the thousand for topics the node does not relay, with names long enough that a PRUNE for
         // each would take the node's queue past its bound several times over
@@ -144,8 +162,8 @@ class ControlFloodTest {
         // the queue's bound and control's allowance beyond it (two of the largest RPCs)
         long bound = config.peerQueueBytes() + 2L * RelayConfig.MAX_OUTBOUND_RPC_BYTES;
         assertThat(maxQueued.get()).isLessThanOrEqualTo(bound);
-        assertThat(counter(node, "waku.relay.control.ignored", "kind", "graft", "reason", "unknown_topic")).isPositive();
-        assertThat(counter(node, "waku.relay.control.ignored", "kind", "graft", "reason", "backoff")).isEqualTo(10);
+        assertThat(ignored(node, "graft", "unknown_topic")).isPositive();
+        assertThat(ignored(node, "graft", "backoff")).isEqualTo(10);
         assertThat(counter(node, "waku.relay.peer.disconnects", "reason", "graylisted")).isEqualTo(1);
     }
 }

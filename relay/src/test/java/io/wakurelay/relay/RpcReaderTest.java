@@ -77,8 +77,9 @@ class RpcReaderTest {
 
     @Test
     void anRpcWithoutControlHasNone() {
-        RpcReader.Rpc rpc = read(RPC.newBuilder()
-                .addSubscriptions(RPC.SubOpts.newBuilder().setSubscribe(true).setTopicid("t")).build().toByteArray(), 1);
+        RPC subscription = RPC.newBuilder()
+                .addSubscriptions(RPC.SubOpts.newBuilder().setSubscribe(true).setTopicid("t")).build();
+        RpcReader.Rpc rpc = read(subscription.toByteArray(), 1);
         assertThat(rpc.control()).isNull();
         assertThat(rpc.controlOverLimit()).isFalse();
         assertThat(rpc.controlCounts().total()).isZero();
