@@ -11,9 +11,7 @@ import io.wakurelay.protocol.ProtocolViolation;
 import io.wakurelay.protocol.Topics;
 import io.wakurelay.protocol.Violation;
 import io.wakurelay.relay.proto.ControlGraft;
-import io.wakurelay.relay.proto.ControlIDontWant;
 import io.wakurelay.relay.proto.ControlIHave;
-import io.wakurelay.relay.proto.ControlIWant;
 import io.wakurelay.relay.proto.ControlMessage;
 import io.wakurelay.relay.proto.ControlPrune;
 import io.wakurelay.relay.proto.RPC;
@@ -35,7 +33,6 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
 
@@ -52,7 +49,7 @@ import java.util.function.LongSupplier;
 final class GossipRouter {
     private static final Logger log = LoggerFactory.getLogger(GossipRouter.class);
     /** Behaviour penalty for each protocol misstep (P₇). */
-    private static final double PENALTY = 1.0;
+    static final double PENALTY = 1.0;
 
     private final RelayConfig config;
     private final GossipParams params;
@@ -73,11 +70,12 @@ final class GossipRouter {
     private final Map<String, Set<PeerState>> fanout = new HashMap<>();
     private final Map<String, Long> fanoutLastPublished = new HashMap<>();
     private final Map<InetAddress, Integer> peersPerAddress = new HashMap<>();
-    private final Map<PeerId, Retained> retainedScores = new LinkedHashMap<>();
-    private final Map<MessageId, Promise> promises = new HashMap<>();
+    private final RetainedScores retainedScores;
+    private final Promises promises = new Promises();
     private final SeenCache seen;
     private final RejectedMessages rejected = new RejectedMessages();
     private final MessageCache cache;
+    private final ControlHandler control;
     private boolean closed; // guarded by this
     private final Set<String> pendingSubscriptions = new LinkedHashSet<>();
     private final Set<String> pendingUnsubscriptions = new LinkedHashSet<>();
@@ -87,13 +85,6 @@ final class GossipRouter {
     private volatile Set<String> subscribed = Set.of();
     /** The meters of each subscribed topic, by topic: one look-up per message, without the lock. */
     private volatile Map<String, SubscribedTopicMeters> topicMeters = Map.of();
-
-    private record Retained(PeerScore score, long expiresNanos) {
-    }
-
-    /** An IHAVE's promise: the peer advertised {@code id} and we asked for it. */
-    private record Promise(PeerState peer, long deadlineNanos) {
-    }
 
     /** What to write once the lock is released. */
     static final class Outbox {
@@ -139,10 +130,15 @@ final class GossipRouter {
         long now = nanoTime.getAsLong();
         this.seen = new SeenCache(config.seenCacheCapacity(), params.seenTtl(), now);
         this.cache = new MessageCache(params.historyLength(), params.historyGossip(), config.messageCacheBytes());
+        this.control = new ControlHandler(config, metrics, mesh, seen, promises, cache);
         this.lastDecayNanos = now;
+        this.retainedScores = new RetainedScores(config.peerLimits().maxRetainedScores(),
+                scoring.retainScore().toNanos());
         metrics.bind(this::seenSize, this::seenEvictions, this::cacheBytes, this::cacheEvictions, handOver::pending,
                 this::relayPeerCount, this::queuedBytes, () -> subscriptions().size());
         metrics.bindRejectedIds(this::rejectedIds);
+        metrics.bindPeerState(() -> stateSizes().dontWantIds(), () -> stateSizes().promises(),
+                () -> stateSizes().retainedScores());
     }
 
     // =====================================================================================================
@@ -154,10 +150,10 @@ final class GossipRouter {
         if (existing != null) {
             return existing;
         }
-        Retained retained = retainedScores.remove(connection.remotePeer());
-        PeerScore score = retained != null ? retained.score : new PeerScore(scoring);
+        PeerScore retained = retainedScores.take(connection.remotePeer());
+        PeerScore score = retained != null ? retained : new PeerScore(scoring);
         InetAddress address = addressOf(connection);
-        PeerState peer = new PeerState(connection.remotePeer(), connection, address, sender, score);
+        PeerState peer = new PeerState(connection.remotePeer(), connection, address, sender, score, config);
         peers.put(peer.id, peer);
         if (address != null) {
             peersPerAddress.merge(address, 1, Integer::sum);
@@ -190,9 +186,9 @@ final class GossipRouter {
         if (peer.address != null) {
             peersPerAddress.computeIfPresent(peer.address, (a, n) -> n == 1 ? null : n - 1);
         }
-        promises.values().removeIf(p -> p.peer == peer);
+        promises.forget(peer);
         if (!peer.score.isNeutral()) {
-            retainedScores.put(id, new Retained(peer.score, nanoTime.getAsLong() + scoring.retainScore().toNanos()));
+            retainedScores.retain(id, peer.score, nanoTime.getAsLong());
         }
         peer.sender.shutdown();
         updateTopicGauges();
@@ -237,7 +233,7 @@ final class GossipRouter {
         }
         RpcReader.Rpc parsed;
         try {
-            parsed = RpcReader.read(rpc);
+            parsed = RpcReader.read(rpc, config.peerLimits().maxControlPerRpc());
         } catch (ProtocolViolation e) {
             metrics.invalid(Violation.MALFORMED_RPC);
             penalise(from);
@@ -249,21 +245,22 @@ final class GossipRouter {
         for (RpcReader.Message message : parsed.messages()) {
             onMessage(from, message, rpc, source);
         }
-        if (from != null && parsed.hasControl()) {
-            onControl(from, parsed.control());
+        if (from != null && parsed.controlCounts().total() > 0) {
+            onControl(from, parsed);
         }
     }
 
     private void onMessage(PeerState from, RpcReader.Message m, ByteBuf owner, Source source) {
         metrics.receivedFromPeers.increment();
-        if (m.signed()) {
-            reject(from, m.topic(), Violation.SIGNED_MESSAGE);
-            return;
-        }
         SubscribedTopicMeters meters = topicMeters.get(m.topic());
         if (meters == null) {
-            // we may have just left the topic, or the peer's view of our subscriptions is old: not its fault
+            // we may have just left the topic, or the peer's view of our subscriptions is old: not its fault. First,
+            // so that scores keep stats only for the topics this node relays, not for any a message names
             metrics.invalid(Violation.NOT_SUBSCRIBED);
+            return;
+        }
+        if (m.signed()) {
+            reject(from, m.topic(), Violation.SIGNED_MESSAGE);
             return;
         }
         if (m.data() == null) {
@@ -278,7 +275,7 @@ final class GossipRouter {
                 return; // arrived during shutdown, after the cache was cleared: nothing may keep it
             }
             // whoever delivers it, an advertised message that arrives keeps its advertiser's promise
-            promises.remove(id);
+            promises.kept(id);
             if (!seen.markSeen(id, nanoTime.getAsLong())) {
                 Violation firstCopy = rejected.reason(id);
                 if (firstCopy != null) {
@@ -350,7 +347,7 @@ final class GossipRouter {
                 if (p == from) {
                     continue;
                 }
-                if (p.dontWant.remove(id)) {
+                if (p.dontWant.contains(id.prefix())) {
                     metrics.dontWantSaved.increment();
                     continue;
                 }
@@ -584,116 +581,19 @@ final class GossipRouter {
     // =====================================================================================================
     // control
 
-    private void onControl(PeerState peer, ControlMessage control) {
-        metrics.controlReceived("ihave", control.getIhaveCount());
-        metrics.controlReceived("iwant", control.getIwantCount());
-        metrics.controlReceived("graft", control.getGraftCount());
-        metrics.controlReceived("prune", control.getPruneCount());
-        metrics.controlReceived("idontwant", control.getIdontwantCount());
+    private void onControl(PeerState peer, RpcReader.Rpc rpc) {
+        for (ControlKind kind : ControlKind.values()) {
+            metrics.controlReceived(kind, rpc.controlCounts().of(kind));
+        }
         Outbox out = new Outbox();
         synchronized (this) {
             long now = nanoTime.getAsLong();
-            double score = score(peer, now);
-            for (ControlIDontWant dontWant : control.getIdontwantList()) {
-                for (ByteString id : dontWant.getMessageIDsList()) {
-                    peer.dontWant(new MessageId(id.toByteArray()));
-                }
+            control.onControl(peer, rpc, score(peer, now), now, out);
+            if (rpc.controlCounts().of(ControlKind.GRAFT) + rpc.controlCounts().of(ControlKind.PRUNE) > 0) {
+                updateTopicGauges(); // only GRAFT and PRUNE change a mesh
             }
-            for (ControlGraft graft : control.getGraftList()) {
-                onGraft(peer, graft.getTopicID(), score, now, out);
-            }
-            for (ControlPrune prune : control.getPruneList()) {
-                onPrune(peer, prune, now);
-            }
-            if (score >= scoring.gossipThreshold()) {
-                for (ControlIHave ihave : control.getIhaveList()) {
-                    onIHave(peer, ihave, now, out);
-                }
-                for (ControlIWant iwant : control.getIwantList()) {
-                    onIWant(peer, iwant, out);
-                }
-            }
-            updateTopicGauges();
         }
         send(out);
-    }
-
-    private void onGraft(PeerState peer, String topic, double score, long now, Outbox out) {
-        Set<PeerState> members = mesh.get(topic);
-        if (members == null) {
-            // not our topic: tell the peer so it does not count on us
-            out.controlMessage(peer).addPrune(ControlPrune.newBuilder().setTopicID(topic));
-            return;
-        }
-        if (members.contains(peer)) {
-            return;
-        }
-        if (peer.inBackoff(topic, now)) {
-            peer.score.behaviourPenalty(PENALTY);
-            prune(peer, topic, params.pruneBackoff().toNanos(), now, out);
-            return;
-        }
-        if (score < 0 || (members.size() >= params.dHi() && !peer.outbound)) {
-            prune(peer, topic, params.pruneBackoff().toNanos(), now, out);
-            return;
-        }
-        members.add(peer);
-        peer.score.grafted(topic, now);
-    }
-
-    private void onPrune(PeerState peer, ControlPrune prune, long now) {
-        String topic = prune.getTopicID();
-        Set<PeerState> members = mesh.get(topic);
-        if (members != null && members.remove(peer)) {
-            peer.score.pruned(topic);
-        }
-        long backoff = Math.max(params.pruneBackoff().toNanos(), TimeUnit.SECONDS.toNanos(prune.getBackoff()));
-        peer.backoff(topic, now + backoff);
-    }
-
-    private void onIHave(PeerState peer, ControlIHave ihave, long now, Outbox out) {
-        if (++peer.iHaveMessagesThisHeartbeat > params.maxIHaveMessages() || !mesh.containsKey(ihave.getTopicID())) {
-            return;
-        }
-        List<ByteString> wanted = new ArrayList<>();
-        for (ByteString raw : ihave.getMessageIDsList()) {
-            if (peer.iHaveIdsRequestedThisHeartbeat >= params.maxIHaveLength()) {
-                break;
-            }
-            MessageId id = new MessageId(raw.toByteArray());
-            if (!seen.contains(id, now) && !promises.containsKey(id)) {
-                wanted.add(raw);
-                peer.iHaveIdsRequestedThisHeartbeat++;
-            }
-        }
-        if (wanted.isEmpty()) {
-            return;
-        }
-        // one id at random is the advertiser's promise: if it never comes, the advertiser is penalised
-        ByteString promised = wanted.get(ThreadLocalRandom.current().nextInt(wanted.size()));
-        promises.put(new MessageId(promised.toByteArray()), new Promise(peer, now + params.iwantFollowupTime().toNanos()));
-        out.controlMessage(peer).addIwant(ControlIWant.newBuilder().addAllMessageIDs(wanted));
-    }
-
-    private void onIWant(PeerState peer, ControlIWant iwant, Outbox out) {
-        for (ByteString raw : iwant.getMessageIDsList()) {
-            MessageCache.Entry entry = cache.get(new MessageId(raw.toByteArray()));
-            if (entry == null) {
-                continue;
-            }
-            if (entry.requestedBy(peer.id) > params.gossipRetransmission()) {
-                // asking again and again for the same message is a flood, not a need
-                peer.score.behaviourPenalty(PENALTY);
-                continue;
-            }
-            out.add(peer, entry.rpc.retainedDuplicate(), PeerSender.Kind.GOSSIP);
-        }
-    }
-
-    private void prune(PeerState peer, String topic, long backoffNanos, long now, Outbox out) {
-        peer.backoff(topic, now + backoffNanos);
-        out.controlMessage(peer).addPrune(ControlPrune.newBuilder().setTopicID(topic)
-                .setBackoff(TimeUnit.NANOSECONDS.toSeconds(backoffNanos)));
     }
 
     // =====================================================================================================
@@ -704,7 +604,7 @@ final class GossipRouter {
         Outbox out = new Outbox();
         synchronized (this) {
             long now = nanoTime.getAsLong();
-            retainedScores.values().removeIf(r -> r.expiresNanos <= now);
+            retainedScores.expire(now);
             brokenPromises(now);
             Map<PeerState, Double> scores = new HashMap<>();
             for (PeerState p : peers.values()) {
@@ -717,9 +617,7 @@ final class GossipRouter {
             emitGossip(scores, now, out);
             cache.shift();
             for (PeerState p : peers.values()) {
-                p.iHaveMessagesThisHeartbeat = 0;
-                p.iHaveIdsRequestedThisHeartbeat = 0;
-                p.backoffUntilNanos.values().removeIf(until -> until <= now);
+                p.heartbeat(now);
                 if (scores.get(p) < scoring.graylistThreshold()) {
                     out.disconnect(p, "graylisted");
                 }
@@ -731,7 +629,7 @@ final class GossipRouter {
             if (now - lastDecayNanos >= scoring.decayInterval().toNanos()) {
                 lastDecayNanos = now;
                 peers.values().forEach(p -> p.score.decay());
-                retainedScores.values().forEach(r -> r.score.decay());
+                retainedScores.decay();
             }
         }
         send(out);
@@ -739,13 +637,8 @@ final class GossipRouter {
     }
 
     private void brokenPromises(long now) {
-        var it = promises.values().iterator();
-        while (it.hasNext()) {
-            Promise promise = it.next();
-            if (promise.deadlineNanos <= now) {
-                it.remove();
-                promise.peer.score.behaviourPenalty(PENALTY);
-            }
+        for (PeerState advertiser : promises.broken(now)) {
+            advertiser.score.behaviourPenalty(PENALTY);
         }
     }
 
@@ -755,7 +648,7 @@ final class GossipRouter {
             if (scores.getOrDefault(p, 0.0) < 0) {
                 members.remove(p);
                 p.score.pruned(topic);
-                prune(p, topic, backoff, now, out);
+                control.prune(p, topic, backoff, now, out);
             }
         }
         if (members.size() < params.dLo()) {
@@ -786,7 +679,7 @@ final class GossipRouter {
             for (PeerState p : rest) {
                 members.remove(p);
                 p.score.pruned(topic);
-                prune(p, topic, backoff, now, out);
+                control.prune(p, topic, backoff, now, out);
             }
         }
         long outbound = members.stream().filter(p -> p.outbound).count();
@@ -836,7 +729,9 @@ final class GossipRouter {
             exclude.addAll(fanout.getOrDefault(topic, Set.of()));
             List<PeerState> eligible = new ArrayList<>();
             for (PeerState p : subscribers.getOrDefault(topic, Set.of())) {
-                if (!exclude.contains(p) && p.sender.isOpen() && scores.getOrDefault(p, 0.0) >= scoring.gossipThreshold()) {
+                // a peer whose queue is full would get gossip on top of what it does not take
+                if (!exclude.contains(p) && p.sender.isOpen() && !p.sender.isFull()
+                        && scores.getOrDefault(p, 0.0) >= scoring.gossipThreshold()) {
                     eligible.add(p);
                 }
             }
@@ -982,6 +877,16 @@ final class GossipRouter {
 
     private synchronized long queuedBytes() {
         return peers.values().stream().mapToLong(p -> p.sender.queuedBytes()).sum();
+    }
+
+    /** What peers can make the router hold, summed over the connected peers: for the gauges and tests of the bounds. */
+    record StateSizes(int backoffs, int scoredTopics, int dontWantIds, int promises, int retainedScores) {
+    }
+
+    synchronized StateSizes stateSizes() {
+        return new StateSizes(peers.values().stream().mapToInt(p -> p.backoffUntilNanos.size()).sum(),
+                peers.values().stream().mapToInt(p -> p.score.topicCount()).sum(),
+                peers.values().stream().mapToInt(p -> p.dontWant.size()).sum(), promises.size(), retainedScores.size());
     }
 
     private static MessageDigest newSha256() {

@@ -5,8 +5,8 @@ import io.wakurelay.p2p.crypto.PeerId;
 
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -26,12 +26,17 @@ final class MessageCache {
     private long bytes;
     private long evictedEarly;
 
-    /** A cached message: its topic, the forwarding RPC, and how often each peer asked for it. */
+    /**
+     * A cached message: its topic, the forwarding RPC, and how often each peer asked for it, in two small arrays
+     * (8 bytes a peer, no object each): a peer may ask for every message of the cache, and so may each peer.
+     */
     static final class Entry {
         final MessageId id;
         final String topic;
         final ByteBuf rpc;
-        private Map<PeerId, Integer> requests;
+        private PeerId[] askers;
+        private int[] asks;
+        private int askerCount;
         private boolean removed;
 
         Entry(MessageId id, String topic, ByteBuf rpc) {
@@ -42,10 +47,21 @@ final class MessageCache {
 
         /** Counts a request of {@code peer}; returns how many times it asked, this one included. */
         int requestedBy(PeerId peer) {
-            if (requests == null) {
-                requests = new LinkedHashMap<>();
+            for (int i = 0; i < askerCount; i++) {
+                if (askers[i].equals(peer)) {
+                    return ++asks[i];
+                }
             }
-            return requests.merge(peer, 1, Integer::sum);
+            if (askers == null) {
+                askers = new PeerId[2];
+                asks = new int[2];
+            } else if (askerCount == askers.length) {
+                askers = Arrays.copyOf(askers, 2 * askerCount);
+                asks = Arrays.copyOf(asks, 2 * askerCount);
+            }
+            askers[askerCount] = peer;
+            asks[askerCount++] = 1;
+            return 1;
         }
     }
 

@@ -7,6 +7,9 @@ import java.util.Map;
  * One peer's score (gossipsub v1.1 "The Score Function"): per topic P₁ time in mesh, P₂ first message deliveries,
  * P₃ mesh message delivery deficit, P₄ invalid messages (squared), and globally P₆ IP colocation and P₇ behaviour
  * penalty (squared), weighted by {@link ScoreParams}. Not thread-safe: the router keeps it under its lock.
+ *
+ * <p>Per-topic stats exist only for the topics this node relays (the router scores nothing else), and only while
+ * they count: the stats of a topic the peer is not in the mesh of go once they have decayed to nothing.
  */
 final class PeerScore {
     private final ScoreParams params;
@@ -100,10 +103,14 @@ final class PeerScore {
 
     /** Every decay interval: counters fade so that a peer can recover from old mistakes. */
     void decay() {
-        for (TopicStats s : topics.values()) {
+        for (var it = topics.values().iterator(); it.hasNext(); ) {
+            TopicStats s = it.next();
             s.firstDeliveries = fade(s.firstDeliveries, params.firstMessageDeliveriesDecay());
             s.meshDeliveries = fade(s.meshDeliveries, params.meshMessageDeliveriesDecay());
             s.invalidDeliveries = fade(s.invalidDeliveries, params.invalidMessageDeliveriesDecay());
+            if (!s.inMesh && s.firstDeliveries == 0 && s.meshDeliveries == 0 && s.invalidDeliveries == 0) {
+                it.remove(); // nothing left to count: a topic this node left does not stay forever
+            }
         }
         behaviourPenalty = fade(behaviourPenalty, params.behaviourPenaltyDecay());
     }
@@ -111,6 +118,11 @@ final class PeerScore {
     private double fade(double value, double decay) {
         double next = value * decay;
         return next < params.decayToZero() ? 0 : next;
+    }
+
+    /** Topics with stats. */
+    int topicCount() {
+        return topics.size();
     }
 
     /** Nothing remembered: the score of a peer that just arrived. */

@@ -6,15 +6,15 @@ import io.wakurelay.p2p.crypto.PeerId;
 import java.net.InetAddress;
 import java.util.HashMap;
 import java.util.HashSet;
-import java.util.LinkedHashSet;
 import java.util.Map;
 import java.util.Set;
 
-/** What the router knows of one connected relay peer. Mutable fields are guarded by the router's lock. */
+/**
+ * What the router knows of one connected relay peer. Mutable fields are guarded by the router's lock. Each of them
+ * is bounded whatever the peer sends: its topics by {@code maxTopics}, its backoffs by the topics this node relays
+ * (GRAFTs and PRUNEs for others are ignored), its IDONTWANT ids by {@link DontWantSet}'s capacity.
+ */
 final class PeerState {
-    /** IDONTWANT ids remembered per peer (the most recent ones). */
-    static final int MAX_DONT_WANT = 4096;
-
     final PeerId id;
     final Connection connection;
     final boolean outbound;
@@ -23,19 +23,21 @@ final class PeerState {
     final PeerScore score;
     final Set<String> topics = new HashSet<>();
     final Map<String, Long> backoffUntilNanos = new HashMap<>();
-    final Set<MessageId> dontWant = new LinkedHashSet<>();
+    final DontWantSet dontWant;
+    final ControlBudget budget;
     /** The relay stream the peer opened to this node; read and written on the connection's event loop only. */
     RelayStreamReader inbound;
-    int iHaveMessagesThisHeartbeat;
-    int iHaveIdsRequestedThisHeartbeat;
 
-    PeerState(PeerId id, Connection connection, InetAddress address, PeerSender sender, PeerScore score) {
+    PeerState(PeerId id, Connection connection, InetAddress address, PeerSender sender, PeerScore score,
+              RelayConfig config) {
         this.id = id;
         this.connection = connection;
         this.outbound = connection != null && connection.isOutbound();
         this.address = address;
         this.sender = sender;
         this.score = score;
+        this.dontWant = new DontWantSet(config.peerLimits().iDontWantTtl(), config.peerLimits().maxDontWantIds());
+        this.budget = new ControlBudget(config);
     }
 
     boolean inBackoff(String topic, long nowNanos) {
@@ -47,12 +49,11 @@ final class PeerState {
         backoffUntilNanos.merge(topic, untilNanos, Math::max);
     }
 
-    void dontWant(MessageId id) {
-        if (dontWant.add(id) && dontWant.size() > MAX_DONT_WANT) {
-            var oldest = dontWant.iterator();
-            oldest.next();
-            oldest.remove();
-        }
+    /** A heartbeat: the control budget starts again, the oldest IDONTWANT ids and the past backoffs leave. */
+    void heartbeat(long nowNanos) {
+        budget.refill();
+        dontWant.heartbeat();
+        backoffUntilNanos.values().removeIf(until -> until <= nowNanos);
     }
 
     @Override

@@ -401,6 +401,11 @@ public final class Relay implements AutoCloseable {
         return config;
     }
 
+    /** For tests of the router's state. */
+    GossipRouter router() {
+        return router;
+    }
+
     private void checkOpen() {
         if (closing.get()) {
             throw new RelayClosedException("the relay is shut down");

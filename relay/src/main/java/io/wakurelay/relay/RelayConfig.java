@@ -28,18 +28,19 @@ import java.util.Objects;
  * @param messageCacheBytes        bytes of recent messages kept to answer IWANT (the oldest go first past it)
  * @param rpcReadTimeout           time an RPC from a peer may stay incomplete while this node reads; past it the
  *                                 peer's relay stream is reset and the bytes freed
+ * @param peerLimits               what one peer's control messages may make this node do and hold
  */
 public record RelayConfig(List<String> pubsubTopics, int clusterId, ProtocolLimits limits, GossipParams gossip,
                           ScoreParams scoring, int maxTopics, int peerQueueMessages, long peerQueueBytes,
                           int maxDropsBeforeDisconnect, int localQueueMessages, int seenCacheCapacity,
-                          long messageCacheBytes, Duration rpcReadTimeout) {
+                          long messageCacheBytes, Duration rpcReadTimeout, PeerLimits peerLimits) {
 
     /** The largest RPC this node sends: nwaku reads each RPC with a 150 KiB limit. */
     public static final int MAX_OUTBOUND_RPC_BYTES = 153_600;
 
     public static final RelayConfig DEFAULTS = new RelayConfig(List.of(Topics.DEFAULT_PUBSUB_TOPIC), 0,
             ProtocolLimits.DEFAULTS, GossipParams.DEFAULTS, ScoreParams.DEFAULTS, 1024, 1024, 4L << 20, 256, 256,
-            1_000_000, 64L << 20, Duration.ofSeconds(30));
+            1_000_000, 64L << 20, Duration.ofSeconds(30), PeerLimits.DEFAULTS);
 
     public RelayConfig {
         pubsubTopics = List.copyOf(Objects.requireNonNull(pubsubTopics, "pubsubTopics"));
@@ -66,6 +67,26 @@ public record RelayConfig(List<String> pubsubTopics, int clusterId, ProtocolLimi
         Objects.requireNonNull(rpcReadTimeout, "rpcReadTimeout");
         if (rpcReadTimeout.compareTo(Duration.ofMillis(100)) < 0) {
             throw new IllegalArgumentException("rpc read timeout must be at least 100ms, was " + rpcReadTimeout);
+        }
+        checkPeerLimits(Objects.requireNonNull(peerLimits, "peerLimits"), gossip, maxTopics);
+    }
+
+    /** An honest peer (this node too) must stay below the peer limits: they are checked against what it may send. */
+    private static void checkPeerLimits(PeerLimits peerLimits, GossipParams gossip, int maxTopics) {
+        // joining maxTopics topics at once is maxTopics GRAFTs in one RPC; leaving them as many PRUNEs
+        if (peerLimits.maxControlPerRpc() < 2L * maxTopics
+                || peerLimits.maxGraftsAndPrunesPerHeartbeat() < 2L * maxTopics) {
+            throw new IllegalArgumentException("max control per RPC and max GRAFTs and PRUNEs per heartbeat must be "
+                    + "at least twice max topics (" + 2L * maxTopics + "), were " + peerLimits.maxControlPerRpc()
+                    + " and " + peerLimits.maxGraftsAndPrunesPerHeartbeat());
+        }
+        if (peerLimits.maxIWantLength() < gossip.maxIHaveLength()) {
+            throw new IllegalArgumentException("max IWANT length must be at least max IHAVE length ("
+                    + gossip.maxIHaveLength() + "), was " + peerLimits.maxIWantLength());
+        }
+        if (peerLimits.maxPruneBackoff().compareTo(gossip.pruneBackoff()) < 0) {
+            throw new IllegalArgumentException("max prune backoff must be at least the prune backoff ("
+                    + gossip.pruneBackoff() + "), was " + peerLimits.maxPruneBackoff());
         }
     }
 
@@ -112,6 +133,7 @@ public record RelayConfig(List<String> pubsubTopics, int clusterId, ProtocolLimi
         private int seenCacheCapacity;
         private long messageCacheBytes;
         private Duration rpcReadTimeout;
+        private PeerLimits peerLimits;
 
         private Builder(RelayConfig c) {
             pubsubTopics = c.pubsubTopics;
@@ -127,6 +149,7 @@ public record RelayConfig(List<String> pubsubTopics, int clusterId, ProtocolLimi
             seenCacheCapacity = c.seenCacheCapacity;
             messageCacheBytes = c.messageCacheBytes;
             rpcReadTimeout = c.rpcReadTimeout;
+            peerLimits = c.peerLimits;
         }
 
         public Builder pubsubTopics(List<String> v) {
@@ -194,10 +217,15 @@ public record RelayConfig(List<String> pubsubTopics, int clusterId, ProtocolLimi
             return this;
         }
 
+        public Builder peerLimits(PeerLimits v) {
+            peerLimits = v;
+            return this;
+        }
+
         public RelayConfig build() {
             return new RelayConfig(pubsubTopics, clusterId, limits, gossip, scoring, maxTopics, peerQueueMessages,
                     peerQueueBytes, maxDropsBeforeDisconnect, localQueueMessages, seenCacheCapacity, messageCacheBytes,
-                    rpcReadTimeout);
+                    rpcReadTimeout, peerLimits);
         }
     }
 }

@@ -43,7 +43,8 @@ final class RelayMetrics {
     private final Map<Violation, Counter> invalid = new EnumMap<>(Violation.class);
     private final Map<PeerSender.Kind, Counter> drops = new EnumMap<>(PeerSender.Kind.class);
     private final Map<String, Counter> disconnects = new ConcurrentHashMap<>();
-    private final Map<String, Counter> control = new ConcurrentHashMap<>();
+    private final Map<ControlKind, Counter> control = new EnumMap<>(ControlKind.class);
+    private final Map<ControlIgnored, Map<ControlKind, Counter>> controlIgnored = new EnumMap<>(ControlIgnored.class);
     private final Map<String, Counter> inboundStreamResets = new ConcurrentHashMap<>();
     private final Map<String, AtomicInteger> scoreBands = new ConcurrentHashMap<>();
     private final Map<String, TopicGauges> topics = new ConcurrentHashMap<>();
@@ -94,8 +95,19 @@ final class RelayMetrics {
         for (String reason : List.of("graylisted", "slow_consumer", "cluster_mismatch")) {
             disconnected(reason, 0);
         }
-        for (String kind : List.of("graft", "prune", "ihave", "iwant", "idontwant")) {
-            controlReceived(kind, 0);
+        for (ControlKind kind : ControlKind.values()) {
+            control.put(kind, Counter.builder("libp2p.gossipsub.control.received").tag("kind", kind.label())
+                    .description("gossipsub control messages received, by kind").register(registry));
+        }
+        for (ControlIgnored reason : ControlIgnored.values()) {
+            Map<ControlKind, Counter> byKind = new EnumMap<>(ControlKind.class);
+            for (ControlKind kind : reason.kinds()) {
+                byKind.put(kind, Counter.builder("waku.relay.control.ignored").tag("kind", kind.label())
+                        .tag("reason", reason.label())
+                        .description("control messages of peers ignored wholly or in part, by reason")
+                        .register(registry));
+            }
+            controlIgnored.put(reason, byKind);
         }
         for (String reason : List.of("rpc_read_timeout", "replaced")) {
             inboundStreamResets.put(reason, Counter.builder("waku.relay.inbound.stream.resets").tag("reason", reason)
@@ -172,10 +184,31 @@ final class RelayMetrics {
                 .description("relay peers this node disconnected, by reason").register(registry)).increment(count);
     }
 
-    /** A control message received ({@code kind}: graft, prune, ihave, iwant, idontwant). */
-    void controlReceived(String kind, int count) {
-        control.computeIfAbsent(kind, k -> Counter.builder("libp2p.gossipsub.control.received").tag("kind", k)
-                .description("gossipsub control messages received, by kind").register(registry)).increment(count);
+    /** Control messages received, before any is parsed (those dropped by a bound included). */
+    void controlReceived(ControlKind kind, int count) {
+        if (count > 0) {
+            control.get(kind).increment(count);
+        }
+    }
+
+    /** {@code count} control messages of {@code kind} ignored wholly or in part for {@code reason}. */
+    void controlIgnored(ControlKind kind, ControlIgnored reason, int count) {
+        if (count > 0) {
+            controlIgnored.get(reason).get(kind).increment(count);
+        }
+    }
+
+    /** What the peers' control can make the router hold, summed over its peers. */
+    void bindPeerState(Supplier<Number> dontWantIds, Supplier<Number> promises, Supplier<Number> retainedScores) {
+        Gauge.builder("waku.relay.idontwant.ids", dontWantIds)
+                .description("IDONTWANT message ids held for the connected peers (bounded per peer)")
+                .register(registry);
+        Gauge.builder("waku.relay.iwant.promises", promises)
+                .description("IHAVE promises awaited: messages asked for with IWANT and not yet arrived")
+                .register(registry);
+        Gauge.builder("waku.relay.retained.scores", retainedScores)
+                .description("scores of disconnected peers remembered so that reconnecting does not wash them")
+                .register(registry);
     }
 
     void scoreBands(Map<String, Integer> counts) {

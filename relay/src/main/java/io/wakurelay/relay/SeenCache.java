@@ -30,7 +30,7 @@ final class SeenCache {
         this.bracketNanos = Math.max(1, ttl.toNanos() / GENERATIONS);
         this.bracketStart = nowNanos;
         for (int i = 0; i < GENERATIONS; i++) {
-            generations[i] = new LongSet();
+            generations[i] = new LongSet(INITIAL_SLOTS);
         }
     }
 
@@ -69,11 +69,11 @@ final class SeenCache {
             bracketStart += bracketNanos;
             current = (current + 1) % GENERATIONS;
             size -= generations[current].size();
-            generations[current] = new LongSet();
+            generations[current] = new LongSet(INITIAL_SLOTS);
             if (nowNanos - bracketStart >= bracketNanos * GENERATIONS) {
                 // idle for a whole TTL: everything is expired
                 for (int i = 0; i < GENERATIONS; i++) {
-                    generations[i] = new LongSet();
+                    generations[i] = new LongSet(INITIAL_SLOTS);
                 }
                 size = 0;
                 bracketStart = nowNanos;
@@ -86,7 +86,7 @@ final class SeenCache {
             int g = (current + i) % GENERATIONS;
             if (generations[g].size() > 0) {
                 size -= generations[g].size();
-                generations[g] = g == current ? new LongSet() : new LongSet(0);
+                generations[g] = new LongSet(INITIAL_SLOTS);
                 return;
             }
         }
@@ -98,91 +98,5 @@ final class SeenCache {
 
     long evictedEarly() {
         return evictedEarly;
-    }
-
-    /** An open-addressing set of longs (0 marks an empty slot; the key 0 itself is kept in a flag). */
-    private static final class LongSet {
-        private long[] slots;
-        private int size;
-        private boolean hasZero;
-
-        LongSet() {
-            this(INITIAL_SLOTS);
-        }
-
-        LongSet(int slots) {
-            this.slots = slots == 0 ? new long[0] : new long[slots];
-        }
-
-        int size() {
-            return size;
-        }
-
-        boolean contains(long key) {
-            if (key == 0) {
-                return hasZero;
-            }
-            if (slots.length == 0) {
-                return false;
-            }
-            long k = key;
-            int mask = slots.length - 1;
-            for (int i = mix(k) & mask; ; i = (i + 1) & mask) {
-                long s = slots[i];
-                if (s == 0) {
-                    return false;
-                }
-                if (s == k) {
-                    return true;
-                }
-            }
-        }
-
-        void add(long key) {
-            if (key == 0) {
-                if (!hasZero) {
-                    hasZero = true;
-                    size++;
-                }
-                return;
-            }
-            if (slots.length == 0) {
-                slots = new long[INITIAL_SLOTS];
-            }
-            if ((size + 1) * 2 > slots.length) {
-                grow();
-            }
-            long k = key;
-            int mask = slots.length - 1;
-            int i = mix(k) & mask;
-            while (slots[i] != 0) {
-                if (slots[i] == k) {
-                    return;
-                }
-                i = (i + 1) & mask;
-            }
-            slots[i] = k;
-            size++;
-        }
-
-        private void grow() {
-            long[] old = slots;
-            slots = new long[old.length * 2];
-            int mask = slots.length - 1;
-            for (long k : old) {
-                if (k != 0) {
-                    int i = mix(k) & mask;
-                    while (slots[i] != 0) {
-                        i = (i + 1) & mask;
-                    }
-                    slots[i] = k;
-                }
-            }
-        }
-
-        private static int mix(long k) {
-            long h = k * 0x9E3779B97F4A7C15L;
-            return (int) (h ^ (h >>> 32));
-        }
     }
 }

@@ -7,6 +7,8 @@ import io.wakurelay.p2p.crypto.PrivateKey;
 import org.junit.jupiter.api.Test;
 
 import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -62,6 +64,22 @@ class MessageCacheTest {
 
         assertThat(cache.get(id(1)).requestedBy(peer)).isEqualTo(1);
         assertThat(cache.get(id(1)).requestedBy(peer)).isEqualTo(2);
+        cache.clear();
+    }
+
+    @Test
+    void countsEachOfManyPeersApart() {
+        MessageCache cache = new MessageCache(6, 3, 1 << 20);
+        cache.put(id(1), "t", rpc(10));
+        List<PeerId> peers = new ArrayList<>();
+        for (int i = 0; i < 50; i++) {
+            peers.add(PeerId.fromPublicKey(PrivateKey.generateEd25519().publicKey()));
+        }
+        for (int round = 1; round <= 3; round++) {
+            for (PeerId peer : peers) {
+                assertThat(cache.get(id(1)).requestedBy(peer)).isEqualTo(round);
+            }
+        }
         cache.clear();
     }
 

@@ -66,4 +66,19 @@ class PeerScoreTest {
         }
         assertThat(score.score(0, 1)).isZero();
     }
+
+    @Test
+    void theStatsOfATopicLeaveOnceTheyHaveDecayedToNothingOutsideTheMesh() {
+        PeerScore score = new PeerScore(params);
+        score.invalidDelivery("left");
+        score.grafted("mesh", 0);
+        assertThat(score.topicCount()).isEqualTo(2);
+        for (int i = 0; i < 10; i++) {
+            score.decay();
+        }
+        assertThat(score.topicCount()).as("the mesh topic stays").isEqualTo(1);
+        score.pruned("mesh");
+        score.decay();
+        assertThat(score.topicCount()).isZero();
+    }
 }

@@ -77,7 +77,7 @@ class PeerSenderTest {
     }
 
     @Test
-    void gossipMayFillOnlyHalfTheQueueAndControlIsAlwaysSent() {
+    void gossipMayFillOnlyHalfTheQueueAndControlPassesAFullOne() {
         sender.opened(stream);
         assertThat(send(100, Kind.GOSSIP)).isTrue();
         assertThat(send(100, Kind.GOSSIP)).isTrue();
@@ -87,6 +87,65 @@ class PeerSenderTest {
         assertThat(send(100, Kind.MESSAGE)).isFalse();
         assertThat(send(100, Kind.CONTROL)).as("control past the whole queue").isTrue();
         assertThat(sender.queuedMessages()).isEqualTo(5);
+    }
+
+    @Test
+    void controlPassesAFullQueueByASmallAllowanceAndIsDroppedAndCountedPastIt() {
+        SimpleMeterRegistry registry = new SimpleMeterRegistry();
+        PeerSender sender = new PeerSender(CONFIG, new RelayMetrics(registry), stuck::incrementAndGet);
+        sender.opened(stream);
+        for (int i = 0; i < 4; i++) {
+            sender.send(PooledByteBufAllocator.DEFAULT.buffer(100).writeZero(100), Kind.MESSAGE);
+        }
+        assertThat(sender.isFull()).isTrue();
+        for (int i = 0; i < PeerSender.CONTROL_ALLOWANCE_MESSAGES; i++) {
+            assertThat(sender.send(PooledByteBufAllocator.DEFAULT.buffer(10).writeZero(10), Kind.CONTROL)).isTrue();
+        }
+        ByteBuf past = PooledByteBufAllocator.DEFAULT.buffer(10).writeZero(10);
+        assertThat(sender.send(past, Kind.CONTROL)).as("past the allowance").isFalse();
+        assertThat(past.refCnt()).as("released").isZero();
+        assertThat(registry.find("waku.relay.peer.drops").tag("kind", "control").counter().count()).isEqualTo(1);
+        assertThat(sender.queuedMessages()).isEqualTo(4 + PeerSender.CONTROL_ALLOWANCE_MESSAGES);
+        sender.shutdown();
+    }
+
+    @Test
+    void theControlAllowanceInBytesIsTwoOfTheLargestRpcsBeyondTheQueueBound() {
+        sender.opened(stream);
+        assertThat(send((int) CONFIG.peerQueueBytes(), Kind.MESSAGE)).isTrue();
+        assertThat(send(RelayConfig.MAX_OUTBOUND_RPC_BYTES, Kind.CONTROL)).isTrue();
+        assertThat(send(RelayConfig.MAX_OUTBOUND_RPC_BYTES, Kind.CONTROL)).isTrue();
+        assertThat(send(1, Kind.CONTROL)).isFalse();
+    }
+
+    @Test
+    void anEmptyQueueTakesAControlRpcLargerThanTheBoundAndItsAllowance() {
+        sender.opened(stream);
+        int huge = (int) (CONFIG.peerQueueBytes() + PeerSender.CONTROL_ALLOWANCE_BYTES + 1);
+        assertThat(send(huge, Kind.CONTROL)).isTrue();
+        assertThat(send(1, Kind.CONTROL)).as("behind it").isFalse();
+    }
+
+    @Test
+    void aPeerThatTakesNoneOfItsControlIsReportedStuckAndControlWithinTheBoundsStartsTheCountAgain() {
+        sender.opened(stream);
+        send(100, Kind.CONTROL);
+        send(100, Kind.CONTROL);
+        stream.take(2);
+        int fill = 4 + PeerSender.CONTROL_ALLOWANCE_MESSAGES;
+        for (int i = 0; i < fill; i++) {
+            send(10, Kind.CONTROL);
+        }
+        send(10, Kind.CONTROL);
+        send(10, Kind.CONTROL);
+        assertThat(stuck).hasValue(0);
+        send(10, Kind.CONTROL);
+        assertThat(stuck).as("three control RPCs dropped in a row").hasValue(1);
+
+        stream.take(fill);
+        assertThat(send(10, Kind.CONTROL)).isTrue();
+        send(10, Kind.MESSAGE);
+        assertThat(stuck).hasValue(1);
     }
 
     @Test

@@ -24,7 +24,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 
 /**
  * A peer that speaks relay by hand: it writes whatever RPCs a test builds on its relay stream to the node under
- * test, and keeps what the node writes to it. For tests of hostile and misbehaving peers.
+ * test, and keeps what the node writes to it (unless it never reads it). For tests of hostile and misbehaving peers.
  */
 final class RawRelayPeer implements AutoCloseable {
     final Host host;
@@ -43,6 +43,25 @@ final class RawRelayPeer implements AutoCloseable {
             }
             return true;
         }));
+    }
+
+    /**
+     * From now on this peer takes the relay stream the node opens to it and never reads it: it grants no credit, so
+     * what the node writes to it waits in the node's queue. Call before {@link #connect}.
+     */
+    RawRelayPeer neverReading() {
+        host.handle(Relay.PROTOCOL_ID, s -> new StreamHandler() {
+            @Override
+            public void onOpen(Stream stream) {
+                stream.pauseReading();
+            }
+
+            @Override
+            public void onData(Stream stream, ByteBuf data) {
+                data.release();
+            }
+        });
+        return this;
     }
 
     /** Connects to the node and opens this peer's relay stream to it. */

@@ -1,8 +1,5 @@
 package io.wakurelay.relay;
 
-import io.netty.buffer.ByteBuf;
-import io.wakurelay.p2p.Stream;
-import io.wakurelay.p2p.StreamHandler;
 import io.wakurelay.p2p.crypto.PrivateKey;
 import io.wakurelay.protocol.MessageHash;
 import io.wakurelay.testkit.Closer;
@@ -29,20 +26,8 @@ class SlowPeerTest {
         TestNode reader = new TestNode(1, TestNode.fastConfig(), PrivateKey.generateEd25519());
         closer.keep(reader);
         reader.host.dial(node.address()).block(Duration.ofSeconds(10));
-        RawRelayPeer stuck = new RawRelayPeer(2);
-        closer.keep(stuck);
         // the stuck peer takes the relay stream the node opens to it and never reads it: its credit runs out
-        stuck.host.handle(Relay.PROTOCOL_ID, s -> new StreamHandler() {
-            @Override
-            public void onOpen(Stream stream) {
-                stream.pauseReading();
-            }
-
-            @Override
-            public void onData(Stream stream, ByteBuf data) {
-                data.release();
-            }
-        });
+        RawRelayPeer stuck = closer.keep(new RawRelayPeer(2).neverReading());
         stuck.connect(node.address());
         stuck.send(io.wakurelay.relay.proto.RPC.newBuilder().addSubscriptions(io.wakurelay.relay.proto.RPC.SubOpts.newBuilder()
                 .setSubscribe(true).setTopicid(Messages.TOPIC)).build());
