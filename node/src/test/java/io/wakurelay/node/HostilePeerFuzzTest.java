@@ -1,0 +1,198 @@
+package io.wakurelay.node;
+
+import com.google.protobuf.ByteString;
+import io.wakurelay.protocol.proto.WakuMessage;
+import io.wakurelay.testkit.Eventually;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * A node under a seeded hostile-peer fuzzer while honest peers use it. The node runs as a process of its own, as
+ * operators run it ({@code -Xmx256m -XX:+ExitOnOutOfMemoryError}, Netty's paranoid leak detector), with two honest
+ * relay nodes as its static peers: one publishes a message every 50 ms, the other only receives. Meanwhile
+ * {@code fuzz.peers} {@link FuzzPeer}s, each under a new identity per session and from an address of its own, write
+ * {@link HostileRelaySteps} (every control kind, valid and invalid WakuMessages, known and unknown topics, duplicates,
+ * RPCs packed to the limit, oversized and truncated frames): half of them anything ({@code CHAOTIC}), half control
+ * floods only, for as long as the node keeps them ({@code CONTROL_FLOODER}); and {@code fuzz.slowReaders} peers join
+ * the mesh and never read; all for {@code fuzz.seconds}.
+ *
+ * <p>Asserted: the node stays up and healthy; its heap after a full GC grows by less than {@link #HEAP_GROWTH}, its
+ * Netty direct memory never passes {@link #DIRECT_PEAK} and comes back to within {@link #DIRECT_LEFT} of where it
+ * started once the attackers are gone; every honest message is archived by the node and delivered to the honest
+ * receiver; every kind of attack that was sent shows in the node's metrics with its reason; no buffer leaked.
+ * {@code -Dfuzz.seed=N} replays a run (the seed is printed); docs/reliability.md has a larger run.
+ */
+@Tag("process")
+@Tag("slow")
+class HostilePeerFuzzTest {
+    private static final long SEED = Long.getLong("fuzz.seed", 2027L);
+    private static final int PEERS = Integer.getInteger("fuzz.peers", 4);
+    private static final int SLOW_READERS = Integer.getInteger("fuzz.slowReaders", 1);
+    private static final int SECONDS = Integer.getInteger("fuzz.seconds", 20);
+    private static final String TOPIC = "/waku/2/rs/0/0";
+    private static final String CONTENT = "/app/1/honest/proto";
+    private static final Duration RPC_READ_TIMEOUT = Duration.ofSeconds(2);
+    private static final List<String> JVM = List.of("-Xmx256m", "-XX:+ExitOnOutOfMemoryError",
+            "-Dio.netty.leakDetection.level=paranoid");
+    private static final double MIB = 1 << 20;
+    static final double HEAP_GROWTH = 48 * MIB;
+    static final double DIRECT_PEAK = 96 * MIB;
+    static final double DIRECT_LEFT = 16 * MIB;
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void hostilePeersCannotExhaustTheNodeAndHonestMessagesAllGetThrough() throws Exception {
+        System.out.printf("HostilePeerFuzzTest: seed %d, %d hostile peers and %d slow readers for %d s%n", SEED, PEERS,
+                SLOW_READERS, SECONDS);
+        Set<String> delivered = ConcurrentHashMap.newKeySet();
+        try (WakuNode publisher = WakuNode.start(TestNodes.local(dir.resolve("publisher"))
+                .host(TestNodes.host("127.0.0.2").build()).rest(null).archive(null).build());
+             WakuNode receiver = WakuNode.start(TestNodes.local(dir.resolve("receiver"))
+                     .host(TestNodes.host("127.0.0.3").build()).rest(null).archive(null).build());
+             AutoCloseable tap = receiver.tap(e -> delivered.add(e.hash().toHex()));
+             NodeProcess target = NodeProcess.start(JVM, targetArgs(dir.resolve("target-data"), publisher, receiver), Duration.ofSeconds(60),
+                     dir.resolve("target.log"))) {
+            Http rest = new Http(target.restAddress());
+            Http metrics = new Http(target.metricsAddress());
+            Eventually.until("both honest peers are in the node's mesh", Duration.ofSeconds(30),
+                    () -> inMesh(publisher, target) && inMesh(receiver, target));
+            Memory before = Memory.afterGc(target, metrics);
+
+            Set<String> kindsSent = ConcurrentHashMap.newKeySet();
+            List<String> problems = new CopyOnWriteArrayList<>();
+            List<String> published = new CopyOnWriteArrayList<>();
+            List<FuzzPeer> peers = new ArrayList<>();
+            List<Thread> threads = new ArrayList<>();
+            for (int i = 0; i < PEERS + SLOW_READERS; i++) {
+                FuzzPeer.Persona persona = i >= PEERS ? FuzzPeer.Persona.SLOW_READER
+                        : i % 2 == 0 ? FuzzPeer.Persona.CHAOTIC : FuzzPeer.Persona.CONTROL_FLOODER;
+                FuzzPeer peer = new FuzzPeer(target.multiaddr(), "127.0.0." + (20 + i), SEED + i, 4 * i, Duration.ofSeconds(SECONDS),
+                        persona, TOPIC, CONTENT, RPC_READ_TIMEOUT.multipliedBy(2), kindsSent, problems);
+                peers.add(peer);
+                threads.add(new Thread(peer, "fuzz-peer-" + i));
+            }
+            AtomicBoolean publishing = new AtomicBoolean(true);
+            Thread honest = new Thread(() -> publish(publisher, publishing, published, problems), "honest-publisher");
+            try (NodeMemory.Peaks peaks = new NodeMemory.Peaks(() -> metrics.get("/metrics").body(), 50)) {
+                honest.start();
+                threads.forEach(Thread::start);
+                for (Thread t : threads) {
+                    t.join(TimeUnit.SECONDS.toMillis(SECONDS + 60));
+                    assertThat(t.isAlive()).as(t.getName() + " ended").isFalse();
+                }
+                publishing.set(false);
+                honest.join(30_000);
+                System.out.printf("HostilePeerFuzzTest: peak while attacked: %s (%d samples)%n", peaks.peak(), peaks.samples());
+                assertThat(peaks.peak().direct()).as("Netty direct memory at its peak").isLessThan(DIRECT_PEAK);
+            }
+            int sessions = peers.stream().mapToInt(FuzzPeer::sessions).sum();
+            System.out.printf("HostilePeerFuzzTest: %d sessions (each a new identity), kinds sent %s, %d honest messages%n",
+                    sessions, new TreeSet<>(kindsSent), published.size());
+
+            assertThat(target.isAlive()).as("the node is up").isTrue();
+            assertThat(rest.get("/health").status()).isEqualTo(200);
+            assertThat(problems).as("problems on the honest side").isEmpty();
+            assertThat(published).as("honest messages published").hasSizeGreaterThan(SECONDS * 10);
+            Eventually.until("every honest message is archived by the node", Duration.ofSeconds(60),
+                    () -> stored(rest, published) == published.size());
+            Eventually.until("every honest message reached the honest receiver", Duration.ofSeconds(30),
+                    () -> delivered.containsAll(published));
+
+            String exposition = metrics.get("/metrics").body();
+            List<String> unseen = new ArrayList<>();
+            for (String kind : kindsSent) {
+                String shownBy = FuzzMetrics.SHOWN_BY.get(kind);
+                if (shownBy != null && FuzzMetrics.sum(exposition, shownBy) <= 0) {
+                    unseen.add(kind + " (" + shownBy + ")");
+                }
+            }
+            assertThat(unseen).as("attacks sent but not in the node's metrics").isEmpty();
+            assertThat(FuzzMetrics.sum(exposition, "waku_relay_peer_disconnects_total{reason=\"graylisted\""))
+                    .as("peers graylisted and disconnected").isPositive();
+
+            Memory after = Memory.afterGc(target, metrics);
+            System.out.printf("HostilePeerFuzzTest: after GC, before the attack %s; after it %s%n", before, after);
+            assertThat(after.heap - before.heap).as("heap growth after GC").isLessThan(HEAP_GROWTH);
+            assertThat(after.direct - before.direct).as("Netty direct memory left after the attackers left").isLessThan(DIRECT_LEFT);
+            assertThat(target.output()).as("the node's log").noneMatch(line -> line.contains("LEAK:"))
+                    .noneMatch(line -> line.contains("OutOfMemoryError"));
+        }
+    }
+
+    private static List<String> targetArgs(Path data, WakuNode publisher, WakuNode receiver) {
+        return List.of("--data-dir", data.toString(), "--listen-address", "127.0.0.1", "--tcp-port", "0", "--rest-port", "0",
+                "--metrics-server-port", "0", "--staticnode", publisher.multiaddr() + "," + receiver.multiaddr(),
+                "--relay-rpc-timeout", RPC_READ_TIMEOUT.toMillis() + "ms", "--peer-queue-messages", "32",
+                "--peer-queue-size", "1MiB", "--peer-max-drops", "20");
+    }
+
+    private static boolean inMesh(WakuNode honest, NodeProcess target) {
+        return honest.relay().mesh().getOrDefault(TOPIC, List.of()).stream().anyMatch(p -> p.toString().equals(target.peerId()));
+    }
+
+    private static void publish(WakuNode publisher, AtomicBoolean running, List<String> published, List<String> problems) {
+        Random random = new Random(SEED);
+        int i = 0;
+        while (running.get()) {
+            byte[] payload = new byte[2_000 + random.nextInt(18_000)];
+            random.nextBytes(payload);
+            WakuMessage message = WakuMessage.newBuilder().setPayload(ByteString.copyFrom(payload)).setContentTopic(CONTENT)
+                    .setTimestamp(WakuNode.nowNanos()).setMeta(ByteString.copyFromUtf8("honest " + i++)).build();
+            try {
+                published.add(publisher.relay().publish(TOPIC, message).block(Duration.ofSeconds(10)).hash().toHex());
+                Thread.sleep(50);
+            } catch (InterruptedException e) {
+                return;
+            } catch (RuntimeException e) {
+                problems.add("publishing: " + e);
+            }
+        }
+    }
+
+    private static int stored(Http rest, List<String> hashes) {
+        int found = 0;
+        for (int i = 0; i < hashes.size(); i += 20) {
+            String query = "/store/v3/messages?pageSize=20&includeData=false&hashes="
+                    + String.join(",", hashes.subList(i, Math.min(hashes.size(), i + 20)));
+            found += rest.get(query).json().get("messages").size();
+        }
+        return found;
+    }
+
+    /** The node's heap and Netty direct memory after a full GC, which jcmd asks of the node's JVM. */
+    private record Memory(double heap, double direct) {
+        static Memory afterGc(NodeProcess node, Http metrics) throws IOException, InterruptedException {
+            Path jcmd = Path.of(System.getProperty("java.home"), "bin", "jcmd");
+            for (int i = 0; i < 2; i++) {
+                Process gc = new ProcessBuilder(jcmd.toString(), String.valueOf(node.pid()), "GC.run")
+                        .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+                assertThat(gc.waitFor(30, TimeUnit.SECONDS)).as("jcmd GC.run finished").isTrue();
+            }
+            NodeMemory.Sample sample = NodeMemory.Sample.of(metrics.get("/metrics").body());
+            return new Memory(sample.heap(), sample.direct());
+        }
+
+        @Override
+        public String toString() {
+            return String.format("heap %.1f MiB, Netty direct %.1f MiB", heap / MIB, direct / MIB);
+        }
+    }
+}
