@@ -127,8 +127,8 @@ final class FuzzPeer implements Runnable {
     private void session(Connection connection) throws InterruptedException {
         Stream stream = open(connection);
         List<HostileRelaySteps.Step> tour = new ArrayList<>();
-        for (int i = 0; i < 3 * HostileRelaySteps.Kind.values().length; i++) {
-            tour.add(steps.next());
+        for (HostileRelaySteps.Kind kind : HostileRelaySteps.Kind.values()) {
+            tour.add(steps.next(kind));
         }
         Collections.shuffle(tour, random);
         int extra = 20 + random.nextInt(200);

@@ -113,8 +113,9 @@ class HostilePeerFuzzTest {
             assertThat(published).as("honest messages published").hasSizeGreaterThan(SECONDS * 10);
             Eventually.until("every honest message is archived by the node", Duration.ofSeconds(60),
                     () -> stored(rest, published) == published.size());
-            Eventually.until("every honest message reached the honest receiver", Duration.ofSeconds(30),
-                    () -> delivered.containsAll(published));
+            Eventually.until(() -> delivered.containsAll(published), () -> "every honest message reached the honest receiver: "
+                    + published.stream().filter(h -> !delivered.contains(h)).count() + " of " + published.size()
+                    + " missing; the node's drops: " + metricLines(metrics, "waku_relay_peer_drops_total"));
 
             String exposition = metrics.get("/metrics").body();
             List<String> unseen = new ArrayList<>();
@@ -140,8 +141,12 @@ class HostilePeerFuzzTest {
     private static List<String> targetArgs(Path data, WakuNode publisher, WakuNode receiver) {
         return List.of("--data-dir", data.toString(), "--listen-address", "127.0.0.1", "--tcp-port", "0", "--rest-port", "0",
                 "--metrics-server-port", "0", "--staticnode", publisher.multiaddr() + "," + receiver.multiaddr(),
-                "--relay-rpc-timeout", RPC_READ_TIMEOUT.toMillis() + "ms", "--peer-queue-messages", "32",
-                "--peer-queue-size", "1MiB", "--peer-max-drops", "20");
+                "--relay-rpc-timeout", RPC_READ_TIMEOUT.toMillis() + "ms", "--peer-queue-messages", "256",
+                "--peer-queue-size", "2MiB", "--peer-max-drops", "20");
+    }
+
+    private static String metricLines(Http metrics, String name) {
+        return metrics.get("/metrics").body().lines().filter(l -> l.startsWith(name)).toList().toString();
     }
 
     private static boolean inMesh(WakuNode honest, NodeProcess target) {

@@ -40,7 +40,7 @@ final class HostileRelaySteps {
     record Step(Kind kind, byte[] wire) {
         /** The node resets the stream after this step: the peer writes the next one on a new stream. */
         boolean resetsStream() {
-            return kind == Kind.OVERSIZED_FRAME || kind == Kind.MALFORMED_RPC;
+            return kind == Kind.OVERSIZED_FRAME;
         }
     }
 
