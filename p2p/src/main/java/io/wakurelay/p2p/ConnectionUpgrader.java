@@ -119,6 +119,16 @@ final class ConnectionUpgrader {
             }
 
             @Override
+            public void replyDropped(String reply) {
+                counted.replyDropped(reply);
+            }
+
+            @Override
+            public void readPaused(String reason) {
+                counted.readPaused(reason);
+            }
+
+            @Override
             public void violation(MuxerException e) {
                 connection.get().noteCloseReason(e.reason());
             }

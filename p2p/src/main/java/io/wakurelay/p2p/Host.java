@@ -85,7 +85,7 @@ public final class Host implements AutoCloseable {
         this.group = loops.onServer(nativeTransport);
         this.upgrader = new ConnectionUpgrader(config, NoiseIdentity.create(identity), metrics, protocols::get);
         this.identify = new IdentifyService(identity, config.agentVersion(), this::announcedAddresses,
-                () -> List.copyOf(protocols.keySet()), this::identified);
+                () -> List.copyOf(protocols.keySet()), this::identified, metrics);
         this.ping = new PingService(config.pingInterval(), config.pingTimeout(), metrics);
         this.staticPeers = new StaticPeers(this::dialInternal, config.redialMinBackoff(), config.redialMaxBackoff());
         protocols.put(IdentifyService.PROTOCOL, identify.server());
