@@ -103,12 +103,9 @@ public final class YamuxSession extends MuxerSession {
         while (in.isReadable() && !isClosed()) {
             if (dataRemaining > 0) {
                 readData(in);
-            } else if (headerFill == 0 && in.readableBytes() >= HEADER_BYTES) {
-                int i = in.readerIndex();
-                in.skipBytes(HEADER_BYTES);
-                onHeader(in.getUnsignedByte(i), in.getUnsignedByte(i + 1), in.getUnsignedShort(i + 2),
-                        in.getUnsignedInt(i + 4), in.getUnsignedInt(i + 8));
             } else {
+                // one copy of the 12 bytes, whole or in parts, rather than five reads of the buffer: a flood of
+                // small frames (pings) costs one buffer access each
                 int n = Math.min(HEADER_BYTES - headerFill, in.readableBytes());
                 in.readBytes(header, headerFill, n);
                 headerFill += n;
