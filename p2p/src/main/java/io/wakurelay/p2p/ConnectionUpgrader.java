@@ -18,6 +18,9 @@ import io.wakurelay.p2p.noise.NoiseHandshakeHandler;
 import io.wakurelay.p2p.noise.NoiseIdentity;
 import io.wakurelay.p2p.noise.SecureSession;
 
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
 import java.net.InetSocketAddress;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicReference;
@@ -29,9 +32,13 @@ import java.util.concurrent.atomic.AtomicReference;
  * <pre>
  * bytes → security-select → noise-handshake → noise-encoder, noise-decoder → muxer-select → muxer → lifecycle
  * </pre>
+ * and an upgraded connection gets a {@link WriteStallGuard} in front of all of them, next to the socket.
  */
 final class ConnectionUpgrader {
+    private static final Logger log = LoggerFactory.getLogger(ConnectionUpgrader.class);
     private static final String LIFECYCLE = "lifecycle";
+    /** The disconnect reason of a connection closed by its {@link WriteStallGuard}. */
+    static final String WRITE_STALLED = "write_stalled";
 
     private final HostConfig config;
     private final NoiseIdentity noise;
@@ -86,6 +93,11 @@ final class ConnectionUpgrader {
         connection.set(upgraded);
         session.bind(upgraded);
         ctx.pipeline().addAfter(ctx.name(), "muxer", session);
+        ctx.pipeline().addFirst("write-stall", new WriteStallGuard(config.writeStallTimeout(), () -> {
+            log.debug("{} took nothing of what waits for it within {}; closing", upgraded, config.writeStallTimeout());
+            upgraded.noteCloseReason(WRITE_STALLED);
+            channel.close();
+        }));
         lifecycle.upgraded(upgraded);
     }
 

@@ -32,6 +32,9 @@ import java.util.Objects;
  * @param duplicateWindow       two connections to one peer completed within this time are a simultaneous open, which
  *                              both sides settle the same way; later, the live connection is kept and the newcomer closed
  * @param writeBufferHighWater  bytes queued on a connection's socket before it turns unwritable (low mark: half)
+ * @param writeStallTimeout     a connection whose socket has taken none of the bytes waiting for it in this time is
+ *                              closed ({@code write_stalled}): its peer stopped reading (go-yamux's
+ *                              ConnectionWriteTimeout, also 10 s)
  * @param muxerLimits           what each connection's streams may hold
  * @param staticPeers           peers dialled at start and kept connected; each must name its {@code /p2p} peer id
  */
@@ -39,15 +42,15 @@ public record HostConfig(InetSocketAddress listenAddress, List<Multiaddr> announ
                          List<String> muxers, int maxConnections, int reservedOutboundSlots,
                          int maxConnectionsPerAddress, Duration handshakeTimeout, Duration pingInterval,
                          Duration pingTimeout, Duration redialMinBackoff, Duration redialMaxBackoff,
-                         Duration duplicateWindow, int writeBufferHighWater, MuxerLimits muxerLimits,
-                         List<Multiaddr> staticPeers) {
+                         Duration duplicateWindow, int writeBufferHighWater, Duration writeStallTimeout,
+                         MuxerLimits muxerLimits, List<Multiaddr> staticPeers) {
     public static final List<String> SUPPORTED_MUXERS = List.of(YamuxSession.PROTOCOL_ID, MplexSession.PROTOCOL_ID);
     public static final String IDENTIFY_PROTOCOL_VERSION = "ipfs/0.1.0";
 
     public static final HostConfig DEFAULTS = new HostConfig(new InetSocketAddress("0.0.0.0", 60000), List.of(),
             "wakurelay", SUPPORTED_MUXERS, 50, 10, 0, Duration.ofSeconds(10), Duration.ofSeconds(15),
             Duration.ofSeconds(10), Duration.ofSeconds(1), Duration.ofSeconds(30), Duration.ofSeconds(2),
-            4 * 1024 * 1024, MuxerLimits.DEFAULTS, List.of());
+            4 * 1024 * 1024, Duration.ofSeconds(10), MuxerLimits.DEFAULTS, List.of());
 
     public HostConfig {
         announceAddresses = List.copyOf(announceAddresses);
@@ -73,6 +76,7 @@ public record HostConfig(InetSocketAddress listenAddress, List<Multiaddr> announ
         positive("pingTimeout", pingTimeout);
         positive("redialMinBackoff", redialMinBackoff);
         positive("duplicateWindow", duplicateWindow);
+        positive("writeStallTimeout", writeStallTimeout);
         if (redialMaxBackoff.compareTo(redialMinBackoff) < 0) {
             throw new IllegalArgumentException("redialMaxBackoff (" + redialMaxBackoff + ") is below redialMinBackoff ("
                     + redialMinBackoff + ")");
@@ -122,6 +126,7 @@ public record HostConfig(InetSocketAddress listenAddress, List<Multiaddr> announ
         private Duration redialMaxBackoff;
         private Duration duplicateWindow;
         private int writeBufferHighWater;
+        private Duration writeStallTimeout;
         private MuxerLimits muxerLimits;
         private List<Multiaddr> staticPeers;
 
@@ -140,6 +145,7 @@ public record HostConfig(InetSocketAddress listenAddress, List<Multiaddr> announ
             redialMaxBackoff = c.redialMaxBackoff;
             duplicateWindow = c.duplicateWindow;
             writeBufferHighWater = c.writeBufferHighWater;
+            writeStallTimeout = c.writeStallTimeout;
             muxerLimits = c.muxerLimits;
             staticPeers = c.staticPeers;
         }
@@ -214,6 +220,11 @@ public record HostConfig(InetSocketAddress listenAddress, List<Multiaddr> announ
             return this;
         }
 
+        public Builder writeStallTimeout(Duration v) {
+            writeStallTimeout = v;
+            return this;
+        }
+
         public Builder muxerLimits(MuxerLimits v) {
             muxerLimits = v;
             return this;
@@ -227,7 +238,8 @@ public record HostConfig(InetSocketAddress listenAddress, List<Multiaddr> announ
         public HostConfig build() {
             return new HostConfig(listenAddress, announceAddresses, agentVersion, muxers, maxConnections,
                     reservedOutboundSlots, maxConnectionsPerAddress, handshakeTimeout, pingInterval, pingTimeout,
-                    redialMinBackoff, redialMaxBackoff, duplicateWindow, writeBufferHighWater, muxerLimits, staticPeers);
+                    redialMinBackoff, redialMaxBackoff, duplicateWindow, writeBufferHighWater, writeStallTimeout,
+                    muxerLimits, staticPeers);
         }
     }
 }

@@ -76,7 +76,8 @@ final class HostMetrics implements NoiseCounters {
     private static final List<String> REJECTION_REASONS = List.of("too_many_connections",
             "too_many_from_address", "shutting_down", "duplicate");
     private static final List<String> DISCONNECT_REASONS = List.of("closed_by_peer", "closed_locally",
-            "ping_timeout", "duplicate", "shutting_down", "peer_removed", "io_error", "protocol_error");
+            "ping_timeout", "duplicate", "shutting_down", "peer_removed", "io_error", "protocol_error",
+            ConnectionUpgrader.WRITE_STALLED);
     private static final List<String> DIAL_OUTCOMES = List.of("success", "connect_failed",
             "handshake_failed", "no_slot", "refused");
     private static final List<String> NEGOTIATION_FAILURES = List.of("timeout", "not_supported", "malformed");
