@@ -32,7 +32,8 @@ import java.util.concurrent.atomic.AtomicReference;
  * <pre>
  * bytes → security-select → noise-handshake → noise-encoder, noise-decoder → muxer-select → muxer → lifecycle
  * </pre>
- * and an upgraded connection gets a {@link WriteStallGuard} in front of all of them, next to the socket.
+ * with a {@link FirstBytesDeadline} in front of an inbound socket until its first bytes, and a
+ * {@link WriteStallGuard} in front of all of them, next to the socket, once the connection is upgraded.
  */
 final class ConnectionUpgrader {
     private static final Logger log = LoggerFactory.getLogger(ConnectionUpgrader.class);
@@ -66,6 +67,9 @@ final class ConnectionUpgrader {
                 ? MultistreamSelect.dialer(List.of(NoiseHandshakeHandler.PROTOCOL_ID))
                 : MultistreamSelect.listener(NoiseHandshakeHandler.PROTOCOL_ID::equals);
         ChannelPipeline pipeline = channel.pipeline();
+        if (!outbound) {
+            pipeline.addLast("first-bytes", new FirstBytesDeadline(config.firstBytesTimeout()));
+        }
         pipeline.addLast("bytes", byteCounter);
         pipeline.addLast("security-select", new MultistreamHandler(security, (ctx, protocol) ->
                 ctx.pipeline().addAfter(ctx.name(), "noise-handshake", new NoiseHandshakeHandler(outbound, noise, expected,

@@ -23,8 +23,11 @@ import java.util.Objects;
  * @param reservedOutboundSlots of {@code maxConnections}, the slots inbound connections may not take (at least the
  *                              number of static peers is kept), so that an inbound flood cannot stop this host from
  *                              dialling its own peers
- * @param maxConnectionsPerAddress inbound connections from one IP address (0: no limit)
+ * @param maxConnectionsPerAddress inbound connections from one IP address, handshaking ones included (0: no
+ *                              limit); nwaku's {@code --ip-colocation-limit}, also 5 by default
  * @param handshakeTimeout      time a new connection has for TCP, security and muxer negotiation together
+ * @param firstBytesTimeout     time an inbound socket has to send its first bytes (an honest dialer sends its
+ *                              multistream-select header at once); a silent socket is closed at this deadline
  * @param pingInterval          how often each connection is pinged ({@code /ipfs/ping/1.0.0})
  * @param pingTimeout           a ping not answered in this time closes the connection
  * @param redialMinBackoff      first wait before a static peer is dialled again
@@ -40,7 +43,8 @@ import java.util.Objects;
  */
 public record HostConfig(InetSocketAddress listenAddress, List<Multiaddr> announceAddresses, String agentVersion,
                          List<String> muxers, int maxConnections, int reservedOutboundSlots,
-                         int maxConnectionsPerAddress, Duration handshakeTimeout, Duration pingInterval,
+                         int maxConnectionsPerAddress, Duration handshakeTimeout, Duration firstBytesTimeout,
+                         Duration pingInterval,
                          Duration pingTimeout, Duration redialMinBackoff, Duration redialMaxBackoff,
                          Duration duplicateWindow, int writeBufferHighWater, Duration writeStallTimeout,
                          MuxerLimits muxerLimits, List<Multiaddr> staticPeers) {
@@ -48,8 +52,9 @@ public record HostConfig(InetSocketAddress listenAddress, List<Multiaddr> announ
     public static final String IDENTIFY_PROTOCOL_VERSION = "ipfs/0.1.0";
 
     public static final HostConfig DEFAULTS = new HostConfig(new InetSocketAddress("0.0.0.0", 60000), List.of(),
-            "wakurelay", SUPPORTED_MUXERS, 50, 10, 0, Duration.ofSeconds(10), Duration.ofSeconds(15),
-            Duration.ofSeconds(10), Duration.ofSeconds(1), Duration.ofSeconds(30), Duration.ofSeconds(2),
+            "wakurelay", SUPPORTED_MUXERS, 50, 10, 5, Duration.ofSeconds(10), Duration.ofSeconds(3),
+            Duration.ofSeconds(15), Duration.ofSeconds(10), Duration.ofSeconds(1), Duration.ofSeconds(30),
+            Duration.ofSeconds(2),
             4 * 1024 * 1024, Duration.ofSeconds(10), MuxerLimits.DEFAULTS, List.of());
 
     public HostConfig {
@@ -72,6 +77,7 @@ public record HostConfig(InetSocketAddress listenAddress, List<Multiaddr> announ
             throw new IllegalArgumentException("maxConnectionsPerAddress must not be negative, was " + maxConnectionsPerAddress);
         }
         positive("handshakeTimeout", handshakeTimeout);
+        positive("firstBytesTimeout", firstBytesTimeout);
         positive("pingInterval", pingInterval);
         positive("pingTimeout", pingTimeout);
         positive("redialMinBackoff", redialMinBackoff);
@@ -120,6 +126,7 @@ public record HostConfig(InetSocketAddress listenAddress, List<Multiaddr> announ
         private int reservedOutboundSlots;
         private int maxConnectionsPerAddress;
         private Duration handshakeTimeout;
+        private Duration firstBytesTimeout;
         private Duration pingInterval;
         private Duration pingTimeout;
         private Duration redialMinBackoff;
@@ -139,6 +146,7 @@ public record HostConfig(InetSocketAddress listenAddress, List<Multiaddr> announ
             reservedOutboundSlots = c.reservedOutboundSlots;
             maxConnectionsPerAddress = c.maxConnectionsPerAddress;
             handshakeTimeout = c.handshakeTimeout;
+            firstBytesTimeout = c.firstBytesTimeout;
             pingInterval = c.pingInterval;
             pingTimeout = c.pingTimeout;
             redialMinBackoff = c.redialMinBackoff;
@@ -190,6 +198,11 @@ public record HostConfig(InetSocketAddress listenAddress, List<Multiaddr> announ
             return this;
         }
 
+        public Builder firstBytesTimeout(Duration v) {
+            firstBytesTimeout = v;
+            return this;
+        }
+
         public Builder pingInterval(Duration v) {
             pingInterval = v;
             return this;
@@ -237,9 +250,9 @@ public record HostConfig(InetSocketAddress listenAddress, List<Multiaddr> announ
 
         public HostConfig build() {
             return new HostConfig(listenAddress, announceAddresses, agentVersion, muxers, maxConnections,
-                    reservedOutboundSlots, maxConnectionsPerAddress, handshakeTimeout, pingInterval, pingTimeout,
-                    redialMinBackoff, redialMaxBackoff, duplicateWindow, writeBufferHighWater, writeStallTimeout,
-                    muxerLimits, staticPeers);
+                    reservedOutboundSlots, maxConnectionsPerAddress, handshakeTimeout, firstBytesTimeout, pingInterval,
+                    pingTimeout, redialMinBackoff, redialMaxBackoff, duplicateWindow, writeBufferHighWater,
+                    writeStallTimeout, muxerLimits, staticPeers);
         }
     }
 }

@@ -72,7 +72,8 @@ final class HostMetrics implements NoiseCounters {
     private static final String REPLIES_DROPPED = "libp2p.replies.dropped";
     private static final String READ_PAUSES = "libp2p.read.pauses";
     private static final List<String> HANDSHAKE_OUTCOMES = List.of("success", "timeout",
-            "negotiation_failed", "noise_failed", "wrong_peer_id", "closed", "io_error", "error");
+            FirstBytesDeadline.OUTCOME, UpgradeLifecycle.EVICTED, "negotiation_failed", "noise_failed",
+            "wrong_peer_id", "closed", "io_error", "error");
     private static final List<String> REJECTION_REASONS = List.of("too_many_connections",
             "too_many_from_address", "shutting_down", "duplicate");
     private static final List<String> DISCONNECT_REASONS = List.of("closed_by_peer", "closed_locally",

@@ -24,6 +24,15 @@ import java.util.concurrent.TimeUnit;
  */
 final class UpgradeLifecycle extends ChannelInboundHandlerAdapter {
     private static final Logger log = LoggerFactory.getLogger(UpgradeLifecycle.class);
+    /** The handshake outcome of an inbound socket whose slot a newcomer took ({@link ConnectionManager}). */
+    static final String EVICTED = "evicted";
+    /** Fired down a socket's pipeline (from any thread) when a newcomer took its slot: its handshake ends. */
+    static final Object EVICTION = new Object() {
+        @Override
+        public String toString() {
+            return "eviction";
+        }
+    };
 
     private final Promise<HostConnection> result;
     private final Duration deadline;
@@ -50,6 +59,16 @@ final class UpgradeLifecycle extends ChannelInboundHandlerAdapter {
     @Override
     public void channelRead(ChannelHandlerContext ctx, Object msg) {
         ReferenceCountUtil.release(msg);
+    }
+
+    @Override
+    public void userEventTriggered(ChannelHandlerContext ctx, Object event) {
+        if (event != EVICTION) {
+            ctx.fireUserEventTriggered(event);
+        } else if (connection == null) {
+            fail(ctx, EVICTED, "every inbound slot was taken and this socket had been handshaking longest", null);
+        }
+        // an eviction that arrives after the upgrade: the host saw that the slot was gone and closed it
     }
 
     @Override
@@ -82,6 +101,9 @@ final class UpgradeLifecycle extends ChannelInboundHandlerAdapter {
     }
 
     private static String outcome(Throwable cause) {
+        if (cause instanceof HandshakeException h) {
+            return h.outcome();
+        }
         if (cause instanceof PeerIdMismatchException) {
             return "wrong_peer_id";
         }
