@@ -73,7 +73,7 @@ final class HostMetrics implements NoiseCounters {
     private static final String READ_PAUSES = "libp2p.read.pauses";
     private static final List<String> HANDSHAKE_OUTCOMES = List.of("success", "timeout",
             FirstBytesDeadline.OUTCOME, UpgradeLifecycle.EVICTED, "negotiation_failed", "noise_failed",
-            "wrong_peer_id", "closed", "io_error", "error");
+            UpgradeLifecycle.KEY_REFUSED, "wrong_peer_id", "closed", "io_error", "error");
     private static final List<String> REJECTION_REASONS = List.of("too_many_connections",
             "too_many_from_address", "shutting_down", "duplicate");
     private static final List<String> DISCONNECT_REASONS = List.of("closed_by_peer", "closed_locally",

@@ -7,6 +7,7 @@ import io.netty.util.ReferenceCountUtil;
 import io.netty.util.concurrent.Promise;
 import io.netty.util.concurrent.ScheduledFuture;
 import io.wakurelay.p2p.crypto.KeyFormatException;
+import io.wakurelay.p2p.crypto.KeyRefusedException;
 import io.wakurelay.p2p.mss.NegotiationException;
 import io.wakurelay.p2p.noise.NoiseException;
 import io.wakurelay.p2p.noise.PeerIdMismatchException;
@@ -26,6 +27,8 @@ final class UpgradeLifecycle extends ChannelInboundHandlerAdapter {
     private static final Logger log = LoggerFactory.getLogger(UpgradeLifecycle.class);
     /** The handshake outcome of an inbound socket whose slot a newcomer took ({@link ConnectionManager}). */
     static final String EVICTED = "evicted";
+    /** The handshake outcome of a peer that proved itself with a key this host refuses ({@link KeyRefusedException}). */
+    static final String KEY_REFUSED = "key_refused";
     /** Fired down a socket's pipeline (from any thread) when a newcomer took its slot: its handshake ends. */
     static final Object EVICTION = new Object() {
         @Override
@@ -109,6 +112,9 @@ final class UpgradeLifecycle extends ChannelInboundHandlerAdapter {
         }
         if (cause instanceof NegotiationException) {
             return "negotiation_failed";
+        }
+        if (cause instanceof KeyRefusedException || cause.getCause() instanceof KeyRefusedException) {
+            return KEY_REFUSED;
         }
         if (cause instanceof NoiseException || cause instanceof KeyFormatException) {
             return "noise_failed";
