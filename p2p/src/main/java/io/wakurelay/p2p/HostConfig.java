@@ -44,18 +44,16 @@ import java.util.Objects;
 public record HostConfig(InetSocketAddress listenAddress, List<Multiaddr> announceAddresses, String agentVersion,
                          List<String> muxers, int maxConnections, int reservedOutboundSlots,
                          int maxConnectionsPerAddress, Duration handshakeTimeout, Duration firstBytesTimeout,
-                         Duration pingInterval,
-                         Duration pingTimeout, Duration redialMinBackoff, Duration redialMaxBackoff,
-                         Duration duplicateWindow, int writeBufferHighWater, Duration writeStallTimeout,
-                         MuxerLimits muxerLimits, List<Multiaddr> staticPeers) {
+                         Duration pingInterval, Duration pingTimeout, Duration redialMinBackoff,
+                         Duration redialMaxBackoff, Duration duplicateWindow, int writeBufferHighWater,
+                         Duration writeStallTimeout, MuxerLimits muxerLimits, List<Multiaddr> staticPeers) {
     public static final List<String> SUPPORTED_MUXERS = List.of(YamuxSession.PROTOCOL_ID, MplexSession.PROTOCOL_ID);
     public static final String IDENTIFY_PROTOCOL_VERSION = "ipfs/0.1.0";
 
     public static final HostConfig DEFAULTS = new HostConfig(new InetSocketAddress("0.0.0.0", 60000), List.of(),
             "wakurelay", SUPPORTED_MUXERS, 50, 10, 5, Duration.ofSeconds(10), Duration.ofSeconds(3),
             Duration.ofSeconds(15), Duration.ofSeconds(10), Duration.ofSeconds(1), Duration.ofSeconds(30),
-            Duration.ofSeconds(2),
-            4 * 1024 * 1024, Duration.ofSeconds(10), MuxerLimits.DEFAULTS, List.of());
+            Duration.ofSeconds(2), 4 * 1024 * 1024, Duration.ofSeconds(10), MuxerLimits.DEFAULTS, List.of());
 
     public HostConfig {
         announceAddresses = List.copyOf(announceAddresses);
