@@ -1,11 +1,13 @@
 package io.wakurelay.p2p;
 
+import io.netty.channel.Channel;
 import io.wakurelay.p2p.crypto.PeerId;
 
 import java.net.InetAddress;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -15,6 +17,12 @@ import java.util.concurrent.TimeUnit;
  * given back when it closes: inbound sockets may take {@link HostConfig#maxInbound()} slots, the rest is kept for
  * this host's own dials; one IP address may hold {@link HostConfig#maxConnectionsPerAddress()} inbound sockets.
  *
+ * <p>Squatters cannot hold every inbound slot: when they are all taken, a newcomer takes the slot of the inbound
+ * socket that has been handshaking longest (sockets are kept in the order they opened; one that completed its
+ * upgrade is never evicted for a newcomer). A socket that opens and sends nothing so ends as soon as someone else
+ * needs its slot, however many addresses its owner has, and an honest dialer's handshake (milliseconds) is never the
+ * oldest for long.
+ *
  * <p>Once Noise has proved who a connection is with, {@link #register} decides between it and an existing
  * connection to the same peer. Within {@link HostConfig#duplicateWindow()} of each other the two were opened at the
  * same time by both sides: both keep the one dialled by the peer with the smaller id, so they agree without talking.
@@ -22,12 +30,22 @@ import java.util.concurrent.TimeUnit;
  */
 final class ConnectionManager {
     private final HostConfig config;
+    /** Every inbound socket, oldest first. */
+    private final LinkedHashMap<Channel, InboundSocket> inbound = new LinkedHashMap<>();
     private final Map<InetAddress, Integer> inboundPerAddress = new HashMap<>();
     private final Map<PeerId, HostConnection> byPeer = new HashMap<>();
-    private int inbound;
     private int outbound;
 
-    /** Why a socket was refused a slot (a metric label), or null when it got one. */
+    private static final class InboundSocket {
+        final InetAddress from;
+        boolean upgraded;
+
+        InboundSocket(InetAddress from) {
+            this.from = from;
+        }
+    }
+
+    /** Why a socket was refused a slot (a metric label). */
     enum Refusal {
         TOO_MANY_CONNECTIONS("too_many_connections"),
         TOO_MANY_FROM_ADDRESS("too_many_from_address");
@@ -40,6 +58,19 @@ final class ConnectionManager {
 
         String label() {
             return label;
+        }
+    }
+
+    /** What {@link #openInbound} decided. */
+    sealed interface Admission {
+        /**
+         * The socket has a slot. {@code evicted}, when not null, is the inbound socket still handshaking whose slot it
+         * took: it no longer counts, and the caller must end it.
+         */
+        record Admitted(Channel evicted) implements Admission {
+        }
+
+        record Refused(Refusal refusal) implements Admission {
         }
     }
 
@@ -61,26 +92,64 @@ final class ConnectionManager {
         this.config = config;
     }
 
-    synchronized Refusal openInbound(InetAddress from) {
-        if (inbound >= config.maxInbound() || inbound + outbound >= config.maxConnections()) {
-            return Refusal.TOO_MANY_CONNECTIONS;
-        }
+    /**
+     * A slot for a socket a peer opened from {@code from}, the slot of the longest-handshaking inbound socket when
+     * none is free, or a refusal. The address's limit is checked first: an address at its limit evicts no one.
+     */
+    synchronized Admission openInbound(Channel channel, InetAddress from) {
         int fromAddress = inboundPerAddress.getOrDefault(from, 0);
         if (config.maxConnectionsPerAddress() > 0 && fromAddress >= config.maxConnectionsPerAddress()) {
-            return Refusal.TOO_MANY_FROM_ADDRESS;
+            return new Admission.Refused(Refusal.TOO_MANY_FROM_ADDRESS);
         }
-        inboundPerAddress.put(from, fromAddress + 1);
-        inbound++;
+        Channel evicted = null;
+        if (inbound.size() >= config.maxInbound() || inbound.size() + outbound >= config.maxConnections()) {
+            evicted = longestHandshaking();
+            if (evicted == null) {
+                return new Admission.Refused(Refusal.TOO_MANY_CONNECTIONS);
+            }
+            forget(evicted);
+        }
+        inbound.put(channel, new InboundSocket(from));
+        inboundPerAddress.merge(from, 1, Integer::sum);
+        return new Admission.Admitted(evicted);
+    }
+
+    private Channel longestHandshaking() {
+        for (Map.Entry<Channel, InboundSocket> socket : inbound.entrySet()) {
+            if (!socket.getValue().upgraded) {
+                return socket.getKey();
+            }
+        }
         return null;
     }
 
-    synchronized void closedInbound(InetAddress from) {
-        inbound--;
-        inboundPerAddress.computeIfPresent(from, (a, n) -> n == 1 ? null : n - 1);
+    /**
+     * An inbound socket completed its upgrade: from now on no newcomer evicts it. False when it was evicted first
+     * (its slot is gone: the caller must end it).
+     */
+    synchronized boolean upgraded(Channel channel) {
+        InboundSocket socket = inbound.get(channel);
+        if (socket == null) {
+            return false;
+        }
+        socket.upgraded = true;
+        return true;
+    }
+
+    /** An inbound socket closed; its slot is free again, unless it had been given to a newcomer already. */
+    synchronized void closedInbound(Channel channel) {
+        forget(channel);
+    }
+
+    private void forget(Channel channel) {
+        InboundSocket socket = inbound.remove(channel);
+        if (socket != null) {
+            inboundPerAddress.computeIfPresent(socket.from, (a, n) -> n == 1 ? null : n - 1);
+        }
     }
 
     synchronized boolean openOutbound() {
-        if (inbound + outbound >= config.maxConnections()) {
+        if (inbound.size() + outbound >= config.maxConnections()) {
             return false;
         }
         outbound++;
@@ -136,6 +205,6 @@ final class ConnectionManager {
     }
 
     synchronized int sockets() {
-        return inbound + outbound;
+        return inbound.size() + outbound;
     }
 }

@@ -18,6 +18,9 @@ import io.wakurelay.p2p.noise.NoiseHandshakeHandler;
 import io.wakurelay.p2p.noise.NoiseIdentity;
 import io.wakurelay.p2p.noise.SecureSession;
 
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
 import java.net.InetSocketAddress;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicReference;
@@ -29,9 +32,14 @@ import java.util.concurrent.atomic.AtomicReference;
  * <pre>
  * bytes → security-select → noise-handshake → noise-encoder, noise-decoder → muxer-select → muxer → lifecycle
  * </pre>
+ * with a {@link FirstBytesDeadline} in front of an inbound socket until its first bytes, and a
+ * {@link WriteStallGuard} in front of all of them, next to the socket, once the connection is upgraded.
  */
 final class ConnectionUpgrader {
+    private static final Logger log = LoggerFactory.getLogger(ConnectionUpgrader.class);
     private static final String LIFECYCLE = "lifecycle";
+    /** The disconnect reason of a connection closed by its {@link WriteStallGuard}. */
+    static final String WRITE_STALLED = "write_stalled";
 
     private final HostConfig config;
     private final NoiseIdentity noise;
@@ -59,6 +67,9 @@ final class ConnectionUpgrader {
                 ? MultistreamSelect.dialer(List.of(NoiseHandshakeHandler.PROTOCOL_ID))
                 : MultistreamSelect.listener(NoiseHandshakeHandler.PROTOCOL_ID::equals);
         ChannelPipeline pipeline = channel.pipeline();
+        if (!outbound) {
+            pipeline.addLast("first-bytes", new FirstBytesDeadline(config.firstBytesTimeout()));
+        }
         pipeline.addLast("bytes", byteCounter);
         pipeline.addLast("security-select", new MultistreamHandler(security, (ctx, protocol) ->
                 ctx.pipeline().addAfter(ctx.name(), "noise-handshake", new NoiseHandshakeHandler(outbound, noise, expected,
@@ -86,6 +97,11 @@ final class ConnectionUpgrader {
         connection.set(upgraded);
         session.bind(upgraded);
         ctx.pipeline().addAfter(ctx.name(), "muxer", session);
+        ctx.pipeline().addFirst("write-stall", new WriteStallGuard(config.writeStallTimeout(), () -> {
+            log.debug("{} took nothing of what waits for it within {}; closing", upgraded, config.writeStallTimeout());
+            upgraded.noteCloseReason(WRITE_STALLED);
+            channel.close();
+        }));
         lifecycle.upgraded(upgraded);
     }
 
@@ -116,6 +132,16 @@ final class ConnectionUpgrader {
             @Override
             public void streamOverflow(Stream stream) {
                 counted.streamOverflow(stream);
+            }
+
+            @Override
+            public void replyDropped(String reply) {
+                counted.replyDropped(reply);
+            }
+
+            @Override
+            public void readPaused(String reason) {
+                counted.readPaused(reason);
             }
 
             @Override

@@ -85,7 +85,7 @@ public final class Host implements AutoCloseable {
         this.group = loops.onServer(nativeTransport);
         this.upgrader = new ConnectionUpgrader(config, NoiseIdentity.create(identity), metrics, protocols::get);
         this.identify = new IdentifyService(identity, config.agentVersion(), this::announcedAddresses,
-                () -> List.copyOf(protocols.keySet()), this::identified);
+                () -> List.copyOf(protocols.keySet()), this::identified, metrics);
         this.ping = new PingService(config.pingInterval(), config.pingTimeout(), metrics);
         this.staticPeers = new StaticPeers(this::dialInternal, config.redialMinBackoff(), config.redialMaxBackoff());
         protocols.put(IdentifyService.PROTOCOL, identify.server());
@@ -147,19 +147,31 @@ public final class Host implements AutoCloseable {
             return;
         }
         InetAddress from = ((InetSocketAddress) channel.remoteAddress()).getAddress();
-        ConnectionManager.Refusal refusal = manager.openInbound(from);
-        if (refusal != null) {
-            metrics.rejected(refusal.label());
-            log.debug("refusing a connection from {}: {}", from.getHostAddress(), refusal.label());
+        ConnectionManager.Admission admission = manager.openInbound(channel, from);
+        if (admission instanceof ConnectionManager.Admission.Refused refused) {
+            metrics.rejected(refused.refusal().label());
+            log.debug("refusing a connection from {}: {}", from.getHostAddress(), refused.refusal().label());
             channel.close();
             return;
         }
-        channel.closeFuture().addListener(f -> manager.closedInbound(from));
+        channel.closeFuture().addListener(f -> manager.closedInbound(channel));
+        Channel evicted = ((ConnectionManager.Admission.Admitted) admission).evicted();
+        if (evicted != null) {
+            log.debug("every inbound slot is taken: {} takes the slot of {}, handshaking longest", from.getHostAddress(),
+                    evicted.remoteAddress());
+            evicted.pipeline().fireUserEventTriggered(UpgradeLifecycle.EVICTION);
+        }
         Promise<HostConnection> upgraded = channel.eventLoop().newPromise();
         upgrader.init(channel, false, null, upgraded);
         upgraded.addListener(f -> {
             if (!f.isSuccess()) {
                 handshakeFailed(f.cause());
+                return;
+            }
+            if (!manager.upgraded(channel)) {
+                // evicted while its last handshake message was on its way: the slot is someone else's now
+                metrics.handshake(UpgradeLifecycle.EVICTED);
+                channel.close();
                 return;
             }
             try {

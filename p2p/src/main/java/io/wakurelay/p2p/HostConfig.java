@@ -23,8 +23,11 @@ import java.util.Objects;
  * @param reservedOutboundSlots of {@code maxConnections}, the slots inbound connections may not take (at least the
  *                              number of static peers is kept), so that an inbound flood cannot stop this host from
  *                              dialling its own peers
- * @param maxConnectionsPerAddress inbound connections from one IP address (0: no limit)
+ * @param maxConnectionsPerAddress inbound connections from one IP address, handshaking ones included (0: no
+ *                              limit); nwaku's {@code --ip-colocation-limit}, also 5 by default
  * @param handshakeTimeout      time a new connection has for TCP, security and muxer negotiation together
+ * @param firstBytesTimeout     time an inbound socket has to send its first bytes (an honest dialer sends its
+ *                              multistream-select header at once); a silent socket is closed at this deadline
  * @param pingInterval          how often each connection is pinged ({@code /ipfs/ping/1.0.0})
  * @param pingTimeout           a ping not answered in this time closes the connection
  * @param redialMinBackoff      first wait before a static peer is dialled again
@@ -32,22 +35,25 @@ import java.util.Objects;
  * @param duplicateWindow       two connections to one peer completed within this time are a simultaneous open, which
  *                              both sides settle the same way; later, the live connection is kept and the newcomer closed
  * @param writeBufferHighWater  bytes queued on a connection's socket before it turns unwritable (low mark: half)
+ * @param writeStallTimeout     a connection whose socket has taken none of the bytes waiting for it in this time is
+ *                              closed ({@code write_stalled}): its peer stopped reading (go-yamux's
+ *                              ConnectionWriteTimeout, also 10 s)
  * @param muxerLimits           what each connection's streams may hold
  * @param staticPeers           peers dialled at start and kept connected; each must name its {@code /p2p} peer id
  */
 public record HostConfig(InetSocketAddress listenAddress, List<Multiaddr> announceAddresses, String agentVersion,
                          List<String> muxers, int maxConnections, int reservedOutboundSlots,
-                         int maxConnectionsPerAddress, Duration handshakeTimeout, Duration pingInterval,
-                         Duration pingTimeout, Duration redialMinBackoff, Duration redialMaxBackoff,
-                         Duration duplicateWindow, int writeBufferHighWater, MuxerLimits muxerLimits,
-                         List<Multiaddr> staticPeers) {
+                         int maxConnectionsPerAddress, Duration handshakeTimeout, Duration firstBytesTimeout,
+                         Duration pingInterval, Duration pingTimeout, Duration redialMinBackoff,
+                         Duration redialMaxBackoff, Duration duplicateWindow, int writeBufferHighWater,
+                         Duration writeStallTimeout, MuxerLimits muxerLimits, List<Multiaddr> staticPeers) {
     public static final List<String> SUPPORTED_MUXERS = List.of(YamuxSession.PROTOCOL_ID, MplexSession.PROTOCOL_ID);
     public static final String IDENTIFY_PROTOCOL_VERSION = "ipfs/0.1.0";
 
     public static final HostConfig DEFAULTS = new HostConfig(new InetSocketAddress("0.0.0.0", 60000), List.of(),
-            "wakurelay", SUPPORTED_MUXERS, 50, 10, 0, Duration.ofSeconds(10), Duration.ofSeconds(15),
-            Duration.ofSeconds(10), Duration.ofSeconds(1), Duration.ofSeconds(30), Duration.ofSeconds(2),
-            4 * 1024 * 1024, MuxerLimits.DEFAULTS, List.of());
+            "wakurelay", SUPPORTED_MUXERS, 50, 10, 5, Duration.ofSeconds(10), Duration.ofSeconds(3),
+            Duration.ofSeconds(15), Duration.ofSeconds(10), Duration.ofSeconds(1), Duration.ofSeconds(30),
+            Duration.ofSeconds(2), 4 * 1024 * 1024, Duration.ofSeconds(10), MuxerLimits.DEFAULTS, List.of());
 
     public HostConfig {
         announceAddresses = List.copyOf(announceAddresses);
@@ -69,10 +75,12 @@ public record HostConfig(InetSocketAddress listenAddress, List<Multiaddr> announ
             throw new IllegalArgumentException("maxConnectionsPerAddress must not be negative, was " + maxConnectionsPerAddress);
         }
         positive("handshakeTimeout", handshakeTimeout);
+        positive("firstBytesTimeout", firstBytesTimeout);
         positive("pingInterval", pingInterval);
         positive("pingTimeout", pingTimeout);
         positive("redialMinBackoff", redialMinBackoff);
         positive("duplicateWindow", duplicateWindow);
+        positive("writeStallTimeout", writeStallTimeout);
         if (redialMaxBackoff.compareTo(redialMinBackoff) < 0) {
             throw new IllegalArgumentException("redialMaxBackoff (" + redialMaxBackoff + ") is below redialMinBackoff ("
                     + redialMinBackoff + ")");
@@ -116,12 +124,14 @@ public record HostConfig(InetSocketAddress listenAddress, List<Multiaddr> announ
         private int reservedOutboundSlots;
         private int maxConnectionsPerAddress;
         private Duration handshakeTimeout;
+        private Duration firstBytesTimeout;
         private Duration pingInterval;
         private Duration pingTimeout;
         private Duration redialMinBackoff;
         private Duration redialMaxBackoff;
         private Duration duplicateWindow;
         private int writeBufferHighWater;
+        private Duration writeStallTimeout;
         private MuxerLimits muxerLimits;
         private List<Multiaddr> staticPeers;
 
@@ -134,12 +144,14 @@ public record HostConfig(InetSocketAddress listenAddress, List<Multiaddr> announ
             reservedOutboundSlots = c.reservedOutboundSlots;
             maxConnectionsPerAddress = c.maxConnectionsPerAddress;
             handshakeTimeout = c.handshakeTimeout;
+            firstBytesTimeout = c.firstBytesTimeout;
             pingInterval = c.pingInterval;
             pingTimeout = c.pingTimeout;
             redialMinBackoff = c.redialMinBackoff;
             redialMaxBackoff = c.redialMaxBackoff;
             duplicateWindow = c.duplicateWindow;
             writeBufferHighWater = c.writeBufferHighWater;
+            writeStallTimeout = c.writeStallTimeout;
             muxerLimits = c.muxerLimits;
             staticPeers = c.staticPeers;
         }
@@ -184,6 +196,11 @@ public record HostConfig(InetSocketAddress listenAddress, List<Multiaddr> announ
             return this;
         }
 
+        public Builder firstBytesTimeout(Duration v) {
+            firstBytesTimeout = v;
+            return this;
+        }
+
         public Builder pingInterval(Duration v) {
             pingInterval = v;
             return this;
@@ -214,6 +231,11 @@ public record HostConfig(InetSocketAddress listenAddress, List<Multiaddr> announ
             return this;
         }
 
+        public Builder writeStallTimeout(Duration v) {
+            writeStallTimeout = v;
+            return this;
+        }
+
         public Builder muxerLimits(MuxerLimits v) {
             muxerLimits = v;
             return this;
@@ -226,8 +248,9 @@ public record HostConfig(InetSocketAddress listenAddress, List<Multiaddr> announ
 
         public HostConfig build() {
             return new HostConfig(listenAddress, announceAddresses, agentVersion, muxers, maxConnections,
-                    reservedOutboundSlots, maxConnectionsPerAddress, handshakeTimeout, pingInterval, pingTimeout,
-                    redialMinBackoff, redialMaxBackoff, duplicateWindow, writeBufferHighWater, muxerLimits, staticPeers);
+                    reservedOutboundSlots, maxConnectionsPerAddress, handshakeTimeout, firstBytesTimeout, pingInterval,
+                    pingTimeout, redialMinBackoff, redialMaxBackoff, duplicateWindow, writeBufferHighWater,
+                    writeStallTimeout, muxerLimits, staticPeers);
         }
     }
 }

@@ -53,8 +53,11 @@ final class HostMetrics implements NoiseCounters {
         REJECTION_REASONS.forEach(r -> counter(REJECTED, "reason", r));
         DISCONNECT_REASONS.forEach(r -> counter(DISCONNECTS, "reason", r));
         DIAL_OUTCOMES.forEach(o -> counter(DIALS, "outcome", o));
-        counter(STREAMS_REFUSED, "reason", "too_many_streams");
+        MuxerEvents.REFUSAL_REASONS.forEach(r -> counter(STREAMS_REFUSED, "reason", r));
         counter(STREAMS_REFUSED, "reason", PingService.TOO_MANY_STREAMS);
+        MuxerEvents.DROPPED_REPLIES.forEach(r -> counter(REPLIES_DROPPED, "reply", r));
+        counter(REPLIES_DROPPED, "reply", IdentifyService.DROPPED_REPLY);
+        MuxerEvents.READ_PAUSE_REASONS.forEach(r -> counter(READ_PAUSES, "reason", r));
         NEGOTIATION_FAILURES.forEach(r -> counter(NEGOTIATIONS_FAILED, "reason", r));
         overflowed = Counter.builder("libp2p.streams.overflowed")
                 .description("mplex streams reset because their paused reader buffered too much").register(registry);
@@ -66,12 +69,16 @@ final class HostMetrics implements NoiseCounters {
     private static final String DIALS = "libp2p.dials";
     private static final String STREAMS_REFUSED = "libp2p.streams.refused";
     private static final String NEGOTIATIONS_FAILED = "libp2p.stream.negotiations.failed";
+    private static final String REPLIES_DROPPED = "libp2p.replies.dropped";
+    private static final String READ_PAUSES = "libp2p.read.pauses";
     private static final List<String> HANDSHAKE_OUTCOMES = List.of("success", "timeout",
-            "negotiation_failed", "noise_failed", "wrong_peer_id", "closed", "io_error", "error");
+            FirstBytesDeadline.OUTCOME, UpgradeLifecycle.EVICTED, "negotiation_failed", "noise_failed",
+            UpgradeLifecycle.KEY_REFUSED, "wrong_peer_id", "closed", "io_error", "error");
     private static final List<String> REJECTION_REASONS = List.of("too_many_connections",
             "too_many_from_address", "shutting_down", "duplicate");
     private static final List<String> DISCONNECT_REASONS = List.of("closed_by_peer", "closed_locally",
-            "ping_timeout", "duplicate", "shutting_down", "peer_removed", "io_error", "protocol_error");
+            "ping_timeout", "duplicate", "shutting_down", "peer_removed", "io_error", "protocol_error",
+            ConnectionUpgrader.WRITE_STALLED);
     private static final List<String> DIAL_OUTCOMES = List.of("success", "connect_failed",
             "handshake_failed", "no_slot", "refused");
     private static final List<String> NEGOTIATION_FAILURES = List.of("timeout", "not_supported", "malformed");
@@ -82,7 +89,9 @@ final class HostMetrics implements NoiseCounters {
             DISCONNECTS, "established connections that ended, by reason",
             DIALS, "dials by outcome",
             STREAMS_REFUSED, "streams the peer opened that were reset at once, by reason",
-            NEGOTIATIONS_FAILED, "stream protocol negotiations that failed, by reason");
+            NEGOTIATIONS_FAILED, "stream protocol negotiations that failed, by reason",
+            REPLIES_DROPPED, "replies to a peer not written because its connection could not take them, by reply",
+            READ_PAUSES, "times a connection stopped being read, by reason");
 
     void bytesIn(int n) {
         bytesIn.increment(n);
@@ -109,6 +118,11 @@ final class HostMetrics implements NoiseCounters {
     /** A stream the peer opened was reset at once, by a protocol's own limit. */
     void streamRefused(String reason) {
         counter(STREAMS_REFUSED, "reason", reason).increment();
+    }
+
+    /** A reply was not written: the peer's connection could not take it. */
+    void replyDropped(String reply) {
+        counter(REPLIES_DROPPED, "reply", reply).increment();
     }
 
     /** A handshake ended: {@code success}, or why it failed. */
@@ -188,6 +202,16 @@ final class HostMetrics implements NoiseCounters {
             @Override
             public void streamOverflow(Stream stream) {
                 overflowed.increment();
+            }
+
+            @Override
+            public void replyDropped(String reply) {
+                HostMetrics.this.replyDropped(reply);
+            }
+
+            @Override
+            public void readPaused(String reason) {
+                counter(READ_PAUSES, "reason", reason).increment();
             }
 
             @Override

@@ -30,15 +30,20 @@ final class IdentifyService {
     static final String PUSH_PROTOCOL = "/ipfs/id/push/1.0.0";
     /** Larger than any honest identify (js-libp2p allows 8 KiB). */
     static final int MAX_MESSAGE_BYTES = 64 * 1024;
+    /** The {@code libp2p_replies_dropped_total} label of an identify not answered. */
+    static final String DROPPED_REPLY = "identify";
 
     private final PrivateKey identity;
     private final String agentVersion;
     private final Supplier<List<Multiaddr>> listenAddresses;
     private final Supplier<List<String>> protocols;
     private final BiConsumer<HostConnection, PeerRecord> onIdentified;
+    private final HostMetrics metrics;
 
     IdentifyService(PrivateKey identity, String agentVersion, Supplier<List<Multiaddr>> listenAddresses,
-                    Supplier<List<String>> protocols, BiConsumer<HostConnection, PeerRecord> onIdentified) {
+                    Supplier<List<String>> protocols, BiConsumer<HostConnection, PeerRecord> onIdentified,
+                    HostMetrics metrics) {
+        this.metrics = metrics;
         this.identity = identity;
         this.agentVersion = agentVersion;
         this.listenAddresses = listenAddresses;
@@ -46,11 +51,20 @@ final class IdentifyService {
         this.onIdentified = onIdentified;
     }
 
-    /** Answers {@code /ipfs/id/1.0.0}: writes this host's Identify and closes. */
+    /**
+     * Answers {@code /ipfs/id/1.0.0}: writes this host's Identify and closes. The answer (a few hundred bytes for
+     * a request of a few dozen) is written only while the connection can take it: a peer that asks again and again
+     * without reading gets its streams reset instead.
+     */
     ProtocolHandler server() {
         return stream -> new StreamHandler() {
             @Override
             public void onOpen(Stream s) {
+                if (!s.isWritable()) {
+                    metrics.replyDropped(DROPPED_REPLY);
+                    s.reset();
+                    return;
+                }
                 s.write(Frames.lengthPrefixed(s.alloc(), identifyFor((HostConnection) s.connection())));
                 s.closeWrite();
             }

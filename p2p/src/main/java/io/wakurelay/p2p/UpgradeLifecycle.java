@@ -7,6 +7,7 @@ import io.netty.util.ReferenceCountUtil;
 import io.netty.util.concurrent.Promise;
 import io.netty.util.concurrent.ScheduledFuture;
 import io.wakurelay.p2p.crypto.KeyFormatException;
+import io.wakurelay.p2p.crypto.KeyRefusedException;
 import io.wakurelay.p2p.mss.NegotiationException;
 import io.wakurelay.p2p.noise.NoiseException;
 import io.wakurelay.p2p.noise.PeerIdMismatchException;
@@ -24,6 +25,17 @@ import java.util.concurrent.TimeUnit;
  */
 final class UpgradeLifecycle extends ChannelInboundHandlerAdapter {
     private static final Logger log = LoggerFactory.getLogger(UpgradeLifecycle.class);
+    /** The handshake outcome of an inbound socket whose slot a newcomer took ({@link ConnectionManager}). */
+    static final String EVICTED = "evicted";
+    /** The handshake outcome of a peer that proved itself with a key this host refuses ({@link KeyRefusedException}). */
+    static final String KEY_REFUSED = "key_refused";
+    /** Fired down a socket's pipeline (from any thread) when a newcomer took its slot: its handshake ends. */
+    static final Object EVICTION = new Object() {
+        @Override
+        public String toString() {
+            return "eviction";
+        }
+    };
 
     private final Promise<HostConnection> result;
     private final Duration deadline;
@@ -50,6 +62,16 @@ final class UpgradeLifecycle extends ChannelInboundHandlerAdapter {
     @Override
     public void channelRead(ChannelHandlerContext ctx, Object msg) {
         ReferenceCountUtil.release(msg);
+    }
+
+    @Override
+    public void userEventTriggered(ChannelHandlerContext ctx, Object event) {
+        if (event != EVICTION) {
+            ctx.fireUserEventTriggered(event);
+        } else if (connection == null) {
+            fail(ctx, EVICTED, "every inbound slot was taken and this socket had been handshaking longest", null);
+        }
+        // an eviction that arrives after the upgrade: the host saw that the slot was gone and closed it
     }
 
     @Override
@@ -82,11 +104,17 @@ final class UpgradeLifecycle extends ChannelInboundHandlerAdapter {
     }
 
     private static String outcome(Throwable cause) {
+        if (cause instanceof HandshakeException h) {
+            return h.outcome();
+        }
         if (cause instanceof PeerIdMismatchException) {
             return "wrong_peer_id";
         }
         if (cause instanceof NegotiationException) {
             return "negotiation_failed";
+        }
+        if (cause instanceof KeyRefusedException || cause.getCause() instanceof KeyRefusedException) {
+            return KEY_REFUSED;
         }
         if (cause instanceof NoiseException || cause instanceof KeyFormatException) {
             return "noise_failed";

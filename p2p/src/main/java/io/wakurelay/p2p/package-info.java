@@ -3,10 +3,13 @@
  * <ul>
  * <li>{@link io.wakurelay.p2p.HostConfig}: listen and announce addresses, limits, static peers; {@code DEFAULTS}.</li>
  * <li>{@link io.wakurelay.p2p.Host}: start, accept and dial, protocols, peers, shutdown.</li>
- * <li>{@code ConnectionManager}: connection slots, the per-address limit, one connection per peer id.</li>
+ * <li>{@code ConnectionManager}: connection slots, the per-address limit, eviction of the longest handshake, one
+ *     connection per peer id.</li>
  * <li>{@code ConnectionUpgrader}: a socket's pipeline, from multistream-select through Noise to the muxer.</li>
+ * <li>{@code FirstBytesDeadline}: an inbound socket that sends nothing is cut off within seconds.</li>
  * <li>{@code ByteCounter}: the socket's bytes, counted.</li>
- * <li>{@code UpgradeLifecycle}: the handshake deadline and each failure's counted outcome.</li>
+ * <li>{@code UpgradeLifecycle}: the handshake deadline, eviction, and each failure's counted outcome.</li>
+ * <li>{@code WriteStallGuard}: an upgraded connection whose socket takes nothing for a while is closed.</li>
  * <li>{@link io.wakurelay.p2p.HandshakeException}: an upgrade that failed, with its outcome.</li>
  * <li>{@code HostConnection} ({@link io.wakurelay.p2p.Connection}): an upgraded connection to a proven peer.</li>
  * <li>{@link io.wakurelay.p2p.Stream}, {@link io.wakurelay.p2p.StreamHandler},

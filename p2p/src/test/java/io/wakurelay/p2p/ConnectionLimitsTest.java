@@ -43,12 +43,54 @@ class ConnectionLimitsTest {
         for (int i = 0; i < 4; i++) {
             rawConnect(target);
         }
-        Eventually.until(() -> TestHosts.count(hosts.registry(target), "libp2p.connections.rejected", "reason",
-                "too_many_connections") >= 2);
+        // the third and fourth socket each take the slot of one still handshaking: two inbound slots in all
+        Eventually.until(() -> TestHosts.count(hosts.registry(target), "libp2p.handshakes", "outcome", "evicted") == 2);
+        assertThat(target.countedSockets()).isEqualTo(2);
 
         Connection out = target.dial(TestHosts.address(dialled)).block(WAIT);
 
         assertThat(out.isOpen()).isTrue();
+    }
+
+    @Test
+    void aNewcomerEvictsTheLongestHandshakingInboundSocketButNeverAnEstablishedConnection() throws IOException {
+        Host target = hosts.start(x -> x.maxConnections(3).reservedOutboundSlots(1)); // two inbound slots
+        Connection first = hosts.start().dial(TestHosts.address(target)).block(WAIT);
+        Socket squatter = rawConnect(target);
+        Eventually.until(() -> target.countedSockets() == 2);
+
+        Connection second = hosts.start().dial(TestHosts.address(target)).block(WAIT);
+
+        assertThat(readUntilClosed(squatter)).as("the squatter's slot went to the newcomer").isTrue();
+        assertThat(TestHosts.count(hosts.registry(target), "libp2p.handshakes", "outcome", "evicted")).isEqualTo(1);
+        Socket late = rawConnect(target);
+        assertThat(readUntilClosed(late)).as("no slot: both are established").isTrue();
+        Eventually.until(() -> TestHosts.count(hosts.registry(target), "libp2p.connections.rejected", "reason",
+                "too_many_connections") == 1);
+        assertThat(first.isOpen()).isTrue();
+        assertThat(second.isOpen()).isTrue();
+    }
+
+    @Test
+    void anInboundSocketThatSendsNothingIsCutOffAtTheFirstBytesDeadline() throws IOException {
+        Host target = hosts.start(x -> x.firstBytesTimeout(Duration.ofMillis(300)).handshakeTimeout(Duration.ofSeconds(30)));
+        Socket silent = rawConnect(target);
+
+        assertThat(readUntilClosed(silent)).isTrue();
+        Eventually.until(() -> TestHosts.count(hosts.registry(target), "libp2p.handshakes", "outcome",
+                "first_bytes_timeout") == 1);
+        assertThat(TestHosts.count(hosts.registry(target), "libp2p.handshakes", "outcome", "timeout")).isZero();
+    }
+
+    @Test
+    void aSocketThatSentItsFirstBytesHasTheWholeHandshakeDeadline() throws IOException {
+        Host target = hosts.start(x -> x.firstBytesTimeout(Duration.ofMillis(200)).handshakeTimeout(Duration.ofSeconds(1)));
+        Socket slow = rawConnect(target);
+        slow.getOutputStream().write("\u0013/multistream/1.0.0\n".getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+
+        assertThat(readUntilClosed(slow)).isTrue();
+        Eventually.until(() -> TestHosts.count(hosts.registry(target), "libp2p.handshakes", "outcome", "timeout") == 1);
+        assertThat(TestHosts.count(hosts.registry(target), "libp2p.handshakes", "outcome", "first_bytes_timeout")).isZero();
     }
 
     @Test

@@ -1,5 +1,6 @@
 package io.wakurelay.p2p.crypto;
 
+import java.math.BigInteger;
 import java.security.GeneralSecurityException;
 import java.security.KeyFactory;
 import java.security.Signature;
@@ -8,13 +9,23 @@ import java.security.spec.X509EncodedKeySpec;
 
 /**
  * An RSA public key in DER PKIX (SubjectPublicKeyInfo) form; signatures are RSASSA-PKCS1-v1_5 over SHA-256. Only
- * verification: we never sign with RSA. Moduli of 2048 to 8192 bits, the bounds go-libp2p enforces (peer-ids.md
- * itself names no size).
+ * verification: we never sign with RSA.
+ *
+ * <p>A peer chooses its key, and each handshake verifies a signature with it on an event loop, so the key's size and
+ * exponent are bounded by what that costs ({@code JdkVerifyCostBenchmark}, JDK 17 on 2 cores of an AMD EPYC: 35 µs
+ * for 2048 bits and 65537; 0.24 ms for 4096 bits and 2^31 - 1; 0.92 ms for 8192 bits and 2^31 - 1, 1.8 ms with
+ * 2^64 - 1; 10 ms for 3072 bits and an exponent as long, issue 27's G4; Temurin 25 the same). Moduli of 2048 bits
+ * (peer-ids.md's minimum) to 4096: go-libp2p allows 8192, which with the exponents it allows costs about a
+ * millisecond before the handshake's own work, where 4096 costs less than an honest Ed25519 key (0.62 ms). Odd
+ * exponents from 3 to 2^31 - 1, the range Go's crypto/rsa accepts, so that no key a go-libp2p peer can verify is
+ * refused for its exponent (every libp2p implementation generates 65537).
  */
 final class RsaPublicKey extends PublicKey {
 
     static final int MIN_BITS = 2048;
-    static final int MAX_BITS = 8192;
+    static final int MAX_BITS = 4096;
+    static final BigInteger MAX_EXPONENT = BigInteger.valueOf(Integer.MAX_VALUE);
+    private static final BigInteger THREE = BigInteger.valueOf(3);
 
     private final RSAPublicKey jdkKey;
 
@@ -35,7 +46,12 @@ final class RsaPublicKey extends PublicKey {
         }
         int bits = rsa.getModulus().bitLength();
         if (bits < MIN_BITS || bits > MAX_BITS) {
-            throw new KeyFormatException("RSA keys of " + MIN_BITS + " to " + MAX_BITS + " bits only, not " + bits);
+            throw new KeyRefusedException("RSA keys of " + MIN_BITS + " to " + MAX_BITS + " bits only, not " + bits);
+        }
+        BigInteger e = rsa.getPublicExponent();
+        if (!e.testBit(0) || e.compareTo(THREE) < 0 || e.compareTo(MAX_EXPONENT) > 0) {
+            throw new KeyRefusedException("RSA public exponents are odd, from 3 to 2^31 - 1; this one "
+                    + (e.bitLength() > 64 ? "has " + e.bitLength() + " bits" : "is " + e));
         }
         return new RsaPublicKey(raw, rsa);
     }

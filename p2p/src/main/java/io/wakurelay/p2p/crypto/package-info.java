@@ -8,7 +8,7 @@
  * ECDSA).</li>
  * <li>{@link io.wakurelay.p2p.crypto.PublicKey}: any libp2p public key; verifies, marshals, unmarshals.</li>
  * <li>{@code Ed25519PublicKey}, {@code Secp256k1PublicKey}, {@code RsaPublicKey}, {@code EcdsaPublicKey}: the four
- * key types' encodings and verification.</li>
+ * key types' encodings and verification (RSA within bounds on its size and exponent, for what verifying costs).</li>
  * <li>{@code Secp256k1}: the curve, SEC1 points and strict DER signatures.</li>
  * <li>{@code KeyEnvelope}: the deterministic {@code PublicKey}/{@code PrivateKey} protobufs.</li>
  * <li>{@link io.wakurelay.p2p.crypto.KeyType}: the four key types and their protobuf codes.</li>
@@ -18,6 +18,8 @@
  * text encodings of peer ids and certificate hashes.</li>
  * <li>{@link io.wakurelay.p2p.crypto.KeyFormatException}: every malformed key, signature container, peer id or key
  * file.</li>
+ * <li>{@link io.wakurelay.p2p.crypto.KeyRefusedException}: a well-formed key refused (too weak, or too costly to
+ * verify).</li>
  * </ul>
  */
 package io.wakurelay.p2p.crypto;

@@ -152,15 +152,22 @@ public final class MplexSession extends MuxerSession {
         if (stream(key(id, false)) != null) {
             throw new MuxerException("mplex_duplicate_stream", "the peer opened stream " + id + " twice");
         }
-        MplexStream stream = new MplexStream(this, id, false);
-        if (!acceptInbound(stream)) {
-            writeFrame(id, RESET_RECEIVER, null, null);
+        if (!admitInbound()) {
+            if (mayReply(STREAM_REFUSAL)) {
+                writeFrame(id, RESET_RECEIVER, null, null);
+            }
+            return;
         }
+        acceptInbound(new MplexStream(this, id, false));
     }
 
     /** A stream crossed the soft bound of buffered bytes (+1) or came back under it (-1). */
     void overSoftBound(int change) {
         streamsOverSoftBound += change;
-        ctx.channel().config().setAutoRead(streamsOverSoftBound == 0);
+        if (streamsOverSoftBound > 0) {
+            readPauses.hold(ReadPauses.Reason.STREAM_BUFFERED);
+        } else {
+            readPauses.release(ReadPauses.Reason.STREAM_BUFFERED);
+        }
     }
 }

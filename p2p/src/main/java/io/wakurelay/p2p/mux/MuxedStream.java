@@ -30,6 +30,8 @@ import java.util.concurrent.TimeUnit;
  */
 abstract class MuxedStream implements Stream {
     private static final Logger log = LoggerFactory.getLogger(MuxedStream.class);
+    /** The {@link MuxerEvents#replyDropped} label of a negotiation answer the connection could not take. */
+    static final String NEGOTIATION_ANSWER = "negotiation";
 
     final MuxerSession session;
     final long id;
@@ -196,6 +198,13 @@ abstract class MuxedStream implements Stream {
             out.release();
             session.events.negotiationFailed(e instanceof NegotiationException.NotSupported ? "not_supported" : "malformed");
             failNegotiation(e);
+            return;
+        }
+        if (out.isReadable() && !outbound && !session.mayReply(NEGOTIATION_ANSWER)) {
+            // an answer to the peer's proposal is a reply: on a connection that cannot take it the stream ends
+            // unanswered (a reset would be one more reply); the peer's negotiation times out
+            out.release();
+            finish(new NegotiationException("the connection to " + remotePeer() + " could not take the answer"));
             return;
         }
         if (out.isReadable()) {

@@ -21,6 +21,12 @@ import java.util.Map;
  * muxer's frames from the decrypted bytes (payloads handed to streams as slices, never copied), opens and accepts
  * streams within {@link MuxerLimits}, and ends every stream when the connection ends. A peer that breaks the
  * muxer's protocol gets the connection closed ({@link MuxerEvents#violation}).
+ *
+ * <p>Replies respect the reader: what the session writes only because the peer sent something (a refused stream's
+ * reset, a new stream's acknowledgement, a yamux pong, a stream's negotiation answer) is written only while the
+ * connection is writable, else dropped and counted ({@link MuxerEvents#replyDropped}). And a read that wrote to a
+ * connection left past its high water mark stops the reading ({@link ReadPauses.Reason#UNWRITABLE}) until the
+ * connection is writable again, so that a peer that sends without reading cannot make this node queue without end.
  */
 public abstract class MuxerSession extends ChannelDuplexHandler {
     final ProtocolRegistry protocols;
@@ -34,6 +40,14 @@ public abstract class MuxerSession extends ChannelDuplexHandler {
     private int outboundStreams;
     private boolean needsFlush;
     private boolean closed;
+    ReadPauses readPauses;
+    /** In {@link #channelRead}: what is written now, the peer's bytes made this node write. */
+    private boolean reading;
+    private boolean wroteWhileReading;
+
+    static final String TOO_MANY_STREAMS = "too_many_streams";
+    static final String CONNECTION_UNWRITABLE = "connection_unwritable";
+    static final String STREAM_REFUSAL = "stream_refusal";
 
     /** @param initiator true on the side that dialled the connection (yamux: odd stream ids) */
     MuxerSession(boolean initiator, ProtocolRegistry protocols, MuxerLimits limits, MuxerEvents events) {
@@ -95,16 +109,40 @@ public abstract class MuxerSession extends ChannelDuplexHandler {
     void sendGoAway() {
     }
 
-    /** Accepts a stream the peer opened, or returns false (the caller refuses it) past the limit. */
-    final boolean acceptInbound(MuxedStream stream) {
+    /**
+     * Whether a stream the peer opens now may be accepted: not past the limit, and not while the connection is
+     * unwritable (accepting writes the acknowledgement and the negotiation header: replies). A refusal is counted;
+     * the caller then sends the refusal if {@link #mayReply} lets it.
+     */
+    final boolean admitInbound() {
         if (closed || inboundStreams >= limits.maxInboundStreams()) {
-            events.streamRefused("too_many_streams");
+            events.streamRefused(TOO_MANY_STREAMS);
             return false;
         }
+        if (!ctx.channel().isWritable()) {
+            events.streamRefused(CONNECTION_UNWRITABLE);
+            return false;
+        }
+        return true;
+    }
+
+    /** Starts a stream the peer opened, once {@link #admitInbound} admitted it. */
+    final void acceptInbound(MuxedStream stream) {
         streams.put(key(stream), stream);
         inboundStreams++;
         stream.startInbound();
-        return true;
+    }
+
+    /**
+     * Whether a reply (a frame written only because the peer sent something) may be written now: only while the
+     * connection is writable. A reply that may not is dropped by the caller, and counted here.
+     */
+    final boolean mayReply(String reply) {
+        if (ctx.channel().isWritable()) {
+            return true;
+        }
+        events.replyDropped(reply);
+        return false;
     }
 
     final MuxedStream stream(long key) {
@@ -128,6 +166,21 @@ public abstract class MuxerSession extends ChannelDuplexHandler {
 
     /** Writes a frame part; {@link #flush()} sends what was written. */
     final void write(ByteBuf frame, Promise<Void> promise) {
+        if (reading) {
+            wroteWhileReading = true;
+        }
+        writeFrame(frame, promise);
+    }
+
+    /**
+     * Writes credit given back to the peer (a yamux window update), which never pauses reading: it is what lets a
+     * peer that waits on this node's credit go on, and it is as small and as bounded as the data it grants for.
+     */
+    final void writeCredit(ByteBuf frame) {
+        writeFrame(frame, null);
+    }
+
+    private void writeFrame(ByteBuf frame, Promise<Void> promise) {
         if (promise == null) {
             ctx.write(frame, ctx.voidPromise());
         } else {
@@ -176,6 +229,7 @@ public abstract class MuxerSession extends ChannelDuplexHandler {
     @Override
     public void handlerAdded(ChannelHandlerContext ctx) {
         this.ctx = ctx;
+        this.readPauses = new ReadPauses(ctx.channel().config(), events);
     }
 
     @Override
@@ -184,6 +238,7 @@ public abstract class MuxerSession extends ChannelDuplexHandler {
             ReferenceCountUtil.release(msg);
             return;
         }
+        reading = true;
         try {
             if (!closed) {
                 decode(in);
@@ -193,18 +248,42 @@ public abstract class MuxerSession extends ChannelDuplexHandler {
             closed = true;
             ctx.close();
         } finally {
+            reading = false;
             in.release();
         }
     }
 
+    /**
+     * Flushes what the reads wrote, and stops reading when they wrote to a connection now past its high water mark:
+     * the peer sends faster than it reads what its sending makes this node write.
+     *
+     * <p>Only a read that wrote pauses, not any read of an unwritable connection. Two nodes that each stopped
+     * reading because their own queue toward the other is full would wait on each other for ever (each queue drains
+     * only when the other side reads). That is the common case of bulk data one way and its answers the other: the
+     * sender's queue is full of its own writes (made when the connection turned writable, not while reading), and it
+     * must keep reading the answers so that the answering side can drain. So the sender keeps reading and only the
+     * side whose reads make it write pauses, which is the side a reader that never reads could otherwise fill. The
+     * case that remains, both sides answering each other past their marks at once, stalls both connections' writes:
+     * the host's write-stall deadline closes them ({@code HostConfig.writeStallTimeout}), as go-yamux's
+     * ConnectionWriteTimeout ends a session whose receive loop blocked on a full send queue. Credit (yamux window
+     * updates) never pauses: it is what a peer that waits on this node's credit needs to go on.
+     */
     @Override
     public void channelReadComplete(ChannelHandlerContext ctx) {
+        boolean wrote = wroteWhileReading;
+        wroteWhileReading = false;
         flush();
+        if (wrote && !ctx.channel().isWritable() && ctx.channel().isActive()) {
+            readPauses.hold(ReadPauses.Reason.UNWRITABLE);
+        }
         ctx.fireChannelReadComplete();
     }
 
     @Override
     public void channelWritabilityChanged(ChannelHandlerContext ctx) {
+        if (ctx.channel().isWritable()) {
+            readPauses.release(ReadPauses.Reason.UNWRITABLE);
+        }
         for (MuxedStream stream : new ArrayList<>(streams.values())) {
             stream.checkWritability();
         }

@@ -1,6 +1,7 @@
 package io.wakurelay.p2p.mux;
 
 import io.netty.buffer.ByteBuf;
+import io.netty.util.concurrent.Promise;
 
 /**
  * {@code /yamux/1.0.0} (libp2p/specs yamux/README.md): 12-byte frame headers, per-stream credit windows, SYN/ACK/FIN/RST,
@@ -10,6 +11,10 @@ import io.netty.buffer.ByteBuf;
  * of credit and renews it only as its handler takes the bytes, so a paused reader holds at most one window, and a
  * peer that sends past its credit breaks the protocol (the connection is closed). Outbound data waits in its
  * stream while the peer's credit is used up.
+ *
+ * <p>A ping is answered as go-yamux answers it: at most one pong waits to be written; a ping that arrives while one
+ * waits, or while the connection is unwritable, goes unanswered ({@link MuxerEvents#replyDropped}). A peer that
+ * pings without reading the pongs so gets at most one pong queued, however fast it pings.
  */
 public final class YamuxSession extends MuxerSession {
     public static final String PROTOCOL_ID = "/yamux/1.0.0";
@@ -33,6 +38,10 @@ public final class YamuxSession extends MuxerSession {
     private YamuxStream dataStream;
     private long dataRemaining;
     private int dataFlags;
+    /** A pong was written and has not reached the socket yet. */
+    private boolean pongPending;
+
+    static final String PONG = "yamux_pong";
 
     public YamuxSession(boolean initiator, ProtocolRegistry protocols, MuxerLimits limits, MuxerEvents events) {
         super(initiator, protocols, limits, events);
@@ -71,13 +80,22 @@ public final class YamuxSession extends MuxerSession {
     }
 
     void writeHeader(int type, int flags, long streamId, long length) {
+        write(header(type, flags, streamId, length), null);
+    }
+
+    /** Gives the peer {@code delta} more bytes of credit on a stream (never pauses reading: see writeCredit). */
+    void writeWindowUpdate(long streamId, long delta) {
+        writeCredit(header(TYPE_WINDOW_UPDATE, 0, streamId, delta));
+    }
+
+    private ByteBuf header(int type, int flags, long streamId, long length) {
         ByteBuf h = ctx.alloc().buffer(HEADER_BYTES, HEADER_BYTES);
         h.writeByte(0);
         h.writeByte(type);
         h.writeShort(flags);
         h.writeInt((int) streamId);
         h.writeInt((int) length);
-        write(h, null);
+        return h;
     }
 
     @Override
@@ -85,12 +103,9 @@ public final class YamuxSession extends MuxerSession {
         while (in.isReadable() && !isClosed()) {
             if (dataRemaining > 0) {
                 readData(in);
-            } else if (headerFill == 0 && in.readableBytes() >= HEADER_BYTES) {
-                int i = in.readerIndex();
-                in.skipBytes(HEADER_BYTES);
-                onHeader(in.getUnsignedByte(i), in.getUnsignedByte(i + 1), in.getUnsignedShort(i + 2),
-                        in.getUnsignedInt(i + 4), in.getUnsignedInt(i + 8));
             } else {
+                // one copy of the 12 bytes, whole or in parts, rather than five reads of the buffer: a flood of
+                // small frames (pings) costs one buffer access each
                 int n = Math.min(HEADER_BYTES - headerFill, in.readableBytes());
                 in.readBytes(header, headerFill, n);
                 headerFill += n;
@@ -186,8 +201,18 @@ public final class YamuxSession extends MuxerSession {
         if (streamId != 0) {
             throw new MuxerException("yamux_bad_ping", "yamux ping on stream " + streamId);
         }
-        if ((flags & SYN) != 0) {
-            writeHeader(TYPE_PING, ACK, 0, opaque);
+        if ((flags & SYN) == 0) {
+            return; // an answer to a ping of ours: this host pings with /ipfs/ping/1.0.0, never with yamux pings
+        }
+        if (pongPending) {
+            events.replyDropped(PONG);
+            return;
+        }
+        if (mayReply(PONG)) {
+            pongPending = true;
+            Promise<Void> written = ctx.executor().newPromise();
+            written.addListener(f -> pongPending = false);
+            write(header(TYPE_PING, ACK, 0, opaque), written);
         }
     }
 
@@ -204,15 +229,19 @@ public final class YamuxSession extends MuxerSession {
         if (stream(streamId) != null) {
             throw new MuxerException("yamux_duplicate_stream", "the peer opened stream " + streamId + " twice");
         }
-        YamuxStream stream = new YamuxStream(this, streamId, false);
         if ((flags & RST) != 0) {
             return null;
         }
-        writeHeader(TYPE_WINDOW_UPDATE, ACK, streamId, extraCredit());
-        if (!acceptInbound(stream)) {
-            writeHeader(TYPE_WINDOW_UPDATE, RST, streamId, 0);
+        if (!admitInbound()) {
+            // go-yamux refuses with the reset alone, without acknowledging the stream first
+            if (mayReply(STREAM_REFUSAL)) {
+                writeHeader(TYPE_WINDOW_UPDATE, RST, streamId, 0);
+            }
             return null;
         }
+        YamuxStream stream = new YamuxStream(this, streamId, false);
+        writeHeader(TYPE_WINDOW_UPDATE, ACK, streamId, extraCredit());
+        acceptInbound(stream);
         return stream;
     }
 }

@@ -86,7 +86,7 @@ final class YamuxStream extends MuxedStream {
         // give credit back in chunks of half a window: fewer frames, and the peer never waits on an empty window
         if (consumedSinceUpdate >= session.limits.yamuxReceiveWindow() / 2 && !ended()) {
             receiveWindow += consumedSinceUpdate;
-            yamux.writeHeader(YamuxSession.TYPE_WINDOW_UPDATE, 0, id, consumedSinceUpdate);
+            yamux.writeWindowUpdate(id, consumedSinceUpdate);
             consumedSinceUpdate = 0;
         }
     }

@@ -24,6 +24,7 @@ final class NoiseFrameDecoder extends ByteToMessageDecoder {
     NoiseFrameDecoder(CipherState receiver, NoiseCounters counters) {
         this.receiver = receiver;
         this.counters = counters;
+        setDiscardAfterReads(1);
     }
 
     @Override

@@ -3,6 +3,7 @@ package io.wakurelay.p2p.noise;
 import com.google.protobuf.ByteString;
 import com.google.protobuf.InvalidProtocolBufferException;
 import io.wakurelay.p2p.crypto.KeyFormatException;
+import io.wakurelay.p2p.crypto.KeyRefusedException;
 import io.wakurelay.p2p.crypto.PeerId;
 import io.wakurelay.p2p.crypto.PrivateKey;
 import io.wakurelay.p2p.crypto.PublicKey;
@@ -63,6 +64,8 @@ public final class NoisePayload {
         PublicKey key;
         try {
             key = PublicKey.unmarshal(message.getIdentityKey().toByteArray());
+        } catch (KeyRefusedException e) {
+            throw new NoiseException("the handshake payload's identity key is refused: " + e.getMessage(), e);
         } catch (KeyFormatException e) {
             throw new NoiseException("the handshake payload's identity key is malformed: " + e.getMessage(), e);
         }

@@ -5,7 +5,11 @@ import static io.wakurelay.p2p.crypto.Vectors.hex;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.math.BigInteger;
+import java.security.KeyFactory;
 import java.security.KeyPairGenerator;
+import java.security.spec.ECGenParameterSpec;
+import java.security.spec.RSAPublicKeySpec;
 import java.util.Arrays;
 import java.util.Random;
 import org.bouncycastle.asn1.sec.SECObjectIdentifiers;
@@ -52,7 +56,56 @@ class PublicKeyTest {
         byte[] spki = generator.generateKeyPair().getPublic().getEncoded();
 
         assertThatThrownBy(() -> PublicKey.of(KeyType.RSA, spki))
-                .isInstanceOf(KeyFormatException.class).hasMessageContaining("1024");
+                .isInstanceOf(KeyRefusedException.class).hasMessageContaining("1024");
+    }
+
+    @Test
+    void anRsaKeyOver4096BitsIsRefusedForWhatVerifyingWithItCosts() throws Exception {
+        assertThatThrownBy(() -> PublicKey.of(KeyType.RSA, rsaSpki(4097, BigInteger.valueOf(65537))))
+                .isInstanceOf(KeyRefusedException.class).hasMessageContaining("4097");
+        assertThatThrownBy(() -> PublicKey.of(KeyType.RSA, rsaSpki(8192, BigInteger.valueOf(65537))))
+                .isInstanceOf(KeyRefusedException.class).hasMessageContaining("8192");
+    }
+
+    @Test
+    void anRsaExponentMustBeOddAndFrom3To2ToThe31Minus1() throws Exception {
+        BigInteger huge = BigInteger.ONE.shiftLeft(2046).add(BigInteger.ONE);
+
+        assertThatThrownBy(() -> PublicKey.of(KeyType.RSA, rsaSpki(2048, huge)))
+                .isInstanceOf(KeyRefusedException.class).hasMessageContaining("2047 bits");
+        assertThatThrownBy(() -> PublicKey.of(KeyType.RSA, rsaSpki(2048, BigInteger.valueOf((1L << 31) + 1))))
+                .isInstanceOf(KeyRefusedException.class).hasMessageContaining("2147483649");
+        assertThatThrownBy(() -> PublicKey.of(KeyType.RSA, rsaSpki(2048, BigInteger.valueOf(65536))))
+                .isInstanceOf(KeyRefusedException.class);
+        assertThat(PublicKey.of(KeyType.RSA, rsaSpki(4096, BigInteger.valueOf(Integer.MAX_VALUE))).type())
+                .isEqualTo(KeyType.RSA);
+        assertThat(PublicKey.of(KeyType.RSA, rsaSpki(2048, BigInteger.valueOf(3))).type()).isEqualTo(KeyType.RSA);
+    }
+
+    /** The SPKI of an RSA key of {@code bits} (a random odd modulus: only verifying's cost depends on it). */
+    static byte[] rsaSpki(int bits, BigInteger exponent) throws Exception {
+        BigInteger modulus = new BigInteger(bits, new Random(bits)).setBit(bits - 1).setBit(0);
+        return KeyFactory.getInstance("RSA").generatePublic(new RSAPublicKeySpec(modulus, exponent)).getEncoded();
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"secp384r1", "secp521r1"})
+    void anEcdsaKeyOnP384OrP521IsRefusedForWhatVerifyingWithItCosts(String curve) throws Exception {
+        KeyPairGenerator generator = KeyPairGenerator.getInstance("EC");
+        generator.initialize(new ECGenParameterSpec(curve));
+        byte[] spki = generator.generateKeyPair().getPublic().getEncoded();
+
+        assertThatThrownBy(() -> PublicKey.of(KeyType.ECDSA, spki))
+                .isInstanceOf(KeyRefusedException.class).hasMessageContaining("P-256 only");
+    }
+
+    @Test
+    void anEcdsaKeyOnP256IsTaken() throws Exception {
+        KeyPairGenerator generator = KeyPairGenerator.getInstance("EC");
+        generator.initialize(new ECGenParameterSpec("secp256r1"));
+
+        assertThat(PublicKey.of(KeyType.ECDSA, generator.generateKeyPair().getPublic().getEncoded()).type())
+                .isEqualTo(KeyType.ECDSA);
     }
 
     @Test

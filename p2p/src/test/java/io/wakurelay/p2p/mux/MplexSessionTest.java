@@ -20,6 +20,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 class MplexSessionTest {
     private static final String ECHO = "/test/echo/1.0.0";
     private static final int BOUND = 4 << 20;
+    private static final String REPLY = "/test/reply/1.0.0";
+    /** Writes back what it receives, as a protocol that answers each request does. */
+    private static final ProtocolHandler REPLYING = stream -> (s, data) -> s.write(data);
     private final List<RecordingHandler> served = new ArrayList<>();
     private final ProtocolHandler recording = stream -> {
         RecordingHandler h = new RecordingHandler();
@@ -28,7 +31,7 @@ class MplexSessionTest {
     };
     private final MuxerPair pair = new MuxerPair(MplexSession::new,
             new MuxerLimits(4, 8, Duration.ofSeconds(10), MuxerLimits.YAMUX_INITIAL_WINDOW, 1 << 20, BOUND),
-            Map.of(ECHO, recording), Map.of(ECHO, recording));
+            Map.of(ECHO, recording), Map.of(ECHO, recording, REPLY, REPLYING));
 
     @AfterEach
     void close() {
@@ -110,6 +113,39 @@ class MplexSessionTest {
         server.stream.resumeReading();
         assertThat(pair.listener.config().isAutoRead()).isTrue();
         assertThat(server.receivedBytes()).hasSize(BOUND / 2 + 1);
+    }
+
+    @Test
+    void readingResumesOnlyWhenNeitherABufferingStreamNorTheUnwritableConnectionHoldsItPaused() {
+        Stream buffering = pair.open(ECHO, new RecordingHandler());
+        RecordingHandler server = served.get(0);
+        server.stream.pauseReading();
+        Stream replying = pair.open(REPLY, new RecordingHandler());
+        pair.pump();
+        buffering.write(Unpooled.wrappedBuffer(RecordingHandler.pattern(BOUND / 2 + 1, 8)));
+        pair.pump();
+        MuxerPair.setWritable(pair.listener, false);
+        replying.write(Unpooled.copiedBuffer("request", StandardCharsets.UTF_8));
+        pair.pump();
+        assertThat(pair.listenerEvents.log).contains("paused stream_buffered", "paused unwritable");
+
+        server.stream.resumeReading();
+        assertThat(pair.listener.config().isAutoRead()).as("still unwritable").isFalse();
+
+        MuxerPair.setWritable(pair.listener, true);
+        assertThat(pair.listener.config().isAutoRead()).isTrue();
+    }
+
+    @Test
+    void aStreamOpenedWhileTheConnectionIsUnwritableIsRefusedWithoutAnyReply() {
+        MuxerPair.setWritable(pair.listener, false);
+        var opened = pair.dialerSession.openStream(List.of(ECHO), new RecordingHandler());
+        pair.pump();
+
+        assertThat(opened.isDone()).as("no answer, not even a reset").isFalse();
+        assertThat(pair.listenerSession.openStreams()).isZero();
+        assertThat(pair.listenerEvents.log).containsExactly("refused " + MuxerSession.CONNECTION_UNWRITABLE,
+                "dropped " + MuxerSession.STREAM_REFUSAL);
     }
 
     @Test

@@ -68,6 +68,15 @@ final class MuxerPair implements AutoCloseable {
         return moved;
     }
 
+    /**
+     * Makes one side's connection unwritable or writable again, as a socket whose peer stopped reading would (Netty's
+     * user-defined writability: the queue itself stays empty, so nothing else changes).
+     */
+    static void setWritable(EmbeddedChannel channel, boolean writable) {
+        channel.unsafe().outboundBuffer().setUserDefinedWritability(1, writable);
+        channel.runPendingTasks();
+    }
+
     void advanceTime(long seconds) {
         dialer.advanceTimeBy(seconds, TimeUnit.SECONDS);
         listener.advanceTimeBy(seconds, TimeUnit.SECONDS);
@@ -117,6 +126,16 @@ final class MuxerPair implements AutoCloseable {
         @Override
         public void streamOverflow(Stream stream) {
             log.add("overflow " + stream.protocol());
+        }
+
+        @Override
+        public void replyDropped(String reply) {
+            log.add("dropped " + reply);
+        }
+
+        @Override
+        public void readPaused(String reason) {
+            log.add("paused " + reason);
         }
 
         @Override

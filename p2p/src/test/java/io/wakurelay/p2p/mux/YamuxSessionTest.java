@@ -20,6 +20,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 class YamuxSessionTest {
     private static final String ECHO = "/test/echo/1.0.0";
+    private static final String REPLY = "/test/reply/1.0.0";
+    /** Writes back what it receives, as a protocol that answers each request does. */
+    private static final ProtocolHandler REPLYING = stream -> (s, data) -> s.write(data);
     private final List<RecordingHandler> served = new ArrayList<>();
     private final ProtocolHandler recording = stream -> {
         RecordingHandler h = new RecordingHandler();
@@ -29,7 +32,7 @@ class YamuxSessionTest {
     private MuxerPair pair;
 
     private MuxerPair pair(MuxerLimits limits) {
-        pair = new MuxerPair(YamuxSession::new, limits, Map.of(ECHO, recording), Map.of(ECHO, recording));
+        pair = new MuxerPair(YamuxSession::new, limits, Map.of(ECHO, recording), Map.of(ECHO, recording, REPLY, REPLYING));
         return pair;
     }
 
@@ -264,6 +267,147 @@ class YamuxSessionTest {
         pair.pump();
 
         assertThat(served.get(0).receivedBytes()).isEqualTo(data);
+    }
+
+    @Test
+    void aPingThatArrivesWhileThePongOfAnotherWaitsIsDroppedAndCounted() {
+        pair(MuxerLimits.DEFAULTS);
+        ByteBuf twoPings = Unpooled.buffer();
+        header(twoPings, YamuxSession.TYPE_PING, YamuxSession.SYN, 0, 1);
+        header(twoPings, YamuxSession.TYPE_PING, YamuxSession.SYN, 0, 2);
+        pair.listener.writeInbound(twoPings);
+        ByteBuf later = Unpooled.buffer();
+        header(later, YamuxSession.TYPE_PING, YamuxSession.SYN, 0, 3);
+        pair.listener.writeInbound(later);
+
+        // the first pong was written but not yet flushed when the second ping was read: that one is dropped
+        assertThat(pongs(pair.drainOutbound(pair.listener))).containsExactly(1L, 3L);
+        assertThat(pair.listenerEvents.log).containsExactly("dropped " + YamuxSession.PONG);
+    }
+
+    @Test
+    void aPingOnAnUnwritableConnectionIsDroppedAndCounted() {
+        pair(MuxerLimits.DEFAULTS);
+        MuxerPair.setWritable(pair.listener, false);
+        ByteBuf ping = Unpooled.buffer();
+        header(ping, YamuxSession.TYPE_PING, YamuxSession.SYN, 0, 7);
+        pair.listener.writeInbound(ping);
+
+        assertThat(pair.drainOutbound(pair.listener)).isEmpty();
+        assertThat(pair.listenerEvents.log).containsExactly("dropped " + YamuxSession.PONG);
+
+        MuxerPair.setWritable(pair.listener, true);
+        ByteBuf again = Unpooled.buffer();
+        header(again, YamuxSession.TYPE_PING, YamuxSession.SYN, 0, 8);
+        pair.listener.writeInbound(again);
+        assertThat(pongs(pair.drainOutbound(pair.listener))).containsExactly(8L);
+    }
+
+    @Test
+    void aStreamOpenedWhileTheConnectionIsUnwritableIsRefusedWithoutAnyReply() {
+        pair(MuxerLimits.DEFAULTS);
+        MuxerPair.setWritable(pair.listener, false);
+        ByteBuf syn = Unpooled.buffer();
+        header(syn, YamuxSession.TYPE_WINDOW_UPDATE, YamuxSession.SYN, 1, 0);
+        pair.listener.writeInbound(syn);
+
+        assertThat(pair.drainOutbound(pair.listener)).isEmpty();
+        assertThat(pair.listenerSession.openStreams()).isZero();
+        assertThat(pair.listenerEvents.log).containsExactly("refused " + MuxerSession.CONNECTION_UNWRITABLE,
+                "dropped " + MuxerSession.STREAM_REFUSAL);
+        assertThat(pair.listener.isActive()).isTrue();
+    }
+
+    @Test
+    void aStreamPastTheLimitIsRefusedWithAResetAlone() {
+        pair(new MuxerLimits(1, 8, Duration.ofSeconds(10), MuxerLimits.YAMUX_INITIAL_WINDOW, 1 << 20, 4 << 20));
+        ByteBuf syns = Unpooled.buffer();
+        header(syns, YamuxSession.TYPE_WINDOW_UPDATE, YamuxSession.SYN, 1, 0);
+        pair.listener.writeInbound(syns);
+        pair.drainOutbound(pair.listener).forEach(ByteBuf::release);
+        ByteBuf second = Unpooled.buffer();
+        header(second, YamuxSession.TYPE_WINDOW_UPDATE, YamuxSession.SYN, 3, 0);
+        pair.listener.writeInbound(second);
+
+        ByteBuf answer = Unpooled.wrappedBuffer(pair.drainOutbound(pair.listener).toArray(ByteBuf[]::new));
+        assertThat(answer.readableBytes()).isEqualTo(YamuxSession.HEADER_BYTES);
+        assertThat(answer.getShort(2)).isEqualTo((short) YamuxSession.RST);
+        assertThat(answer.getInt(4)).isEqualTo(3);
+        answer.release();
+    }
+
+    @Test
+    void aProposalThatArrivesWhileTheConnectionIsUnwritableEndsTheStreamUnanswered() {
+        pair(MuxerLimits.DEFAULTS);
+        ByteBuf syn = Unpooled.buffer();
+        header(syn, YamuxSession.TYPE_WINDOW_UPDATE, YamuxSession.SYN, 1, 0);
+        pair.listener.writeInbound(syn);
+        pair.drainOutbound(pair.listener).forEach(ByteBuf::release);
+        MuxerPair.setWritable(pair.listener, false);
+
+        ByteBuf proposal = Unpooled.buffer();
+        MultistreamSelect.writeMessage(proposal, MultistreamSelect.PROTOCOL_ID);
+        MultistreamSelect.writeMessage(proposal, ECHO);
+        ByteBuf frame = Unpooled.buffer();
+        header(frame, YamuxSession.TYPE_DATA, 0, 1, proposal.readableBytes());
+        frame.writeBytes(proposal);
+        proposal.release();
+        pair.listener.writeInbound(frame);
+
+        assertThat(pair.drainOutbound(pair.listener)).isEmpty();
+        assertThat(pair.listenerSession.openStreams()).isZero();
+        assertThat(served).isEmpty();
+        assertThat(pair.listenerEvents.log).containsExactly("dropped " + MuxedStream.NEGOTIATION_ANSWER);
+    }
+
+    @Test
+    void aReadThatWritesToAnUnwritableConnectionPausesReadingUntilItIsWritableAgain() {
+        pair(MuxerLimits.DEFAULTS);
+        RecordingHandler client = new RecordingHandler();
+        Stream stream = pair.open(REPLY, client);
+        MuxerPair.setWritable(pair.listener, false);
+
+        stream.write(Unpooled.copiedBuffer("request", StandardCharsets.UTF_8));
+        pair.pump();
+
+        assertThat(pair.listener.config().isAutoRead()).isFalse();
+        assertThat(pair.listenerEvents.log).contains("paused unwritable");
+
+        MuxerPair.setWritable(pair.listener, true);
+
+        assertThat(pair.listener.config().isAutoRead()).isTrue();
+        assertThat(new String(client.receivedBytes(), StandardCharsets.UTF_8)).isEqualTo("request");
+    }
+
+    @Test
+    void aReadThatWritesOnlyCreditLeavesAnUnwritableConnectionReading() {
+        pair(MuxerLimits.DEFAULTS);
+        Stream stream = pair.open(ECHO, new RecordingHandler());
+        MuxerPair.setWritable(pair.listener, false);
+        // more than half a window: the reader gives the credit back while it reads
+        byte[] data = RecordingHandler.pattern(200_000, 5);
+
+        stream.write(Unpooled.wrappedBuffer(data));
+        pair.pump();
+
+        assertThat(served.get(0).receivedBytes()).isEqualTo(data);
+        assertThat(pair.listener.config().isAutoRead()).isTrue();
+        assertThat(pair.listenerEvents.log).doesNotContain("paused unwritable");
+    }
+
+    /** The opaque values of the pongs among {@code frames} (released here). */
+    private static List<Long> pongs(List<ByteBuf> frames) {
+        ByteBuf all = Unpooled.wrappedBuffer(frames.toArray(ByteBuf[]::new));
+        List<Long> opaque = new ArrayList<>();
+        while (all.readableBytes() >= YamuxSession.HEADER_BYTES) {
+            if (all.getByte(all.readerIndex() + 1) == YamuxSession.TYPE_PING
+                    && all.getShort(all.readerIndex() + 2) == YamuxSession.ACK) {
+                opaque.add(all.getUnsignedInt(all.readerIndex() + 8));
+            }
+            all.skipBytes(YamuxSession.HEADER_BYTES);
+        }
+        all.release();
+        return opaque;
     }
 
     static void header(ByteBuf out, int type, int flags, int streamId, long length) {

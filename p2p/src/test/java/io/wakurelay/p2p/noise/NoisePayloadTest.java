@@ -4,11 +4,16 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.google.protobuf.ByteString;
+import io.wakurelay.p2p.crypto.KeyRefusedException;
 import io.wakurelay.p2p.crypto.PeerId;
 import io.wakurelay.p2p.crypto.PrivateKey;
 import io.wakurelay.p2p.proto.NoiseHandshakePayload;
+import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
+import java.security.KeyFactory;
+import java.security.spec.RSAPublicKeySpec;
 import java.util.List;
+import java.util.Random;
 import java.util.function.Supplier;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -87,6 +92,21 @@ class NoisePayloadTest {
                 .isInstanceOf(NoiseException.class);
         assertThatThrownBy(() -> NoisePayload.verify(good.toByteArray(), new byte[31]))
                 .isInstanceOf(NoiseException.class);
+    }
+
+    @Test
+    void aPayloadWhoseRsaKeyIsPastTheBoundsIsRefusedAndSaysWhy() throws Exception {
+        BigInteger modulus = new BigInteger(8192, new Random(1)).setBit(8191).setBit(0);
+        byte[] spki = KeyFactory.getInstance("RSA")
+                .generatePublic(new RSAPublicKeySpec(modulus, BigInteger.valueOf(65537))).getEncoded();
+        byte[] key = io.wakurelay.p2p.proto.PublicKey.newBuilder().setType(io.wakurelay.p2p.proto.KeyType.forNumber(0))
+                .setData(ByteString.copyFrom(spki)).build().toByteArray();
+        byte[] payload = NoiseHandshakePayload.newBuilder().setIdentityKey(ByteString.copyFrom(key))
+                .setIdentitySig(ByteString.copyFrom(new byte[1024])).build().toByteArray();
+
+        assertThatThrownBy(() -> NoisePayload.verify(payload, staticKey)).isInstanceOf(NoiseException.class)
+                .hasMessage("the handshake payload's identity key is refused: RSA keys of 2048 to 4096 bits only, not 8192")
+                .hasCauseInstanceOf(KeyRefusedException.class);
     }
 
     private static NoiseHandshakePayload parse(byte[] bytes) {
