@@ -15,7 +15,7 @@ import java.util.concurrent.TimeUnit;
 /**
  * Connection slots and the one connection per peer. A slot is taken when a socket opens (before its handshake) and
  * given back when it closes: inbound sockets may take {@link HostConfig#maxInbound()} slots, the rest is kept for
- * this host's own dials; one IP address may hold {@link HostConfig#maxConnectionsPerAddress()} inbound sockets.
+ * this host's own dials; one IP address may hold {@link HostConfig#ipColocationLimit()} inbound sockets.
  *
  * <p>Squatters cannot hold every inbound slot: when they are all taken, a newcomer takes the slot of the inbound
  * socket that has been handshaking longest (sockets are kept in the order they opened; one that completed its
@@ -98,7 +98,7 @@ final class ConnectionManager {
      */
     synchronized Admission openInbound(Channel channel, InetAddress from) {
         int fromAddress = inboundPerAddress.getOrDefault(from, 0);
-        if (config.maxConnectionsPerAddress() > 0 && fromAddress >= config.maxConnectionsPerAddress()) {
+        if (config.ipColocationLimit() > 0 && fromAddress >= config.ipColocationLimit()) {
             return new Admission.Refused(Refusal.TOO_MANY_FROM_ADDRESS);
         }
         Channel evicted = null;

@@ -23,7 +23,7 @@ import java.util.Objects;
  * @param reservedOutboundSlots of {@code maxConnections}, the slots inbound connections may not take (at least the
  *                              number of static peers is kept), so that an inbound flood cannot stop this host from
  *                              dialling its own peers
- * @param maxConnectionsPerAddress inbound connections from one IP address, handshaking ones included (0: no
+ * @param ipColocationLimit inbound connections from one IP address, handshaking ones included (0: no
  *                              limit); nwaku's {@code --ip-colocation-limit}, also 5 by default
  * @param handshakeTimeout      time a new connection has for TCP, security and muxer negotiation together
  * @param firstBytesTimeout     time an inbound socket has to send its first bytes (an honest dialer sends its
@@ -43,7 +43,7 @@ import java.util.Objects;
  */
 public record HostConfig(InetSocketAddress listenAddress, List<Multiaddr> announceAddresses, String agentVersion,
                          List<String> muxers, int maxConnections, int reservedOutboundSlots,
-                         int maxConnectionsPerAddress, Duration handshakeTimeout, Duration firstBytesTimeout,
+                         int ipColocationLimit, Duration handshakeTimeout, Duration firstBytesTimeout,
                          Duration pingInterval, Duration pingTimeout, Duration redialMinBackoff,
                          Duration redialMaxBackoff, Duration duplicateWindow, int writeBufferHighWater,
                          Duration writeStallTimeout, MuxerLimits muxerLimits, List<Multiaddr> staticPeers) {
@@ -71,8 +71,8 @@ public record HostConfig(InetSocketAddress listenAddress, List<Multiaddr> announ
             throw new IllegalArgumentException("reservedOutboundSlots must be in 0.." + (maxConnections - 1) + ", was "
                     + reservedOutboundSlots);
         }
-        if (maxConnectionsPerAddress < 0) {
-            throw new IllegalArgumentException("maxConnectionsPerAddress must not be negative, was " + maxConnectionsPerAddress);
+        if (ipColocationLimit < 0) {
+            throw new IllegalArgumentException("ipColocationLimit must not be negative, was " + ipColocationLimit);
         }
         positive("handshakeTimeout", handshakeTimeout);
         positive("firstBytesTimeout", firstBytesTimeout);
@@ -122,7 +122,7 @@ public record HostConfig(InetSocketAddress listenAddress, List<Multiaddr> announ
         private List<String> muxers;
         private int maxConnections;
         private int reservedOutboundSlots;
-        private int maxConnectionsPerAddress;
+        private int ipColocationLimit;
         private Duration handshakeTimeout;
         private Duration firstBytesTimeout;
         private Duration pingInterval;
@@ -142,7 +142,7 @@ public record HostConfig(InetSocketAddress listenAddress, List<Multiaddr> announ
             muxers = c.muxers;
             maxConnections = c.maxConnections;
             reservedOutboundSlots = c.reservedOutboundSlots;
-            maxConnectionsPerAddress = c.maxConnectionsPerAddress;
+            ipColocationLimit = c.ipColocationLimit;
             handshakeTimeout = c.handshakeTimeout;
             firstBytesTimeout = c.firstBytesTimeout;
             pingInterval = c.pingInterval;
@@ -186,8 +186,8 @@ public record HostConfig(InetSocketAddress listenAddress, List<Multiaddr> announ
             return this;
         }
 
-        public Builder maxConnectionsPerAddress(int v) {
-            maxConnectionsPerAddress = v;
+        public Builder ipColocationLimit(int v) {
+            ipColocationLimit = v;
             return this;
         }
 
@@ -248,7 +248,7 @@ public record HostConfig(InetSocketAddress listenAddress, List<Multiaddr> announ
 
         public HostConfig build() {
             return new HostConfig(listenAddress, announceAddresses, agentVersion, muxers, maxConnections,
-                    reservedOutboundSlots, maxConnectionsPerAddress, handshakeTimeout, firstBytesTimeout, pingInterval,
+                    reservedOutboundSlots, ipColocationLimit, handshakeTimeout, firstBytesTimeout, pingInterval,
                     pingTimeout, redialMinBackoff, redialMaxBackoff, duplicateWindow, writeBufferHighWater,
                     writeStallTimeout, muxerLimits, staticPeers);
         }

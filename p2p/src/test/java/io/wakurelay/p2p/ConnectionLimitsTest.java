@@ -95,7 +95,7 @@ class ConnectionLimitsTest {
 
     @Test
     void oneAddressMayHoldOnlyItsShareOfInboundConnections() throws IOException {
-        Host target = hosts.start(x -> x.maxConnectionsPerAddress(2));
+        Host target = hosts.start(x -> x.ipColocationLimit(2));
         // sockets land on different event loops: wait until each is counted, so the third is the one refused
         rawConnect(target);
         Eventually.until(() -> target.countedSockets() == 1);

@@ -14,7 +14,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 class ConnectionManagerTest {
     /** Two inbound slots, one kept for dials. */
     private final ConnectionManager manager = new ConnectionManager(HostConfig.builder().maxConnections(3)
-            .reservedOutboundSlots(1).maxConnectionsPerAddress(2).build());
+            .reservedOutboundSlots(1).ipColocationLimit(2).build());
     private final List<EmbeddedChannel> channels = new ArrayList<>();
 
     @AfterEach

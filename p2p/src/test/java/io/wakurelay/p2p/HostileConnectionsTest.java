@@ -35,7 +35,7 @@ class HostileConnectionsTest {
     @Test
     void garbageOnHundredsOfConnectionsLeavesAnHonestPeersTrafficIntact() throws Exception {
         // the garbage all comes from 127.0.0.1: this test is about what it sends, not about how many it opens
-        Host target = hosts.start(x -> x.maxConnections(500).reservedOutboundSlots(10).maxConnectionsPerAddress(0)
+        Host target = hosts.start(x -> x.maxConnections(500).reservedOutboundSlots(10).ipColocationLimit(0)
                 .handshakeTimeout(Duration.ofSeconds(2)));
         Host honest = hosts.start();
         Connection connection = honest.dial(TestHosts.address(target)).block(Duration.ofSeconds(10));

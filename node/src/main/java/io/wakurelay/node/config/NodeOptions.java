@@ -98,10 +98,10 @@ public final class NodeOptions {
             description = "of --max-connections, slots inbound connections may not take (at least one per static node is kept)")
     int reservedOutboundSlots;
 
-    @Option(names = "--max-connections-per-address", paramLabel = "N",
+    @Option(names = "--ip-colocation-limit", paramLabel = "N",
             description = "inbound peer connections one IP address may hold, handshaking ones included, so that one address "
                     + "cannot take every --max-connections slot (0 = no limit)")
-    int maxConnectionsPerAddress;
+    int ipColocationLimit;
 
     @Option(names = "--handshake-timeout", paramLabel = "DURATION",
             description = "time a new connection has for its security and muxer negotiation")

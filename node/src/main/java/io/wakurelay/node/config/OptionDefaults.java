@@ -51,7 +51,7 @@ final class OptionDefaults {
         d.put("--max-clock-drift", DurationText.format(limits.maxClockDrift()));
         d.put("--max-connections", String.valueOf(host.maxConnections()));
         d.put("--reserved-outbound-slots", String.valueOf(host.reservedOutboundSlots()));
-        d.put("--max-connections-per-address", String.valueOf(host.maxConnectionsPerAddress()));
+        d.put("--ip-colocation-limit", String.valueOf(host.ipColocationLimit()));
         d.put("--handshake-timeout", DurationText.format(host.handshakeTimeout()));
         d.put("--ping-interval", DurationText.format(host.pingInterval()));
         d.put("--peer-queue-messages", String.valueOf(relay.peerQueueMessages()));

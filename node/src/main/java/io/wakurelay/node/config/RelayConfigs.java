@@ -33,7 +33,7 @@ final class RelayConfigs {
                 .announceAddresses(announced)
                 .maxConnections(o.maxConnections)
                 .reservedOutboundSlots(o.reservedOutboundSlots)
-                .maxConnectionsPerAddress(o.maxConnectionsPerAddress)
+                .ipColocationLimit(o.ipColocationLimit)
                 .handshakeTimeout(NodeOptions.option("--handshake-timeout", () -> DurationText.parse(o.handshakeTimeout)))
                 .pingInterval(NodeOptions.option("--ping-interval", () -> DurationText.parse(o.pingInterval)))
                 .staticPeers(statics)
