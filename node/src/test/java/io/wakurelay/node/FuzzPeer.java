@@ -36,7 +36,7 @@ final class FuzzPeer implements Runnable {
     enum Persona {
         /**
          * A session of every kind of {@link HostileRelaySteps} once, in an order of its own, then a random number of
-         * random steps, opening a new stream where the node reset one; at times it ends with an RPC cut short and a
+         * random steps, opening a new stream where the node reset one; at times it begins with an RPC cut short and a
          * stall past the node's read deadline.
          */
         CHAOTIC,
@@ -66,8 +66,8 @@ final class FuzzPeer implements Runnable {
 
     /**
      * @param firstFloodKind the index in {@link HostileRelaySteps#CONTROL} of a flooder's first kind
-     * @param stall     how long a session that ends with a truncated RPC waits before it leaves (past the node's
-     *                  RPC read timeout, so that the node's deadline is what ends it)
+     * @param stall     how long a session that begins with a truncated RPC waits after it (past the node's RPC
+     *                  read timeout, so that the node's deadline is what ends it)
      * @param kindsSent where the kinds of step written are recorded (for the metrics the node must show)
      * @param problems  what went wrong on this side, other than the node defending itself
      */
@@ -125,6 +125,9 @@ final class FuzzPeer implements Runnable {
     }
 
     private void session(Connection connection) throws InterruptedException {
+        if (random.nextInt(3) == 0) {
+            stallOnATruncatedRpc(connection);
+        }
         Stream stream = open(connection);
         List<HostileRelaySteps.Step> tour = new ArrayList<>();
         for (HostileRelaySteps.Kind kind : HostileRelaySteps.Kind.values()) {
@@ -148,11 +151,21 @@ final class FuzzPeer implements Runnable {
                 Thread.sleep(random.nextInt(5));
             }
         }
-        if (connection.isOpen() && random.nextInt(3) == 0) {
-            stream = open(connection);
-            stream.write(Unpooled.wrappedBuffer(steps.truncatedFrame()));
+    }
+
+    /**
+     * Half an RPC on a stream of its own, then nothing until past the node's read deadline: first in a session, while
+     * the new identity's score is clean, so that only the deadline can end it. Recorded only once the wait is over.
+     */
+    private void stallOnATruncatedRpc(Connection connection) throws InterruptedException {
+        Stream stream = open(connection);
+        stream.write(Unpooled.wrappedBuffer(steps.truncatedFrame()));
+        long until = System.nanoTime() + stall.toNanos();
+        while (System.nanoTime() - until < 0 && !over()) {
+            Thread.sleep(50);
+        }
+        if (!over() && connection.isOpen()) {
             kindsSent.add("TRUNCATED_FRAME");
-            sleepUnlessOver(stall);
         }
     }
 
@@ -202,11 +215,6 @@ final class FuzzPeer implements Runnable {
         return stream.isOpen() && stream.isWritable();
     }
 
-    private void sleepUnlessOver(Duration d) throws InterruptedException {
-        long until = System.nanoTime() + d.toNanos();
-        while (System.nanoTime() - until < 0 && !over()) {
-            Thread.sleep(50);
-        }
     }
 
     private static StreamHandler discard() {
