@@ -215,8 +215,6 @@ final class FuzzPeer implements Runnable {
         return stream.isOpen() && stream.isWritable();
     }
 
-    }
-
     private static StreamHandler discard() {
         return new StreamHandler() {
             @Override
