@@ -33,10 +33,12 @@ import static org.assertj.core.api.Assertions.assertThat;
  * the mesh and never read; all for {@code fuzz.seconds}.
  *
  * <p>Asserted: the node stays up and healthy; its heap after a full GC grows by less than {@link #HEAP_GROWTH}, its
- * Netty direct memory never passes {@link #DIRECT_PEAK} and comes back to within {@link #DIRECT_LEFT} of where it
- * started once the attackers are gone; every honest message is archived by the node and delivered to the honest
+ * Netty direct memory never passes {@link #DIRECT_PEAK}, and the direct buffers it has handed out come back to within
+ * {@link #BUFFERS_LEFT} of where they were once the attackers are gone (the pool keeps its chunks: that total grows in
+ * 4 MiB steps and is bounded by the peak); every honest message is archived by the node and delivered to the honest
  * receiver; every kind of attack that was sent shows in the node's metrics with its reason; no buffer leaked.
- * {@code -Dfuzz.seed=N} replays a run (the seed is printed); docs/reliability.md has a larger run.
+ * {@code -Dfuzz.seed=N} replays a run (the seed is printed); docs/reliability.md has a larger run. With
+ * {@code -Dfuzz.peers=0 -Dfuzz.slowReaders=0} the honest traffic runs alone, the run to compare with.
  */
 @Tag("process")
 @Tag("slow")
@@ -53,7 +55,8 @@ class HostilePeerFuzzTest {
     private static final double MIB = 1 << 20;
     static final double HEAP_GROWTH = 48 * MIB;
     static final double DIRECT_PEAK = 96 * MIB;
-    static final double DIRECT_LEFT = 16 * MIB;
+    /** Two of the pool's chunks: the honest traffic alone leaves 3.4 MiB in the threads' caches (docs/reliability.md). */
+    static final double BUFFERS_LEFT = 8 * MIB;
 
     @TempDir
     Path dir;
@@ -94,6 +97,7 @@ class HostilePeerFuzzTest {
             try (NodeMemory.Peaks peaks = new NodeMemory.Peaks(() -> metrics.get("/metrics").body(), 50)) {
                 honest.start();
                 threads.forEach(Thread::start);
+                Thread.sleep(TimeUnit.SECONDS.toMillis(SECONDS)); // the honest traffic as long as the attack, or alone
                 for (Thread t : threads) {
                     t.join(TimeUnit.SECONDS.toMillis(SECONDS + 60));
                     assertThat(t.isAlive()).as(t.getName() + " ended").isFalse();
@@ -125,14 +129,33 @@ class HostilePeerFuzzTest {
                     unseen.add(kind + " (" + shownBy + ")");
                 }
             }
+            System.out.printf("HostilePeerFuzzTest: the node counted: graylisted %.0f, slow_consumer %.0f, write_stalled %.0f; "
+                            + "messages invalid %.0f; control ignored %.0f; relay streams reset %.0f; drops: message %.0f, "
+                            + "control %.0f; GRAFTs dropped unparsed with their RPC (rpc_limit) %.0f%n",
+                    FuzzMetrics.sum(exposition, "waku_relay_peer_disconnects_total{reason=\"graylisted\""),
+                    FuzzMetrics.sum(exposition, "waku_relay_peer_disconnects_total{reason=\"slow_consumer\""),
+                    FuzzMetrics.sum(exposition, "libp2p_disconnects_total{reason=\"write_stalled\""),
+                    FuzzMetrics.sum(exposition, "waku_relay_messages_invalid_total"),
+                    FuzzMetrics.sum(exposition, "waku_relay_control_ignored_total"),
+                    FuzzMetrics.sum(exposition, "waku_relay_inbound_stream_resets_total"),
+                    FuzzMetrics.sum(exposition, "waku_relay_peer_drops_total{kind=\"message\""),
+                    FuzzMetrics.sum(exposition, "waku_relay_peer_drops_total{kind=\"control\""),
+                    FuzzMetrics.sum(exposition, "waku_relay_control_ignored_total{kind=\"graft\",reason=\"rpc_limit\""));
             assertThat(unseen).as("attacks sent but not in the node's metrics").isEmpty();
-            assertThat(FuzzMetrics.sum(exposition, "waku_relay_peer_disconnects_total{reason=\"graylisted\""))
-                    .as("peers graylisted and disconnected").isPositive();
+            if (PEERS > 0) {
+                assertThat(FuzzMetrics.sum(exposition, "waku_relay_peer_disconnects_total{reason=\"graylisted\""))
+                        .as("peers graylisted and disconnected").isPositive();
+            }
 
+            // the message cache keeps the last messages for its history (6 heartbeats): what is left after it are the
+            // buffers the attack made the node hold
+            Eventually.until("the message cache let its messages go", Duration.ofSeconds(30),
+                    () -> Http.metric(metrics.get("/metrics").body(), "waku_relay_message_cache_bytes") == 0);
             Memory after = Memory.afterGc(target, metrics);
             System.out.printf("HostilePeerFuzzTest: after GC, before the attack %s; after it %s%n", before, after);
             assertThat(after.heap - before.heap).as("heap growth after GC").isLessThan(HEAP_GROWTH);
-            assertThat(after.direct - before.direct).as("Netty direct memory left after the attackers left").isLessThan(DIRECT_LEFT);
+            assertThat(after.buffers - before.buffers).as("direct buffers still handed out after the attackers left")
+                    .isLessThan(BUFFERS_LEFT);
             assertThat(target.output()).as("the node's log").noneMatch(line -> line.contains("LEAK:"))
                     .noneMatch(line -> line.contains("OutOfMemoryError"));
         }
@@ -182,8 +205,11 @@ class HostilePeerFuzzTest {
         return found;
     }
 
-    /** The node's heap and Netty direct memory after a full GC, which jcmd asks of the node's JVM. */
-    private record Memory(double heap, double direct) {
+    /**
+     * The node's heap, Netty's direct memory (its pool's chunks) and the direct buffers handed out of them, after a
+     * full GC, which jcmd asks of the node's JVM.
+     */
+    private record Memory(double heap, double direct, double buffers) {
         static Memory afterGc(NodeProcess node, Http metrics) throws IOException, InterruptedException {
             Path jcmd = Path.of(System.getProperty("java.home"), "bin", "jcmd");
             for (int i = 0; i < 2; i++) {
@@ -191,13 +217,15 @@ class HostilePeerFuzzTest {
                         .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
                 assertThat(gc.waitFor(30, TimeUnit.SECONDS)).as("jcmd GC.run finished").isTrue();
             }
-            NodeMemory.Sample sample = NodeMemory.Sample.of(metrics.get("/metrics").body());
-            return new Memory(sample.heap(), sample.direct());
+            String exposition = metrics.get("/metrics").body();
+            NodeMemory.Sample sample = NodeMemory.Sample.of(exposition);
+            return new Memory(sample.heap(), sample.direct(), Http.metric(exposition, "waku_netty_direct_buffers_bytes"));
         }
 
         @Override
         public String toString() {
-            return String.format("heap %.1f MiB, Netty direct %.1f MiB", heap / MIB, direct / MIB);
+            return String.format("heap %.1f MiB, Netty direct %.1f MiB (buffers handed out %.2f MiB)", heap / MIB,
+                    direct / MIB, buffers / MIB);
         }
     }
 }

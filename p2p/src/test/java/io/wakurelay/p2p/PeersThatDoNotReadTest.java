@@ -97,6 +97,12 @@ class PeersThatDoNotReadTest {
         assertThat(honestConnection.isOpen()).isTrue();
         Eventually.until(() -> pooledBytesInUse() - baseline < BASELINE_TOLERANCE, WAIT,
                 () -> "direct memory in use " + pooledBytesInUse() + ", baseline " + baseline);
+        System.out.printf("PeersThatDoNotReadTest, G2a: %.1f MiB of SYN pings read; pooled direct memory in use +%.2f MB "
+                        + "at its peak (bound %d MiB), +%.2f MB after the attacker left (bound %d MiB); pongs dropped "
+                        + "%.0f; reads paused %.0f times; closed for stalled writes%n", PING_BYTES / 1048576.0,
+                (peak - baseline) / 1e6, PING_BOUND >> 20, (pooledBytesInUse() - baseline) / 1e6, BASELINE_TOLERANCE >> 20,
+                count(target, "libp2p.replies.dropped", "reply", "yamux_pong"),
+                count(target, "libp2p.read.pauses", "reason", "unwritable"));
     }
 
     private static Void floodPings(HandRolledPeer attacker) throws IOException {

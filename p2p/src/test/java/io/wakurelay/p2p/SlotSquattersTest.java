@@ -47,6 +47,7 @@ class SlotSquattersTest {
         assertThat(rejected(target, "too_many_from_address")).isGreaterThanOrEqualTo(SQUATTERS - 5);
         // the host completes its side of a handshake a moment after the dialer
         Eventually.until("the host upgraded every honest connection", WAIT, () -> handshakes(target, "success") == HONEST);
+        report("one address", target);
     }
 
     @Test
@@ -63,6 +64,15 @@ class SlotSquattersTest {
         Eventually.until("a squatter evicted for each", WAIT, () -> handshakes(target, "evicted") >= HONEST);
         // the host completes its side of a handshake a moment after the dialer
         Eventually.until("the host upgraded every honest connection", WAIT, () -> handshakes(target, "success") == HONEST);
+        report("one address each", target);
+    }
+
+    private void report(String squatting, Host target) {
+        System.out.printf("SlotSquattersTest, G3: %d squatters (%s), renewed every 2 s: %d of %d honest peers got in; "
+                        + "refused too_many_from_address %.0f, too_many_connections %.0f; evicted %.0f; "
+                        + "first_bytes_timeout %.0f%n", SQUATTERS, squatting, (int) handshakes(target, "success"), HONEST,
+                rejected(target, "too_many_from_address"), rejected(target, "too_many_connections"),
+                handshakes(target, "evicted"), handshakes(target, "first_bytes_timeout"));
     }
 
     /** Honest hosts, one on each address, each dials {@code target}; all at once. */

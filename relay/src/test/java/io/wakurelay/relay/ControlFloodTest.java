@@ -129,6 +129,14 @@ class ControlFloodTest {
                 r.getControl().getPruneList().stream().allMatch(p -> p.getTopicID().equals(Messages.TOPIC)));
         Eventually.until(() -> victim.received.keySet().containsAll(honestHashes));
         assertThat(honest.host.connection(victim.host.peerId())).isPresent();
+        System.out.printf("ControlFloodTest, G1: 2 RPCs of 40,000 PRUNEs and %.0f of 2,000 PRUNEs and 2,000 GRAFTs for "
+                        + "unknown topics; backoff entries at most %d, scored topics at most %d; ignored: rpc_limit %.0f, "
+                        + "unknown_topic %.0f GRAFTs and %.0f PRUNEs, heartbeat_limit %.0f; graylisted and disconnected; "
+                        + "%d honest messages all delivered%n",
+                counter(victim, "libp2p.gossipsub.control.received", "kind", "graft") / 2_000, maxBackoffs.get(),
+                maxScoredTopics.get(), ignored(victim, "prune", "rpc_limit"), ignored(victim, "graft", "unknown_topic"),
+                ignored(victim, "prune", "unknown_topic"), ignored(victim, "prune", "heartbeat_limit")
+                        + ignored(victim, "graft", "heartbeat_limit"), honestHashes.size());
     }
 
     @Test
@@ -165,5 +173,9 @@ class ControlFloodTest {
         assertThat(ignored(node, "graft", "unknown_topic")).isPositive();
         assertThat(ignored(node, "graft", "backoff")).isEqualTo(10);
         assertThat(counter(node, "waku.relay.peer.disconnects", "reason", "graylisted")).isEqualTo(1);
+        System.out.printf("ControlFloodTest, G2b: a peer that never reads, 10 GRAFTs in backoff and 200 RPCs of 1,000 "
+                        + "GRAFTs for unknown topics: at most %d bytes queued for it (bound %d); control dropped %.0f; "
+                        + "graylisted and disconnected%n", maxQueued.get(), bound,
+                counter(node, "waku.relay.peer.drops", "kind", "control"));
     }
 }

@@ -58,7 +58,8 @@ final class StoreExchange extends ServerExchange {
             return;
         }
         if (!service.queryLimit().tryAcquire()) {
-            respond(status(stream.alloc(), requestId, StoreStatus.SERVICE_UNAVAILABLE,
+            // a limit passed: nwaku answers its store rate limit with 429 too
+            respond(status(stream.alloc(), requestId, StoreStatus.TOO_MANY_REQUESTS,
                     "too many store queries at once (at most " + service.queryLimit().max() + "); try again"));
             return;
         }

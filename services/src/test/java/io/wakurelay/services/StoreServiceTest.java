@@ -242,14 +242,14 @@ class StoreServiceTest {
     }
 
     @Test
-    void whenEveryQuerySlotIsTakenAQueryIsAnswered503AtOnceNotQueued() {
+    void whenEveryQuerySlotIsTakenAQueryIsAnswered429AtOnceNotQueued() {
         ServiceNode node = node(StoreServiceConfig.builder().maxConcurrentQueries(1).build());
         publishSeries(node, 3, 10);
         assertThat(node.store.queryLimit().tryAcquire()).as("the one slot, taken as a long query would").isTrue();
         try {
             RemoteStoreException busy = catchThrowableOfType(RemoteStoreException.class,
                     () -> storeClient.query(node.address(), byTopic(true)).block(WAIT));
-            assertThat(busy.statusCode()).isEqualTo(503);
+            assertThat(busy.statusCode()).isEqualTo(429);
             assertThat(busy.getMessage()).isEqualTo("too many store queries at once (at most 1); try again");
         } finally {
             node.store.queryLimit().release();

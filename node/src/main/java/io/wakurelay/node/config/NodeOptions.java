@@ -167,7 +167,7 @@ public final class NodeOptions {
     String storeWriteRateLimit;
 
     @Option(names = "--store-max-queries", paramLabel = "N",
-            description = "Store queries answered at once; more are refused (REST: 503 with Retry-After)")
+            description = "Store queries answered at once; more are refused (429; REST adds Retry-After)")
     int storeMaxQueries;
 
     @Option(names = "--store-max-page-bytes", paramLabel = "SIZE",

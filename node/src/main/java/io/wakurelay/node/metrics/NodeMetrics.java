@@ -13,6 +13,9 @@ import io.micrometer.core.instrument.binder.system.UptimeMetrics;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.netty.buffer.PooledByteBufAllocator;
+import io.netty.buffer.PoolArenaMetric;
+import io.netty.buffer.PoolChunkListMetric;
+import io.netty.buffer.PoolChunkMetric;
 import io.netty.buffer.PooledByteBufAllocatorMetric;
 import io.netty.util.internal.PlatformDependent;
 import io.wakurelay.protocol.PathCounters;
@@ -79,6 +82,26 @@ public final class NodeMetrics implements AutoCloseable {
                 .description("direct memory Netty has allocated (pooled and unpooled); -1 when not tracked").register(registry);
         Gauge.builder("waku.netty.direct.memory.max", PlatformDependent::maxDirectMemory).baseUnit("bytes")
                 .description("Netty's direct memory limit").register(registry);
+        Gauge.builder("waku.netty.direct.buffers", pooled, NodeMetrics::directBuffersHandedOut).baseUnit("bytes")
+                .description("bytes of the pool's direct chunks handed out as buffers (in use or in threads' caches)")
+                .register(registry);
+    }
+
+    /**
+     * What the pooled allocator's direct chunks have handed out and not had back. The pool keeps a chunk once it has
+     * one (its used memory grows in 4 MiB steps and rarely shrinks), so this is the figure that shows whether what a
+     * peer made the node hold was given back after it left.
+     */
+    private static double directBuffersHandedOut(PooledByteBufAllocatorMetric pooled) {
+        long handedOut = 0;
+        for (PoolArenaMetric arena : pooled.directArenas()) {
+            for (PoolChunkListMetric list : arena.chunkLists()) {
+                for (PoolChunkMetric chunk : list) {
+                    handedOut += chunk.chunkSize() - chunk.freeBytes();
+                }
+            }
+        }
+        return handedOut;
     }
 
     @Override
