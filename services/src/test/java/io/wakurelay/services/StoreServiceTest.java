@@ -257,6 +257,6 @@ class StoreServiceTest {
         assertThat(storeClient.query(node.address(), byTopic(true)).block(WAIT).messages()).hasSize(3);
         // the slot is given back once the answer is written, which may be just after the client has read it
         Eventually.until(() -> node.store.runningQueries() == 0, () -> "running queries: " + node.store.runningQueries());
-        assertThat(node.registry.get("waku.store.errors").tag("type", "service_unavailable").counter().count()).isEqualTo(1);
+        assertThat(node.registry.get("waku.store.errors").tag("type", "too_many_requests").counter().count()).isEqualTo(1);
     }
 }
