@@ -169,7 +169,14 @@ row=$(grep '^drive,' "$WORK/loadgen.out" || true)
 [[ -n $row ]] && record PASS "loadgen row: $row" || { tail -20 "$WORK/loadgen.err" >&2; record FAIL "the loadgen printed no result row"; }
 loadgen_end=$(date +%s)
 
-scraped_after_run() { local t; t=$(prom 'min(timestamp(up{job="wakurelay"}))'); [[ -n $t ]] && awk -v t="$t" -v e="$loadgen_end" 'BEGIN { exit !(t > e + 0.5) }'; }
+# both targets scraped since the run ended: Prometheus starts once both nodes are healthy and scrapes a new target
+# only after its next target update plus an offset within the interval (up to ~10 s), which a fast run can beat;
+# min() over the targets scraped so far would pass with one of them still unscraped
+scraped_after_run() {
+  local n t
+  n=$(prom 'count(up{job="wakurelay"})'); t=$(prom 'min(timestamp(up{job="wakurelay"}))')
+  [[ $n == 2 && -n $t ]] && awk -v t="$t" -v e="$loadgen_end" 'BEGIN { exit !(t > e + 0.5) }'
+}
 wait_for 30 "a scrape after the run" scraped_after_run || record FAIL "no Prometheus scrape after the run"
 check_eq "Prometheus up{node=\"node-a\"}" 1 "$(prom 'up{job="wakurelay",node="node-a"}')"
 check_eq "Prometheus up{node=\"node-b\"}" 1 "$(prom 'up{job="wakurelay",node="node-b"}')"
