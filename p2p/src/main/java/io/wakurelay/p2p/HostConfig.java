@@ -41,8 +41,8 @@ import java.util.Objects;
  *                              ConnectionWriteTimeout, also 10 s)
  * @param muxerLimits           what each connection's streams may hold
  * @param staticPeers           peers dialled at start and kept connected; each must name its {@code /p2p} peer id
- * @param aead                  the ChaCha20-Poly1305 of the Noise sessions: the JDK's, Conscrypt's, or the faster of
- *                              the two on this JVM and CPU ({@link AeadSelection})
+ * @param aead                  the ChaCha20-Poly1305 of the Noise sessions: the JDK's, Conscrypt's, or Conscrypt's
+ *                              where it loads and the JDK's elsewhere ({@link AeadSelection})
  */
 public record HostConfig(InetSocketAddress listenAddress, List<Multiaddr> announceAddresses, String agentVersion,
                          List<String> muxers, int maxConnections, int reservedOutboundSlots,

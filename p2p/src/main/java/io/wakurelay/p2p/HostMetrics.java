@@ -96,14 +96,13 @@ final class HostMetrics implements NoiseCounters {
             READ_PAUSES, "times a connection stopped being read, by reason");
 
     /**
-     * {@code libp2p_noise_aead{provider}}: 1 for the ChaCha20-Poly1305 that new Noise sessions use, 0 for the other
-     * (an {@code auto} selection may move to the JDK's once it measured both).
+     * {@code libp2p_noise_aead{provider}}: 1 for the ChaCha20-Poly1305 that Noise sessions use, 0 for the other.
      */
     void bindAead(AeadSelection aead) {
         for (String provider : new String[]{ChaChaPoly.JDK.label(), "conscrypt"}) {
             Gauge.builder("libp2p.noise.aead", aead, a -> a.current().label().equals(provider) ? 1 : 0)
                     .tag("provider", provider)
-                    .description("the ChaCha20-Poly1305 implementation new Noise sessions use (1) and the other (0)")
+                    .description("the ChaCha20-Poly1305 implementation Noise sessions use (1) and the other (0)")
                     .register(registry);
         }
     }

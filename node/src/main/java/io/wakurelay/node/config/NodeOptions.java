@@ -104,8 +104,8 @@ public final class NodeOptions {
     int ipColocationLimit;
 
     @Option(names = "--aead-provider", paramLabel = "PROVIDER",
-            description = "the ChaCha20-Poly1305 of peer connections: conscrypt (native), jdk, or auto (the faster of "
-                    + "the two on this JVM and CPU; docs/adr/0070)")
+            description = "the ChaCha20-Poly1305 of peer connections: conscrypt (native), jdk, or auto (conscrypt "
+                    + "where it loads, else jdk; docs/adr/0070)")
     String aeadProvider;
 
     @Option(names = "--handshake-timeout", paramLabel = "DURATION",
