@@ -91,8 +91,8 @@ dockerfile_check() {
     done
   done <deploy/Dockerfile
   # the public images by default, build arguments so that CI can build FROM images it made (compose-test.sh)
-  grep -q '^ARG BUILD_IMAGE=eclipse-temurin:17-jdk$' deploy/Dockerfile || { echo "no eclipse-temurin:17-jdk build stage"; missing=1; }
-  grep -q '^ARG RUNTIME_IMAGE=eclipse-temurin:17-jre$' deploy/Dockerfile || { echo "no eclipse-temurin:17-jre runtime stage"; missing=1; }
+  grep -q '^ARG BUILD_IMAGE=eclipse-temurin:25-jdk$' deploy/Dockerfile || { echo "no eclipse-temurin:25-jdk build stage"; missing=1; }
+  grep -q '^ARG RUNTIME_IMAGE=eclipse-temurin:25-jre$' deploy/Dockerfile || { echo "no eclipse-temurin:25-jre runtime stage"; missing=1; }
   grep -q '^FROM ${BUILD_IMAGE} AS build' deploy/Dockerfile || { echo "the build stage is not FROM \${BUILD_IMAGE}"; missing=1; }
   grep -q '^FROM ${RUNTIME_IMAGE}' deploy/Dockerfile || { echo "the runtime stage is not FROM \${RUNTIME_IMAGE}"; missing=1; }
   local module

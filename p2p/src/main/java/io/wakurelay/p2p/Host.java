@@ -16,6 +16,7 @@ import io.netty.util.concurrent.Promise;
 import io.wakurelay.p2p.crypto.PeerId;
 import io.wakurelay.p2p.crypto.PrivateKey;
 import io.wakurelay.p2p.multiaddr.Multiaddr;
+import io.wakurelay.p2p.noise.AeadSelection;
 import io.wakurelay.p2p.noise.NoiseIdentity;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -56,6 +57,7 @@ public final class Host implements AutoCloseable {
     public static final Duration DEFAULT_SHUTDOWN_GRACE = Duration.ofSeconds(5);
 
     private final HostConfig config;
+    private final AeadSelection aead;
     private final PrivateKey identity;
     private final PeerId peerId;
     private final HostMetrics metrics;
@@ -75,15 +77,17 @@ public final class Host implements AutoCloseable {
     private volatile boolean closing;
 
     private Host(HostConfig config, PrivateKey identity, MeterRegistry registry) {
+        this.aead = AeadSelection.start(config.aead()); // first: a refusal leaves nothing started
         this.config = config;
         this.identity = identity;
         this.peerId = PeerId.fromPublicKey(identity.publicKey());
         this.manager = new ConnectionManager(config);
         this.metrics = new HostMetrics(registry, manager::peers);
+        metrics.bindAead(aead);
         this.nativeTransport = LoopResources.hasNativeSupport();
         this.loops = LoopResources.create("wakurelay-p2p", 1, Runtime.getRuntime().availableProcessors(), true);
         this.group = loops.onServer(nativeTransport);
-        this.upgrader = new ConnectionUpgrader(config, NoiseIdentity.create(identity), metrics, protocols::get);
+        this.upgrader = new ConnectionUpgrader(config, NoiseIdentity.create(identity, aead), metrics, protocols::get);
         this.identify = new IdentifyService(identity, config.agentVersion(), this::announcedAddresses,
                 () -> List.copyOf(protocols.keySet()), this::identified, metrics);
         this.ping = new PingService(config.pingInterval(), config.pingTimeout(), metrics);
@@ -109,8 +113,9 @@ public final class Host implements AutoCloseable {
             throw e;
         }
         config.staticPeers().forEach(host::addStaticPeer);
-        log.info("p2p host {} started: listening on {}, transport {}, muxers {}, static peers {}", host.peerId,
-                host.listenAddresses(), host.nativeTransport ? "native" : "nio", config.muxers(), config.staticPeers());
+        log.info("p2p host {} started: listening on {}, transport {}, muxers {}, static peers {}, ChaCha20-Poly1305 {} ({})",
+                host.peerId, host.listenAddresses(), host.nativeTransport ? "native" : "nio", config.muxers(),
+                config.staticPeers(), host.aead.current().label(), config.aead().label());
         return host;
     }
 

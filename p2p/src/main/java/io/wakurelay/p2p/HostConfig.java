@@ -4,6 +4,7 @@ import io.wakurelay.p2p.multiaddr.Multiaddr;
 import io.wakurelay.p2p.mux.MplexSession;
 import io.wakurelay.p2p.mux.MuxerLimits;
 import io.wakurelay.p2p.mux.YamuxSession;
+import io.wakurelay.p2p.noise.AeadSelection;
 
 import java.net.InetSocketAddress;
 import java.time.Duration;
@@ -40,20 +41,24 @@ import java.util.Objects;
  *                              ConnectionWriteTimeout, also 10 s)
  * @param muxerLimits           what each connection's streams may hold
  * @param staticPeers           peers dialled at start and kept connected; each must name its {@code /p2p} peer id
+ * @param aead                  the ChaCha20-Poly1305 of the Noise sessions: the JDK's, Conscrypt's, or Conscrypt's
+ *                              where it loads and the JDK's elsewhere ({@link AeadSelection})
  */
 public record HostConfig(InetSocketAddress listenAddress, List<Multiaddr> announceAddresses, String agentVersion,
                          List<String> muxers, int maxConnections, int reservedOutboundSlots,
                          int ipColocationLimit, Duration handshakeTimeout, Duration firstBytesTimeout,
                          Duration pingInterval, Duration pingTimeout, Duration redialMinBackoff,
                          Duration redialMaxBackoff, Duration duplicateWindow, int writeBufferHighWater,
-                         Duration writeStallTimeout, MuxerLimits muxerLimits, List<Multiaddr> staticPeers) {
+                         Duration writeStallTimeout, MuxerLimits muxerLimits, List<Multiaddr> staticPeers,
+                         AeadSelection.Choice aead) {
     public static final List<String> SUPPORTED_MUXERS = List.of(YamuxSession.PROTOCOL_ID, MplexSession.PROTOCOL_ID);
     public static final String IDENTIFY_PROTOCOL_VERSION = "ipfs/0.1.0";
 
     public static final HostConfig DEFAULTS = new HostConfig(new InetSocketAddress("0.0.0.0", 60000), List.of(),
             "wakurelay", SUPPORTED_MUXERS, 50, 10, 5, Duration.ofSeconds(10), Duration.ofSeconds(3),
             Duration.ofSeconds(15), Duration.ofSeconds(10), Duration.ofSeconds(1), Duration.ofSeconds(30),
-            Duration.ofSeconds(2), 4 * 1024 * 1024, Duration.ofSeconds(10), MuxerLimits.DEFAULTS, List.of());
+            Duration.ofSeconds(2), 4 * 1024 * 1024, Duration.ofSeconds(10), MuxerLimits.DEFAULTS, List.of(),
+            AeadSelection.Choice.AUTO);
 
     public HostConfig {
         announceAddresses = List.copyOf(announceAddresses);
@@ -61,6 +66,7 @@ public record HostConfig(InetSocketAddress listenAddress, List<Multiaddr> announ
         staticPeers = List.copyOf(staticPeers);
         Objects.requireNonNull(agentVersion, "agentVersion");
         Objects.requireNonNull(muxerLimits, "muxerLimits");
+        Objects.requireNonNull(aead, "aead");
         if (muxers.isEmpty() || !SUPPORTED_MUXERS.containsAll(muxers)) {
             throw new IllegalArgumentException("muxers must be some of " + SUPPORTED_MUXERS + ", were " + muxers);
         }
@@ -134,6 +140,7 @@ public record HostConfig(InetSocketAddress listenAddress, List<Multiaddr> announ
         private Duration writeStallTimeout;
         private MuxerLimits muxerLimits;
         private List<Multiaddr> staticPeers;
+        private AeadSelection.Choice aead;
 
         private Builder(HostConfig c) {
             listenAddress = c.listenAddress;
@@ -154,6 +161,7 @@ public record HostConfig(InetSocketAddress listenAddress, List<Multiaddr> announ
             writeStallTimeout = c.writeStallTimeout;
             muxerLimits = c.muxerLimits;
             staticPeers = c.staticPeers;
+            aead = c.aead;
         }
 
         public Builder listenAddress(InetSocketAddress v) {
@@ -246,11 +254,16 @@ public record HostConfig(InetSocketAddress listenAddress, List<Multiaddr> announ
             return this;
         }
 
+        public Builder aead(AeadSelection.Choice v) {
+            aead = v;
+            return this;
+        }
+
         public HostConfig build() {
             return new HostConfig(listenAddress, announceAddresses, agentVersion, muxers, maxConnections,
                     reservedOutboundSlots, ipColocationLimit, handshakeTimeout, firstBytesTimeout, pingInterval,
                     pingTimeout, redialMinBackoff, redialMaxBackoff, duplicateWindow, writeBufferHighWater,
-                    writeStallTimeout, muxerLimits, staticPeers);
+                    writeStallTimeout, muxerLimits, staticPeers, aead);
         }
     }
 }

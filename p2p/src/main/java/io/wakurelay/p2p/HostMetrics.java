@@ -6,6 +6,8 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import io.wakurelay.p2p.mux.MuxerEvents;
 import io.wakurelay.p2p.mux.MuxerException;
+import io.wakurelay.p2p.noise.AeadSelection;
+import io.wakurelay.p2p.noise.ChaChaPoly;
 import io.wakurelay.p2p.noise.NoiseCounters;
 
 import java.time.Duration;
@@ -92,6 +94,18 @@ final class HostMetrics implements NoiseCounters {
             NEGOTIATIONS_FAILED, "stream protocol negotiations that failed, by reason",
             REPLIES_DROPPED, "replies to a peer not written because its connection could not take them, by reply",
             READ_PAUSES, "times a connection stopped being read, by reason");
+
+    /**
+     * {@code libp2p_noise_aead{provider}}: 1 for the ChaCha20-Poly1305 that Noise sessions use, 0 for the other.
+     */
+    void bindAead(AeadSelection aead) {
+        for (String provider : new String[]{ChaChaPoly.JDK.label(), "conscrypt"}) {
+            Gauge.builder("libp2p.noise.aead", aead, a -> a.current().label().equals(provider) ? 1 : 0)
+                    .tag("provider", provider)
+                    .description("the ChaCha20-Poly1305 implementation Noise sessions use (1) and the other (0)")
+                    .register(registry);
+        }
+    }
 
     void bytesIn(int n) {
         bytesIn.increment(n);

@@ -8,6 +8,7 @@ import io.wakurelay.p2p.crypto.PrivateKey;
 import io.wakurelay.p2p.multiaddr.Multiaddr;
 import io.wakurelay.p2p.mux.MplexSession;
 import io.wakurelay.p2p.mux.YamuxSession;
+import io.wakurelay.p2p.noise.AeadSelection;
 import io.wakurelay.testkit.Eventually;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -81,6 +82,21 @@ class HostTest {
 
         assertThat(result.bytes()).isEqualTo(10_000_000);
         assertThat(result.receivedSha256()).isEqualTo(result.sentSha256());
+    }
+
+    @Test
+    void aHostOnConscryptsCipherAndOneOnTheJdksTalkBothWays() {
+        Host conscrypt = hosts.start(b -> b.aead(AeadSelection.Choice.CONSCRYPT));
+        Host jdk = hosts.start(b -> b.aead(AeadSelection.Choice.JDK));
+
+        for (Connection c : List.of(conscrypt.dial(TestHosts.address(jdk)).block(WAIT),
+                jdk.dial(TestHosts.address(conscrypt)).block(WAIT))) {
+            EchoClient.Result result = EchoClient.run(c, 1_000_000).block(Duration.ofSeconds(30));
+            assertThat(result.receivedSha256()).isEqualTo(result.sentSha256());
+        }
+        assertThat(TestHosts.gauge(hosts.registry(conscrypt), "libp2p.noise.aead", "provider", "conscrypt")).isEqualTo(1);
+        assertThat(TestHosts.gauge(hosts.registry(jdk), "libp2p.noise.aead", "provider", "jdk")).isEqualTo(1);
+        assertThat(TestHosts.gauge(hosts.registry(jdk), "libp2p.noise.aead", "provider", "conscrypt")).isZero();
     }
 
     @Test

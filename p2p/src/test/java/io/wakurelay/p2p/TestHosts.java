@@ -54,6 +54,11 @@ final class TestHosts implements AutoCloseable {
         return c == null ? 0 : c.count();
     }
 
+    static double gauge(SimpleMeterRegistry registry, String name, String tag, String value) {
+        var g = registry.find(name).tag(tag, value).gauge();
+        return g == null ? Double.NaN : g.value();
+    }
+
     @Override
     public void close() {
         hosts.forEach(Host::close);

@@ -103,6 +103,11 @@ public final class NodeOptions {
                     + "cannot take every --max-connections slot (0 = no limit)")
     int ipColocationLimit;
 
+    @Option(names = "--aead-provider", paramLabel = "PROVIDER",
+            description = "the ChaCha20-Poly1305 of peer connections: conscrypt (native), jdk, or auto (conscrypt "
+                    + "where it loads, else jdk; docs/adr/0070)")
+    String aeadProvider;
+
     @Option(names = "--handshake-timeout", paramLabel = "DURATION",
             description = "time a new connection has for its security and muxer negotiation")
     String handshakeTimeout;

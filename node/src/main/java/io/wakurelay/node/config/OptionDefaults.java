@@ -53,6 +53,7 @@ final class OptionDefaults {
         d.put("--reserved-outbound-slots", String.valueOf(host.reservedOutboundSlots()));
         d.put("--ip-colocation-limit", String.valueOf(host.ipColocationLimit()));
         d.put("--handshake-timeout", DurationText.format(host.handshakeTimeout()));
+        d.put("--aead-provider", host.aead().label());
         d.put("--ping-interval", DurationText.format(host.pingInterval()));
         d.put("--peer-queue-messages", String.valueOf(relay.peerQueueMessages()));
         d.put("--peer-queue-size", ByteSize.format(relay.peerQueueBytes()));

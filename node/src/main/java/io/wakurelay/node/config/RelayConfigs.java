@@ -2,6 +2,7 @@ package io.wakurelay.node.config;
 
 import io.wakurelay.node.NodeConfig;
 import io.wakurelay.p2p.HostConfig;
+import io.wakurelay.p2p.noise.AeadSelection;
 import io.wakurelay.p2p.multiaddr.Multiaddr;
 import io.wakurelay.protocol.ProtocolLimits;
 import io.wakurelay.protocol.Topics;
@@ -35,6 +36,7 @@ final class RelayConfigs {
                 .reservedOutboundSlots(o.reservedOutboundSlots)
                 .ipColocationLimit(o.ipColocationLimit)
                 .handshakeTimeout(NodeOptions.option("--handshake-timeout", () -> DurationText.parse(o.handshakeTimeout)))
+                .aead(NodeOptions.option("--aead-provider", () -> AeadSelection.Choice.parse(o.aeadProvider)))
                 .pingInterval(NodeOptions.option("--ping-interval", () -> DurationText.parse(o.pingInterval)))
                 .staticPeers(statics)
                 .build();

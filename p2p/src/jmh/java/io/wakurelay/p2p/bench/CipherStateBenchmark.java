@@ -1,8 +1,10 @@
 package io.wakurelay.p2p.bench;
 
+import io.wakurelay.p2p.noise.ChaChaPoly;
 import io.wakurelay.p2p.noise.CipherPair;
 import io.wakurelay.p2p.noise.CipherState;
 import io.wakurelay.p2p.noise.NoiseHandshake;
+import io.wakurelay.p2p.noise.X25519;
 import java.nio.ByteBuffer;
 import java.util.SplittableRandom;
 import java.util.concurrent.TimeUnit;
@@ -39,6 +41,10 @@ public class CipherStateBenchmark {
     @Param({"heap", "direct", "directViaScratch"})
     String buffers;
 
+    /** The ChaCha20-Poly1305: the JDK's or Conscrypt's ({@code -p provider=conscrypt}). */
+    @Param({"jdk", "conscrypt"})
+    String provider;
+
     private CipherState sender;
     private CipherState receiver;
     private ByteBuffer plaintext;
@@ -49,8 +55,10 @@ public class CipherStateBenchmark {
 
     @Setup
     public void handshake() {
-        NoiseHandshake initiator = NoiseHandshake.initiator();
-        NoiseHandshake responder = NoiseHandshake.responder();
+        ChaChaPoly cipher = provider.equals("jdk") ? ChaChaPoly.JDK : ChaChaPoly.conscrypt().orElseThrow(
+                () -> new IllegalStateException(ChaChaPoly.conscryptFailure()));
+        NoiseHandshake initiator = NoiseHandshake.initiator(X25519.generate(), cipher);
+        NoiseHandshake responder = NoiseHandshake.responder(X25519.generate(), cipher);
         responder.readMessage(initiator.writeMessage(new byte[0]));
         initiator.readMessage(responder.writeMessage(new byte[0]));
         responder.readMessage(initiator.writeMessage(new byte[0]));

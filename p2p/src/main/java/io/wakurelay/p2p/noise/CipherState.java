@@ -15,7 +15,9 @@ import javax.crypto.spec.SecretKeySpec;
  * little-endian. After the handshake one encrypts what we send and one decrypts what we receive; transport
  * messages have empty associated data and carry the 16-byte tag after the ciphertext.
  *
- * <p>Runs once per frame: it keeps one JDK {@link Cipher} and re-initialises it with the next nonce, and works
+ * <p>The implementation is the JDK's or Conscrypt's ({@link ChaChaPoly}, chosen by {@link AeadSelection}).
+ *
+ * <p>Runs once per frame: it keeps one {@link Cipher} and re-initialises it with the next nonce, and works
  * on the caller's buffers (heap or direct) without copies of its own. The JDK's own allocation per message is
  * constant for heap buffers, but for direct buffers the JDK copies through new arrays as large as the message
  * (and on JDK 17 several times that when decrypting): {@code CipherStateBenchmark} measures both, and copying
@@ -40,21 +42,26 @@ public final class CipherState {
     private long nonce;
 
     /** An empty cipher state: encryption is the identity until a key is set. */
-    CipherState() {
+    CipherState(ChaChaPoly implementation) {
         try {
-            this.cipher = Cipher.getInstance("ChaCha20-Poly1305");
+            this.cipher = implementation.newCipher();
         } catch (GeneralSecurityException e) {
-            throw new IllegalStateException("every JDK since 11 has ChaCha20-Poly1305", e);
+            throw new IllegalStateException(implementation + "'s ChaCha20-Poly1305 is not there", e);
         }
     }
 
+    CipherState(ChaChaPoly implementation, byte[] key) {
+        this(implementation, key, 0);
+    }
+
+    /** The JDK's, for tests. */
     CipherState(byte[] key) {
-        this(key, 0);
+        this(ChaChaPoly.JDK, key, 0);
     }
 
     /** A cipher state at a given nonce: for tests of the nonce limit. */
-    CipherState(byte[] key, long nonce) {
-        this();
+    CipherState(ChaChaPoly implementation, byte[] key, long nonce) {
+        this(implementation);
         initializeKey(key);
         this.nonce = nonce;
     }

@@ -36,32 +36,35 @@ public final class NoiseHandshake {
     private boolean split;
 
     NoiseHandshake(boolean initiator, X25519.KeyPair staticKey, byte[] prologue,
-            Supplier<X25519.KeyPair> ephemeralKeys) {
+            Supplier<X25519.KeyPair> ephemeralKeys, ChaChaPoly cipher) {
         this.initiator = initiator;
         this.s = staticKey;
         this.ephemeralKeys = ephemeralKeys;
-        this.symmetric = new SymmetricState(PROTOCOL_NAME);
+        this.symmetric = new SymmetricState(PROTOCOL_NAME, cipher);
         symmetric.mixHash(prologue);
     }
 
-    /** The dialer's side, with this static key (one per host is enough: the identity key signs it each time). */
-    public static NoiseHandshake initiator(X25519.KeyPair staticKey) {
-        return new NoiseHandshake(true, staticKey, new byte[0], X25519::generate);
+    /**
+     * The dialer's side, with this static key (one per host is enough: the identity key signs it each time) and this
+     * implementation of ChaCha20-Poly1305 for the handshake and the session.
+     */
+    public static NoiseHandshake initiator(X25519.KeyPair staticKey, ChaChaPoly cipher) {
+        return new NoiseHandshake(true, staticKey, new byte[0], X25519::generate, cipher);
     }
 
-    /** The dialer's side with a new static key. */
+    /** The dialer's side with a new static key and the JDK's ChaCha20-Poly1305. */
     public static NoiseHandshake initiator() {
-        return initiator(X25519.generate());
+        return initiator(X25519.generate(), ChaChaPoly.JDK);
     }
 
-    /** The listener's side, with this static key. */
-    public static NoiseHandshake responder(X25519.KeyPair staticKey) {
-        return new NoiseHandshake(false, staticKey, new byte[0], X25519::generate);
+    /** The listener's side, with this static key and implementation of ChaCha20-Poly1305. */
+    public static NoiseHandshake responder(X25519.KeyPair staticKey, ChaChaPoly cipher) {
+        return new NoiseHandshake(false, staticKey, new byte[0], X25519::generate, cipher);
     }
 
-    /** The listener's side with a new static key. */
+    /** The listener's side with a new static key and the JDK's ChaCha20-Poly1305. */
     public static NoiseHandshake responder() {
-        return responder(X25519.generate());
+        return responder(X25519.generate(), ChaChaPoly.JDK);
     }
 
     /** Whether this side writes the next message. */

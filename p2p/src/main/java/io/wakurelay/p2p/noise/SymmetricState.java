@@ -15,13 +15,16 @@ final class SymmetricState {
 
     private static final int HASH_LENGTH = 32;
 
-    private final CipherState cipher = new CipherState();
+    private final ChaChaPoly implementation;
+    private final CipherState cipher;
     private final MessageDigest sha256;
     private final Mac hmac;
     private byte[] ck;
     private byte[] h;
 
-    SymmetricState(String protocolName) {
+    SymmetricState(String protocolName, ChaChaPoly implementation) {
+        this.implementation = implementation;
+        this.cipher = new CipherState(implementation);
         try {
             sha256 = MessageDigest.getInstance("SHA-256");
             hmac = Mac.getInstance("HmacSHA256");
@@ -64,7 +67,7 @@ final class SymmetricState {
     /** The two transport cipher states: initiator to responder, then responder to initiator. */
     CipherState[] split() {
         byte[][] outputs = hkdf(new byte[0]);
-        return new CipherState[] {new CipherState(outputs[0]), new CipherState(outputs[1])};
+        return new CipherState[] {new CipherState(implementation, outputs[0]), new CipherState(implementation, outputs[1])};
     }
 
     byte[] handshakeHash() {

@@ -6,17 +6,20 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.nio.ByteBuffer;
 import java.util.Arrays;
 import java.util.HexFormat;
-import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
 
+/** A transport cipher state, with the JDK's ChaCha20-Poly1305 and with Conscrypt's. */
 class CipherStateTest {
 
     private static final byte[] KEY = HexFormat.of().parseHex(
             "808182838485868788898a8b8c8d8e8f909192939495969798999a9b9c9d9e9f");
 
-    @Test
-    void theNonceIsFourZeroBytesThenTheCounterLittleEndian() throws Exception {
+    @ParameterizedTest
+    @MethodSource("io.wakurelay.p2p.noise.Implementations#both")
+    void theNonceIsFourZeroBytesThenTheCounterLittleEndian(ChaChaPoly cipher) throws Exception {
         long counter = 0x0102030405060708L;
-        CipherState state = new CipherState(KEY, counter);
+        CipherState state = new CipherState(cipher, KEY, counter);
         byte[] plaintext = "ChaChaPoly".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
         ByteBuffer ours = ByteBuffer.allocate(plaintext.length + 16);
         state.encrypt(ByteBuffer.wrap(plaintext), ours);
@@ -29,10 +32,11 @@ class CipherStateTest {
         assertThat(state.nonce()).isEqualTo(counter + 1);
     }
 
-    @Test
-    void theLastNonceBefore2To64Minus1IsUsedAndThenTheStateRefusesToGoOn() {
-        CipherState sender = new CipherState(KEY, -2L); // 2^64-2, the last usable nonce
-        CipherState receiver = new CipherState(KEY, -2L);
+    @ParameterizedTest
+    @MethodSource("io.wakurelay.p2p.noise.Implementations#both")
+    void theLastNonceBefore2To64Minus1IsUsedAndThenTheStateRefusesToGoOn(ChaChaPoly cipher) {
+        CipherState sender = new CipherState(cipher, KEY, -2L); // 2^64-2, the last usable nonce
+        CipherState receiver = new CipherState(cipher, KEY, -2L);
 
         byte[] data = {1, 2, 3};
         assertThat(NoiseHandshakeTest.roundTrip(sender, receiver, data, false)).isEqualTo(data);
@@ -45,10 +49,11 @@ class CipherStateTest {
         assertThatThrownBy(() -> sender.encryptWithAd(new byte[0], data)).isInstanceOf(NoiseException.class);
     }
 
-    @Test
-    void aTamperedMessageFailsWithoutMovingTheNonceOrWritingPlaintext() {
-        CipherState sender = new CipherState(KEY);
-        CipherState receiver = new CipherState(KEY);
+    @ParameterizedTest
+    @MethodSource("io.wakurelay.p2p.noise.Implementations#both")
+    void aTamperedMessageFailsWithoutMovingTheNonceOrWritingPlaintext(ChaChaPoly cipher) {
+        CipherState sender = new CipherState(cipher, KEY);
+        CipherState receiver = new CipherState(cipher, KEY);
         ByteBuffer ciphertext = ByteBuffer.allocate(20);
         sender.encrypt(ByteBuffer.wrap(new byte[] {9, 9, 9, 9}), ciphertext);
         byte[] good = ciphertext.array().clone();
@@ -66,10 +71,11 @@ class CipherStateTest {
         assertThat(out.array()).containsExactly(9, 9, 9, 9);
     }
 
-    @Test
-    void aMessageReplayedOrReorderedFailsBecauseTheNonceMovedOn() {
-        CipherState sender = new CipherState(KEY);
-        CipherState receiver = new CipherState(KEY);
+    @ParameterizedTest
+    @MethodSource("io.wakurelay.p2p.noise.Implementations#both")
+    void aMessageReplayedOrReorderedFailsBecauseTheNonceMovedOn(ChaChaPoly cipher) {
+        CipherState sender = new CipherState(cipher, KEY);
+        CipherState receiver = new CipherState(cipher, KEY);
         ByteBuffer first = ByteBuffer.allocate(17);
         ByteBuffer second = ByteBuffer.allocate(17);
         sender.encrypt(ByteBuffer.wrap(new byte[] {1}), first);
@@ -82,10 +88,11 @@ class CipherStateTest {
                 .isInstanceOf(NoiseException.class);
     }
 
-    @Test
-    void buffersAtOffsetsInsideLargerBuffersAreHonoured() {
-        CipherState sender = new CipherState(KEY);
-        CipherState receiver = new CipherState(KEY);
+    @ParameterizedTest
+    @MethodSource("io.wakurelay.p2p.noise.Implementations#both")
+    void buffersAtOffsetsInsideLargerBuffersAreHonoured(ChaChaPoly cipher) {
+        CipherState sender = new CipherState(cipher, KEY);
+        CipherState receiver = new CipherState(cipher, KEY);
         ByteBuffer frame = ByteBuffer.allocateDirect(100);
         frame.position(2); // room for a length prefix, as the frame codec leaves it
         ByteBuffer plaintext = ByteBuffer.allocate(50).position(10).limit(40);
@@ -106,9 +113,10 @@ class CipherStateTest {
         assertThat(Arrays.copyOfRange(decrypted.array(), 5, 35)).isEqualTo(expected);
     }
 
-    @Test
-    void oversizedMessagesAndShortOutputBuffersAreRefused() {
-        CipherState state = new CipherState(KEY);
+    @ParameterizedTest
+    @MethodSource("io.wakurelay.p2p.noise.Implementations#both")
+    void oversizedMessagesAndShortOutputBuffersAreRefused(ChaChaPoly cipher) {
+        CipherState state = new CipherState(cipher, KEY);
 
         assertThatThrownBy(() -> state.encrypt(ByteBuffer.allocate(CipherState.MAX_PLAINTEXT_LENGTH + 1),
                 ByteBuffer.allocate(70000))).isInstanceOf(IllegalArgumentException.class);

@@ -154,8 +154,8 @@ class NoiseHandshakeTest {
     void aStaticKeyCanServeManyHandshakes() {
         X25519.KeyPair hostKey = X25519.generate();
 
-        NoiseHandshake first = NoiseHandshake.responder(hostKey);
-        NoiseHandshake second = NoiseHandshake.responder(hostKey);
+        NoiseHandshake first = NoiseHandshake.responder(hostKey, ChaChaPoly.JDK);
+        NoiseHandshake second = NoiseHandshake.responder(hostKey, ChaChaPoly.JDK);
 
         assertThat(first.localStaticKey()).isEqualTo(second.localStaticKey()).isEqualTo(hostKey.publicKey());
     }

@@ -10,20 +10,23 @@ import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.List;
-import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * Our handshake and transport against an independent implementation of the Noise framework (noise-java, Signal's
- * fork of Rhys Weatherley's library), in both roles, with libp2p payloads.
+ * fork of Rhys Weatherley's library), in both roles, with libp2p payloads, with the JDK's ChaCha20-Poly1305 and
+ * with Conscrypt's.
  */
 class NoiseJavaInteropTest {
 
     private static final String PROTOCOL = "Noise_XX_25519_ChaChaPoly_SHA256";
 
-    @Test
-    void ourInitiatorCompletesAHandshakeAndTalksWithNoiseJavasResponder() throws Exception {
+    @ParameterizedTest
+    @MethodSource("io.wakurelay.p2p.noise.Implementations#both")
+    void ourInitiatorCompletesAHandshakeAndTalksWithNoiseJavasResponder(ChaChaPoly cipher) throws Exception {
         PrivateKey identity = PrivateKey.generateSecp256k1();
-        NoiseHandshake ours = NoiseHandshake.initiator();
+        NoiseHandshake ours = NoiseHandshake.initiator(X25519.generate(), cipher);
         HandshakeState theirs = new HandshakeState(PROTOCOL, HandshakeState.RESPONDER);
         theirs.getLocalKeyPair().generateKeyPair();
         theirs.start();
@@ -41,10 +44,11 @@ class NoiseJavaInteropTest {
         exchangeTransportMessages(ours.split(), theirs.split());
     }
 
-    @Test
-    void noiseJavasInitiatorCompletesAHandshakeAndTalksWithOurResponder() throws Exception {
+    @ParameterizedTest
+    @MethodSource("io.wakurelay.p2p.noise.Implementations#both")
+    void noiseJavasInitiatorCompletesAHandshakeAndTalksWithOurResponder(ChaChaPoly cipher) throws Exception {
         PrivateKey identity = PrivateKey.generateEd25519();
-        NoiseHandshake ours = NoiseHandshake.responder();
+        NoiseHandshake ours = NoiseHandshake.responder(X25519.generate(), cipher);
         HandshakeState theirs = new HandshakeState(PROTOCOL, HandshakeState.INITIATOR);
         theirs.getLocalKeyPair().generateKeyPair();
         theirs.start();

@@ -8,23 +8,25 @@ import java.nio.ByteBuffer;
 import java.util.Arrays;
 import java.util.HexFormat;
 import java.util.Properties;
-import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * The cacophony test vector for Noise_XX_25519_ChaChaPoly_SHA256: fixed static and ephemeral keys and a prologue
  * (libp2p's is empty; the package-private constructor takes one), every message byte for byte, and the handshake
- * hash.
+ * hash; with the JDK's ChaCha20-Poly1305 and with Conscrypt's.
  */
 class NoiseVectorsTest {
 
     private static final Properties VECTOR = load();
 
-    @Test
-    void everyHandshakeAndTransportMessageMatchesTheCacophonyVector() {
+    @ParameterizedTest
+    @MethodSource("io.wakurelay.p2p.noise.Implementations#both")
+    void everyHandshakeAndTransportMessageMatchesTheCacophonyVector(ChaChaPoly cipher) {
         NoiseHandshake initiator = new NoiseHandshake(true, X25519.fromPrivateKey(hex("init_static")),
-                hex("init_prologue"), () -> X25519.fromPrivateKey(hex("init_ephemeral")));
+                hex("init_prologue"), () -> X25519.fromPrivateKey(hex("init_ephemeral")), cipher);
         NoiseHandshake responder = new NoiseHandshake(false, X25519.fromPrivateKey(hex("resp_static")),
-                hex("resp_prologue"), () -> X25519.fromPrivateKey(hex("resp_ephemeral")));
+                hex("resp_prologue"), () -> X25519.fromPrivateKey(hex("resp_ephemeral")), cipher);
 
         exchange(initiator, responder, 0);
         exchange(responder, initiator, 1);
