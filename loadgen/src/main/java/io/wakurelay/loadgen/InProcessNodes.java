@@ -34,9 +34,14 @@ final class InProcessNodes {
 
     /** As {@link #start(Path, boolean, String, List)}, archiving with {@code durability} (null: no archive). */
     static WakuNode start(Path dataDir, Durability durability, String pubsubTopic, List<String> staticPeers) {
+        return WakuNode.start(config(dataDir, durability, pubsubTopic, staticPeers));
+    }
+
+    /** The config {@link #start(Path, Durability, String, List)} starts a node with, for scenarios that change it. */
+    static NodeConfig config(Path dataDir, Durability durability, String pubsubTopic, List<String> staticPeers) {
         boolean store = durability != null;
         NodeConfig defaults = NodeConfig.DEFAULTS;
-        return WakuNode.start(defaults.toBuilder().dataDir(dataDir)
+        return defaults.toBuilder().dataDir(dataDir)
                 .host(defaults.host().toBuilder().listenAddress(new InetSocketAddress("127.0.0.1", 0))
                         .staticPeers(staticPeers.stream().map(Multiaddr::parse).toList()).build())
                 .relay(defaults.relay().toBuilder().pubsubTopics(List.of(pubsubTopic))
@@ -44,7 +49,7 @@ final class InProcessNodes {
                         .messageCacheBytes(MESSAGE_CACHE_BYTES).build())
                 .archive(store ? defaults.archive().toBuilder().dataDir(dataDir.resolve("store"))
                         .retention(new RetentionPolicy.None()).durability(durability).build() : null)
-                .rest(null).metrics(null).build());
+                .rest(null).metrics(null).build();
     }
 
     /** The multiaddr, with peer id, peers dial {@code node} at. */

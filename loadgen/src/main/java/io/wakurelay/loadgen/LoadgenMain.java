@@ -27,7 +27,7 @@ import java.util.stream.Stream;
  */
 @Command(name = "wakurelay-loadgen", mixinStandardHelpOptions = true, usageHelpWidth = 110,
         description = "Seeded load for wakurelay nodes: micro, macro, lat, thr, drive and query scenarios.",
-        subcommands = {LoadgenMain.Micro.class, LoadgenMain.Macro.class, LoadgenMain.Lat.class, LoadgenMain.Thr.class,
+        subcommands = {LoadgenMain.Micro.class, LoadgenMain.Macro.class, LoadgenMain.Fanout.class, LoadgenMain.Lat.class, LoadgenMain.Thr.class,
                 LoadgenMain.Drive.class, LoadgenMain.Query.class})
 public final class LoadgenMain implements Runnable {
     /** Exit code when messages were lost. */
@@ -212,6 +212,28 @@ public final class LoadgenMain implements Runnable {
         public Integer call() {
             Workload w = workload.workload();
             return output.report(output.inWorkDir(dir -> MacroScenario.run(w, dir, processes, Sink.err)));
+        }
+    }
+
+    @Command(name = "fanout", mixinStandardHelpOptions = true,
+            description = "One archiving relay node forwarding every message to D mesh peers over Noise and yamux.")
+    static final class Fanout implements Callable<Integer> {
+        @Mixin
+        WorkloadOptions workload;
+        @Mixin
+        OutputOptions output;
+
+        @Option(names = "-d", defaultValue = "6", paramLabel = "D",
+                description = "mesh peers of the relay, each a node in this JVM (default: ${DEFAULT-VALUE}, gossipsub's D)")
+        int d;
+
+        @Override
+        public Integer call() {
+            if (d < 1 || d > 64) {
+                throw new CommandLine.ParameterException(new CommandLine(this), "-d must be 1..64, was " + d);
+            }
+            Workload w = workload.workload();
+            return output.report(output.inWorkDir(dir -> FanoutScenario.run(w, d, dir, Sink.err)));
         }
     }
 

@@ -93,6 +93,25 @@ class ScenarioSmokeTest {
     }
 
     @Test
+    void fanoutDeliversEveryMessageToEveryMeshPeer() throws Exception {
+        Path json = dir.resolve("fanout.json");
+        // 7 peers: more than the default --ip-colocation-limit (5) and gossipsub's default D (6), all from 127.0.0.1
+        String[] row = run("fanout", "-d", "7", "--count", "40", "--warmup", "5", "--work-dir", dir.resolve("f").toString(),
+                "--json", json.toString());
+        assertThat(row[0]).isEqualTo("fanout");
+        assertThat(row[1]).isEqualTo("40");
+        assertThat(row[6]).as("the relay decodes each message once").isEqualTo("1.000");
+        assertThat(row[7]).isEqualTo("1.000");
+        assertThat(row[8]).isEqualTo("0.000");
+        String report = Files.readString(json);
+        assertThat(report).contains("\"missing\" : 0", "\"mesh_peers\" : 7", "\"delivered_copies\" : 280");
+        // the relay wrote at least the payload once per copy
+        long perCopy = Long.parseLong(report.replaceAll("(?s).*\"relay_bytes_out_per_copy\" : (\\d+).*", "$1"));
+        long payload = Long.parseLong(report.replaceAll("(?s).*\"payload_bytes_per_msg\" : (\\d+).*", "$1"));
+        assertThat(perCopy).isGreaterThan(payload);
+    }
+
+    @Test
     void driveFindsEveryPublishedMessageInTheOtherNodesStore() {
         try (WakuNode a = WakuNode.start(local("a").rest(null).archive(null).build());
              WakuNode b = WakuNode.start(local("b").host(localHost().staticPeers(List.of(a.multiaddr())).build()).build())) {

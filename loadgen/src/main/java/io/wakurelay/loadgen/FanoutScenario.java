@@ -1,0 +1,139 @@
+package io.wakurelay.loadgen;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import io.wakurelay.node.NodeConfig;
+import io.wakurelay.node.WakuNode;
+import io.wakurelay.protocol.MessageHash;
+import io.wakurelay.relay.GossipParams;
+import io.wakurelay.relay.ScoreParams;
+
+import java.io.PrintStream;
+import java.lang.management.ManagementFactory;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * One relay node forwarding to {@code d} mesh peers over Noise and yamux, all in this JVM on loopback: what a relay
+ * node in a real mesh pays, one encryption and one write per mesh peer per message. The load generator hands the
+ * relay pre-encoded frames as a peer would (decoded, validated, hashed, archived and forwarded to every mesh peer);
+ * a message counts when all {@code d} peers have it, and its latency runs from the hand-over until the last of them
+ * got it. The relay's degrees are set so that its mesh holds exactly the {@code d} peers (D = {@code d}); each peer
+ * is connected to the relay only (a star), so no peer receives a message twice.
+ *
+ * <p>Reported beside msg/s: bytes the relay wrote per delivered message copy (its whole socket output, Noise,
+ * yamux and gossipsub control included) against the payload, and the CPU of this JVM per message, which is the
+ * relay's, the {@code d} peers' and the generator's together (their threads cannot be told apart in one JVM).
+ */
+final class FanoutScenario {
+
+    private FanoutScenario() {
+    }
+
+    static ResultRow run(Workload workload, int d, Path dir, PrintStream err) {
+        String topic = workload.pubsubTopic();
+        List<WakuNode> peers = new ArrayList<>();
+        try (FrameSet frames = new FrameSet(workload);
+             WakuNode relay = startRelay(dir.resolve("relay"), topic, d)) {
+            try {
+                for (int i = 0; i < d; i++) {
+                    peers.add(InProcessNodes.start(dir.resolve("peer-" + i), false, topic,
+                            List.of(InProcessNodes.peerAddress(relay))));
+                }
+                for (WakuNode peer : peers) {
+                    InProcessNodes.awaitPeer(relay, peer, topic, Duration.ofSeconds(60));
+                    InProcessNodes.awaitPeer(peer, relay, topic, Duration.ofSeconds(60));
+                }
+                return measure(workload, d, frames, relay, peers, err);
+            } finally {
+                peers.forEach(WakuNode::close);
+            }
+        }
+    }
+
+    private static ResultRow measure(Workload workload, int d, FrameSet frames, WakuNode relay, List<WakuNode> peers,
+                                     PrintStream err) {
+        Window window = Window.standard(0);
+        Tracker tracker = new Tracker(workload.total(), workload.warmup(), i -> window.release(frames.payloadSize(i)));
+        // copies still missing, per message in flight (the window bounds this map)
+        Map<MessageHash, AtomicInteger> missingCopies = new ConcurrentHashMap<>();
+        List<AutoCloseable> taps = new ArrayList<>();
+        for (WakuNode peer : peers) {
+            taps.add(peer.tap(e -> {
+                AtomicInteger left = missingCopies.computeIfAbsent(e.hash(), h -> new AtomicInteger(d));
+                if (left.decrementAndGet() == 0) {
+                    missingCopies.remove(e.hash());
+                    tracker.confirmed(e.hash(), System.nanoTime());
+                }
+            }));
+        }
+        try (FrameFeeder feeder = new FrameFeeder(relay)) {
+            MacroScenario.send(feeder, frames, tracker, window, 0, workload.warmup());
+            MicroScenario.await(tracker.warm, "warmup", MacroScenario.STALL);
+            MeterRegistry registry = relay.metrics().registry();
+            double bytesOut0 = bytesOut(registry);
+            long cpu0 = processCpuNanos();
+            Measurement m = new Measurement("fanout", workload.count(), relay.counters());
+            try (Progress p = new Progress("fanout", workload.count(), () -> workload.count() - tracker.outstanding(), err)) {
+                MacroScenario.send(feeder, frames, tracker, window, workload.warmup(), workload.total());
+                MicroScenario.await(tracker.measured, "every message at every mesh peer", Duration.ofMinutes(30));
+            }
+            double n = workload.count();
+            long payload = frames.payloadBytes(workload.warmup(), workload.total());
+            double wireBytes = bytesOut(registry) - bytesOut0;
+            Map<String, Object> extras = new LinkedHashMap<>();
+            extras.put("mesh_peers", d);
+            extras.put("delivered_copies", (long) n * d);
+            extras.put("relay_bytes_out_per_copy", Math.round(wireBytes / (n * d)));
+            extras.put("payload_bytes_per_msg", Math.round(payload / n));
+            extras.put("relay_wire_overhead", Math.round((wireBytes / d - payload) / payload * 10_000) / 10_000.0);
+            extras.put("jvm_cpu_us_per_msg", Math.round((processCpuNanos() - cpu0) / n / 100) / 10.0);
+            return m.finish(tracker.lastConfirmed(), tracker.latencies(), payload, 0, extras);
+        } finally {
+            for (AutoCloseable tap : taps) {
+                try {
+                    tap.close();
+                } catch (Exception ignored) {
+                    // a tap's close only removes a listener
+                }
+            }
+        }
+    }
+
+    /** The relay under test: mesh degree D = {@code d}, room for all {@code d} peers (no pruning, no refusals). */
+    private static WakuNode startRelay(Path dir, String topic, int d) {
+        NodeConfig base = InProcessNodes.config(dir, NodeConfig.DEFAULTS.archive().durability(), topic, List.of());
+        GossipParams gossip = base.relay().gossip();
+        int dLo = Math.max(1, Math.min(gossip.dLo(), d));
+        int dOut = Math.min(gossip.dOut(), Math.min(dLo - 1, d / 2));
+        GossipParams degrees = gossip.toBuilder()
+                .degrees(d, dLo, d + 2, Math.min(gossip.dScore(), d), dOut, gossip.dLazy()).build();
+        // every peer connects from 127.0.0.1: no per-address connection limit, and no IP colocation penalty (P6)
+        ScoreParams s = base.relay().scoring();
+        ScoreParams scoring = new ScoreParams(s.gossipThreshold(), s.publishThreshold(), s.graylistThreshold(),
+                s.decayInterval(), s.decayToZero(), s.retainScore(), s.timeInMeshWeight(), s.timeInMeshQuantum(),
+                s.timeInMeshCap(), s.firstMessageDeliveriesWeight(), s.firstMessageDeliveriesDecay(),
+                s.firstMessageDeliveriesCap(), s.meshMessageDeliveriesWeight(), s.meshMessageDeliveriesDecay(),
+                s.meshMessageDeliveriesCap(), s.meshMessageDeliveriesThreshold(), s.meshMessageDeliveriesWindow(),
+                s.meshMessageDeliveriesActivation(), s.invalidMessageDeliveriesWeight(),
+                s.invalidMessageDeliveriesDecay(), s.ipColocationFactorWeight(), d + 1.0, s.behaviourPenaltyWeight(),
+                s.behaviourPenaltyDecay());
+        return WakuNode.start(base.toBuilder().host(base.host().toBuilder().ipColocationLimit(0).build())
+                .relay(base.relay().toBuilder().gossip(degrees).scoring(scoring).build()).build());
+    }
+
+    private static double bytesOut(MeterRegistry registry) {
+        var counter = registry.find("libp2p.network.bytes").tag("direction", "out").counter();
+        return counter == null ? Double.NaN : counter.count();
+    }
+
+    private static long processCpuNanos() {
+        return ManagementFactory.getOperatingSystemMXBean() instanceof com.sun.management.OperatingSystemMXBean os
+                ? os.getProcessCpuTime() : -1;
+    }
+}
