@@ -8,7 +8,6 @@ import io.wakurelay.relay.GossipParams;
 import io.wakurelay.relay.ScoreParams;
 
 import java.io.PrintStream;
-import java.lang.management.ManagementFactory;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -77,7 +76,6 @@ final class FanoutScenario {
             MicroScenario.await(tracker.warm, "warmup", MacroScenario.STALL);
             MeterRegistry registry = relay.metrics().registry();
             double bytesOut0 = bytesOut(registry);
-            long cpu0 = processCpuNanos();
             Measurement m = new Measurement("fanout", workload.count(), relay.counters());
             try (Progress p = new Progress("fanout", workload.count(), () -> workload.count() - tracker.outstanding(), err)) {
                 MacroScenario.send(feeder, frames, tracker, window, workload.warmup(), workload.total());
@@ -92,7 +90,6 @@ final class FanoutScenario {
             extras.put("relay_bytes_out_per_copy", Math.round(wireBytes / (n * d)));
             extras.put("payload_bytes_per_msg", Math.round(payload / n));
             extras.put("relay_wire_overhead", Math.round((wireBytes / d - payload) / payload * 10_000) / 10_000.0);
-            extras.put("jvm_cpu_us_per_msg", Math.round((processCpuNanos() - cpu0) / n / 100) / 10.0);
             return m.finish(tracker.lastConfirmed(), tracker.latencies(), payload, 0, extras);
         } finally {
             for (AutoCloseable tap : taps) {
@@ -130,10 +127,5 @@ final class FanoutScenario {
     private static double bytesOut(MeterRegistry registry) {
         var counter = registry.find("libp2p.network.bytes").tag("direction", "out").counter();
         return counter == null ? Double.NaN : counter.count();
-    }
-
-    private static long processCpuNanos() {
-        return ManagementFactory.getOperatingSystemMXBean() instanceof com.sun.management.OperatingSystemMXBean os
-                ? os.getProcessCpuTime() : -1;
     }
 }

@@ -97,6 +97,8 @@ final class MacroScenario {
                 extras.put("publisher_peak_heap_mb", local.peakHeapMb());
                 extras.put("publisher_alloc_bytes_per_msg", local.allocBytesPerMsg());
                 extras.put("receiver_memory_sampled_every_ms", 100);
+                extras.put("receiver_cpu_us_per_msg", Math.round(delta(before, after, "process_cpu_time_ns_total") / n / 100) / 10.0);
+                extras.put("publisher_jvm_cpu_us_per_msg", local.extras().get("jvm_cpu_us_per_msg"));
                 // the receiver's figures come from its /metrics; the JVM there does not say what each thread allocated
                 return new ResultRow("macro", workload.count(), local.elapsedMs(), local.msgPerS(), local.p50Ns(), local.p99Ns(),
                         delta(before, after, "waku_decodes_total") / n, delta(before, after, "waku_hashes_total") / n,

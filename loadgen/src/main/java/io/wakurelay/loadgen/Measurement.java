@@ -2,6 +2,8 @@ package io.wakurelay.loadgen;
 
 import io.wakurelay.protocol.PathCounters;
 
+import java.lang.management.ManagementFactory;
+import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
@@ -18,6 +20,7 @@ final class Measurement {
     private final long hashes0;
     private final long copies0;
     private final MemorySampler memory;
+    private final long cpu0 = processCpuNanos();
     final long startNanos = System.nanoTime();
 
     /** @param counters the receiving node's counters (null when the scenario has no in-process receiver) */
@@ -45,12 +48,14 @@ final class Measurement {
         double seconds = elapsedMs / 1000.0;
         double n = count;
         double c = counted;
+        Map<String, Object> all = new LinkedHashMap<>(extras);
         if (counters != null) {
             // gossipsub message ids (SHA-256) per message: beside the CSV's decodes and hashes, in the JSON only
-            Map<String, Object> all = new java.util.LinkedHashMap<>(extras);
             all.put("message_ids_per_msg", Math.round((counters.messageIds() - messageIds0) / c * 1000) / 1000.0);
-            extras = all;
         }
+        // the CPU of this JVM (its nodes; the generator's frames were encoded before the window) per message
+        all.put("jvm_cpu_us_per_msg", Math.round((processCpuNanos() - cpu0) / n / 100) / 10.0);
+        extras = all;
         return new ResultRow(scenario, count, elapsedMs, count / seconds,
                 Latencies.percentile(sorted, 50), Latencies.percentile(sorted, 99),
                 counters == null ? Double.NaN : (counters.decodes() - decodes0) / c,
@@ -58,5 +63,11 @@ final class Measurement {
                 counters == null ? Double.NaN : (counters.payloadCopies() - copies0) / c,
                 m.peakHeapMb(), m.peakRssMb(), m.allocatedBytes() / n, m.gcCount(),
                 payloadBytes / 1e6 / seconds, Latencies.average(sorted), m.peakDirectMb(), missing, extras, sorted);
+    }
+
+    /** CPU time of this process so far (all its threads), or 0 where the JVM does not tell. */
+    static long processCpuNanos() {
+        return ManagementFactory.getOperatingSystemMXBean() instanceof com.sun.management.OperatingSystemMXBean os
+                ? os.getProcessCpuTime() : 0;
     }
 }
