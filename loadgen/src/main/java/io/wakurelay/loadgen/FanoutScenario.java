@@ -5,7 +5,6 @@ import io.wakurelay.node.NodeConfig;
 import io.wakurelay.node.WakuNode;
 import io.wakurelay.protocol.MessageHash;
 import io.wakurelay.relay.GossipParams;
-import io.wakurelay.relay.ScoreParams;
 
 import java.io.PrintStream;
 import java.nio.file.Path;
@@ -110,18 +109,8 @@ final class FanoutScenario {
         int dOut = Math.min(gossip.dOut(), Math.min(dLo - 1, d / 2));
         GossipParams degrees = gossip.toBuilder()
                 .degrees(d, dLo, d + 2, Math.min(gossip.dScore(), d), dOut, gossip.dLazy()).build();
-        // every peer connects from 127.0.0.1: no per-address connection limit, and no IP colocation penalty (P6)
-        ScoreParams s = base.relay().scoring();
-        ScoreParams scoring = new ScoreParams(s.gossipThreshold(), s.publishThreshold(), s.graylistThreshold(),
-                s.decayInterval(), s.decayToZero(), s.retainScore(), s.timeInMeshWeight(), s.timeInMeshQuantum(),
-                s.timeInMeshCap(), s.firstMessageDeliveriesWeight(), s.firstMessageDeliveriesDecay(),
-                s.firstMessageDeliveriesCap(), s.meshMessageDeliveriesWeight(), s.meshMessageDeliveriesDecay(),
-                s.meshMessageDeliveriesCap(), s.meshMessageDeliveriesThreshold(), s.meshMessageDeliveriesWindow(),
-                s.meshMessageDeliveriesActivation(), s.invalidMessageDeliveriesWeight(),
-                s.invalidMessageDeliveriesDecay(), s.ipColocationFactorWeight(), d + 1.0, s.behaviourPenaltyWeight(),
-                s.behaviourPenaltyDecay());
-        return WakuNode.start(base.toBuilder().host(base.host().toBuilder().ipColocationLimit(0).build())
-                .relay(base.relay().toBuilder().gossip(degrees).scoring(scoring).build()).build());
+        NodeConfig relay = InProcessNodes.manyOnLoopback(base, d + 1);
+        return WakuNode.start(relay.toBuilder().relay(relay.relay().toBuilder().gossip(degrees).build()).build());
     }
 
     private static double bytesOut(MeterRegistry registry) {

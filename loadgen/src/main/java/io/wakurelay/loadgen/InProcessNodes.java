@@ -5,6 +5,7 @@ import io.wakurelay.archive.RetentionPolicy;
 import io.wakurelay.node.NodeConfig;
 import io.wakurelay.node.WakuNode;
 import io.wakurelay.p2p.multiaddr.Multiaddr;
+import io.wakurelay.relay.ScoreParams;
 
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
@@ -50,6 +51,25 @@ final class InProcessNodes {
                 .archive(store ? defaults.archive().toBuilder().dataDir(dataDir.resolve("store"))
                         .retention(new RetentionPolicy.None()).durability(durability).build() : null)
                 .rest(null).metrics(null).build();
+    }
+
+    /**
+     * {@code config} for a node with up to {@code peers} peers, all on 127.0.0.1 as every node here: no per-address
+     * connection limit ({@code --ip-colocation-limit 0}) and no gossipsub IP colocation penalty (P6) below that many,
+     * which would otherwise keep the sixth peer out and score the others below zero.
+     */
+    static NodeConfig manyOnLoopback(NodeConfig config, int peers) {
+        ScoreParams s = config.relay().scoring();
+        ScoreParams scoring = new ScoreParams(s.gossipThreshold(), s.publishThreshold(), s.graylistThreshold(),
+                s.decayInterval(), s.decayToZero(), s.retainScore(), s.timeInMeshWeight(), s.timeInMeshQuantum(),
+                s.timeInMeshCap(), s.firstMessageDeliveriesWeight(), s.firstMessageDeliveriesDecay(),
+                s.firstMessageDeliveriesCap(), s.meshMessageDeliveriesWeight(), s.meshMessageDeliveriesDecay(),
+                s.meshMessageDeliveriesCap(), s.meshMessageDeliveriesThreshold(), s.meshMessageDeliveriesWindow(),
+                s.meshMessageDeliveriesActivation(), s.invalidMessageDeliveriesWeight(),
+                s.invalidMessageDeliveriesDecay(), s.ipColocationFactorWeight(),
+                Math.max(s.ipColocationFactorThreshold(), peers), s.behaviourPenaltyWeight(), s.behaviourPenaltyDecay());
+        return config.toBuilder().host(config.host().toBuilder().ipColocationLimit(0).build())
+                .relay(config.relay().toBuilder().scoring(scoring).build()).build();
     }
 
     /** The multiaddr, with peer id, peers dial {@code node} at. */

@@ -27,7 +27,7 @@ import java.util.stream.Stream;
  */
 @Command(name = "wakurelay-loadgen", mixinStandardHelpOptions = true, usageHelpWidth = 110,
         description = "Seeded load for wakurelay nodes: micro, macro, lat, thr, drive and query scenarios.",
-        subcommands = {LoadgenMain.Micro.class, LoadgenMain.Macro.class, LoadgenMain.Fanout.class, LoadgenMain.Lat.class, LoadgenMain.Thr.class,
+        subcommands = {LoadgenMain.Micro.class, LoadgenMain.Macro.class, LoadgenMain.Fanout.class, LoadgenMain.Mesh.class, LoadgenMain.Lat.class, LoadgenMain.Thr.class,
                 LoadgenMain.Drive.class, LoadgenMain.Query.class})
 public final class LoadgenMain implements Runnable {
     /** Exit code when messages were lost. */
@@ -234,6 +234,33 @@ public final class LoadgenMain implements Runnable {
             }
             Workload w = workload.workload();
             return output.report(output.inWorkDir(dir -> FanoutScenario.run(w, d, dir, Sink.err)));
+        }
+    }
+
+    @Command(name = "mesh", mixinStandardHelpOptions = true,
+            description = "N relay nodes in a random overlay; messages handed to random nodes at a fixed rate reach all.")
+    static final class Mesh implements Callable<Integer> {
+        @Mixin
+        WorkloadOptions workload;
+        @Mixin
+        OutputOptions output;
+
+        @Option(names = "--nodes", defaultValue = "10", paramLabel = "N", description = "relay nodes in this JVM (default: ${DEFAULT-VALUE})")
+        int nodes;
+        @Option(names = "--links", defaultValue = "4", paramLabel = "K",
+                description = "nodes each node dials among those started before it (default: ${DEFAULT-VALUE})")
+        int links;
+        @Option(names = "--rate", defaultValue = "20", description = "messages per second handed to the overlay (default: ${DEFAULT-VALUE})")
+        double rate;
+
+        @Override
+        public Integer call() {
+            if (nodes < 2 || nodes > 200 || links < 1 || rate <= 0) {
+                throw new CommandLine.ParameterException(new CommandLine(this),
+                        "--nodes must be 2..200, --links at least 1 and --rate positive");
+            }
+            Workload w = workload.workload();
+            return output.report(output.inWorkDir(dir -> MeshScenario.run(w, nodes, links, rate, dir, Sink.err)));
         }
     }
 

@@ -112,6 +112,20 @@ class ScenarioSmokeTest {
     }
 
     @Test
+    void meshDeliversEveryMessageToEveryNode() throws Exception {
+        Path json = dir.resolve("mesh.json");
+        String[] row = run("mesh", "--nodes", "8", "--links", "3", "--rate", "40", "--count", "30", "--warmup", "5",
+                "--work-dir", dir.resolve("m").toString(), "--json", json.toString());
+        assertThat(row[0]).isEqualTo("mesh");
+        assertThat(row[1]).isEqualTo("30");
+        String report = Files.readString(json);
+        assertThat(report).contains("\"missing\" : 0", "\"nodes\" : 8", "\"delivery_ratio\" : 1.0");
+        // a node gets each message at least once: it writes at least the payload on for the others, on average
+        long perNodeMessage = Long.parseLong(report.replaceAll("(?s).*\"bytes_out_per_node_msg\" : (\\d+).*", "$1"));
+        assertThat(perNodeMessage).isGreaterThan(10_000);
+    }
+
+    @Test
     void driveFindsEveryPublishedMessageInTheOtherNodesStore() {
         try (WakuNode a = WakuNode.start(local("a").rest(null).archive(null).build());
              WakuNode b = WakuNode.start(local("b").host(localHost().staticPeers(List.of(a.multiaddr())).build()).build())) {
