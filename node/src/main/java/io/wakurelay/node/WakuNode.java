@@ -141,12 +141,14 @@ public final class WakuNode implements NodeStatus, AutoCloseable {
 
     public static WakuNode start(NodeConfig config) {
         WakuNode node = new WakuNode(config);
-        log.info("node started peerId={} version={} listen={} enr={} rest={} metrics={} store={} protocols={} dataDir={} topics={} staticPeers={}",
-                node.peerId(), VERSION, node.listenAddresses(), node.enr == null ? "none" : node.enr.text(),
+        // enr= last: NodeProcess and the deploy scripts read the fields before it
+        log.info("node started peerId={} version={} listen={} rest={} metrics={} store={} protocols={} dataDir={} topics={} staticPeers={} enr={}",
+                node.peerId(), VERSION, node.listenAddresses(),
                 node.rest == null ? "off" : HostPort.format(node.rest.address()),
                 node.metricsServer == null ? "off" : HostPort.format(node.metricsServer.address()),
                 node.archive == null ? "off" : config.archive().retention(), node.host.protocols(),
-                config.dataDir().toAbsolutePath(), config.relay().pubsubTopics(), config.host().staticPeers());
+                config.dataDir().toAbsolutePath(), config.relay().pubsubTopics(), config.host().staticPeers(),
+                node.enr == null ? "none" : node.enr.text());
         return node;
     }
 

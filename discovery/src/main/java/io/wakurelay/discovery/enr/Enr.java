@@ -61,6 +61,17 @@ public final class Enr {
         return new Enr(seq, all, signature, encoded);
     }
 
+    /**
+     * The size of a record of these pairs (values RLP-encoded, {@code id} and {@code secp256k1} added) at the largest
+     * sequence number: a bound that holds whatever sequence number the record is later signed with.
+     */
+    static int largestSize(SortedMap<String, byte[]> pairs) {
+        TreeMap<String, byte[]> all = new TreeMap<>(pairs);
+        all.put("id", Rlp.string(V4Identity.ID));
+        all.put("secp256k1", Rlp.bytes(new byte[V4Identity.COMPRESSED_KEY_LENGTH]));
+        return Rlp.list(items(-1L, all, new byte[V4Identity.SIGNATURE_LENGTH])).length;
+    }
+
     /** Decodes and verifies a record's RLP bytes. */
     public static Enr decode(byte[] encoded) {
         if (encoded.length > MAX_SIZE) {

@@ -18,9 +18,13 @@ import java.util.TreeMap;
  * address (WebSocket, DNS names, anything with more components) goes into Waku's {@code multiaddrs} field, so a
  * transport added later appears without a change here. Further plain addresses of a family already written are left
  * out: a peer needs one per family, and a host bound to every interface would overflow the 300 bytes. Then the
- * {@code waku2} capabilities, the relay shards and the discv5 UDP port when given.
+ * {@code waku2} capabilities, the relay shards and the discv5 UDP port when given. When the {@code multiaddrs} do
+ * not all fit into EIP-778's 300 bytes, the last ones are left out (logged), so that a long list of announced
+ * addresses never stops the node from starting; identify still announces them all.
  */
 public final class EnrBuilder {
+
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(EnrBuilder.class);
 
     private final PrivateKey key;
     private final List<Multiaddr> announced = new ArrayList<>();
@@ -99,14 +103,27 @@ public final class EnrBuilder {
         if (udpPort != null) {
             pairs.put("udp", Rlp.unsigned(udpPort));
         }
-        if (!others.isEmpty()) {
-            pairs.put(WakuEnrFields.MULTIADDRS, Rlp.bytes(WakuEnrFields.encodeMultiaddrs(others)));
-        }
         if (capabilities != null) {
             pairs.put(WakuEnrFields.CAPABILITIES, Rlp.bytes(capabilities.encode()));
         }
         if (shards != null) {
             pairs.put(shards.key(), Rlp.bytes(shards.encode()));
+        }
+        List<Multiaddr> kept = new ArrayList<>(others);
+        while (!kept.isEmpty()) {
+            pairs.put(WakuEnrFields.MULTIADDRS, Rlp.bytes(WakuEnrFields.encodeMultiaddrs(kept)));
+            if (Enr.largestSize(pairs) <= Enr.MAX_SIZE) {
+                break;
+            }
+            kept.remove(kept.size() - 1);
+        }
+        if (kept.isEmpty()) {
+            pairs.remove(WakuEnrFields.MULTIADDRS);
+        }
+        if (kept.size() < others.size()) {
+            // the node keeps running: the addresses left out are still announced by identify
+            LOG.warn("the ENR has room for {} of the {} addresses that do not fit ip/tcp; left out: {}", kept.size(),
+                    others.size(), others.subList(kept.size(), others.size()));
         }
         return pairs;
     }

@@ -126,13 +126,26 @@ class EnrTest {
     }
 
     @Test
-    void aRecordThatWouldExceedThreeHundredBytesIsRefusedWithTheReason() {
-        EnrBuilder builder = EnrBuilder.of(PrivateKey.generateSecp256k1());
+    void addressesThatDoNotFitIntoThreeHundredBytesAreLeftOutFromTheLastAndTheRecordIsMade() {
+        EnrBuilder builder = EnrBuilder.of(PrivateKey.generateSecp256k1())
+                .announce(List.of(Multiaddr.parse("/ip4/192.0.2.7/tcp/60000")));
+        List<Multiaddr> many = new java.util.ArrayList<>();
         for (int i = 0; i < 8; i++) {
-            builder.announce(List.of(Multiaddr.parse("/dns4/node-" + i + ".a-long-domain-name.example.org/tcp/443/wss")));
+            many.add(Multiaddr.parse("/dns4/node-" + i + ".a-long-domain-name.example.org/tcp/443/wss"));
         }
-        assertThatThrownBy(() -> builder.build(1)).isInstanceOf(EnrFormatException.class)
-                .hasMessageContaining("over EIP-778's limit of 300");
+        Enr read = Enr.decode(builder.announce(many).build(Long.MAX_VALUE).encoded());
+        assertThat(read.encoded().length).isLessThanOrEqualTo(Enr.MAX_SIZE);
+        assertThat(read.tcp()).contains(60000);
+        assertThat(read.multiaddrs()).isNotEmpty().hasSizeLessThan(many.size())
+                .isEqualTo(many.subList(0, read.multiaddrs().size()));
+    }
+
+    @Test
+    void signingContentOfMoreThanThreeHundredBytesIsRefusedWithTheReason() {
+        TreeMap<String, byte[]> pairs = new TreeMap<>();
+        pairs.put("big", Rlp.bytes(new byte[250]));
+        assertThatThrownBy(() -> Enr.sign(1, pairs, HexFormat.of().parseHex(EIP778_KEY)))
+                .isInstanceOf(EnrFormatException.class).hasMessageContaining("over EIP-778's limit of 300");
     }
 
     @Test
@@ -226,6 +239,33 @@ class EnrTest {
             try {
                 Enr record = Enr.decode(input);
                 record.dialAddresses();
+            } catch (EnrFormatException expected) {
+                // the one failure allowed
+            }
+        }
+    }
+
+    @Test
+    void randomFieldValuesInAValidlySignedRecordAreOnlyEverAFieldError() {
+        byte[] key = HexFormat.of().parseHex(EIP778_KEY);
+        java.util.Random random = new java.util.Random(31);
+        String[] keys = {"ip", "ip6", "tcp", "tcp6", "udp", "waku2", "multiaddrs", "rs", "rsv"};
+        for (int i = 0; i < 2_000; i++) {
+            TreeMap<String, byte[]> pairs = new TreeMap<>();
+            String field = keys[random.nextInt(keys.length)];
+            byte[] value = new byte[random.nextInt(field.equals("rsv") ? 140 : 40)];
+            random.nextBytes(value);
+            if (field.equals("multiaddrs") && value.length >= 2) {
+                value[0] = 0; // mostly plausible lengths, so that the multiaddr parser itself is reached
+                value[1] = (byte) random.nextInt(value.length);
+            }
+            pairs.put(field, Rlp.bytes(value));
+            Enr record = Enr.decode(Enr.sign(1, pairs, key).encoded());
+            try {
+                record.dialAddresses();
+                record.udp();
+                record.waku2();
+                record.relayShards();
             } catch (EnrFormatException expected) {
                 // the one failure allowed
             }
