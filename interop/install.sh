@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
-# Installs the three JavaScript interop projects (libp2p/, relay/, light/) from their lockfiles with `npm ci`, but
+# Installs the JavaScript interop projects (libp2p/, relay/, light/, discovery/) from their lockfiles with `npm ci`, but
 # only where needed: each node_modules/ keeps a stamp (the SHA-256 of package-lock.json and the Node.js
 # version), and a folder whose stamp matches is left alone. Fails loudly when npm fails.
 #
 #   bash interop/install.sh            # from anywhere
-#   bash interop/install.sh --force    # reinstall all three
+#   bash interop/install.sh --force    # reinstall all of them
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 force=false
@@ -20,7 +20,7 @@ if command -v flock >/dev/null; then
   flock 9
 fi
 
-for project in libp2p relay light; do
+for project in libp2p relay light discovery; do
   dir="$here/$project"
   stamp_file="$dir/node_modules/.wakurelay-install-stamp"
   stamp="$(sha256sum "$dir/package-lock.json" | cut -d' ' -f1) $versions"

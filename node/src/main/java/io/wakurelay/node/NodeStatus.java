@@ -15,6 +15,9 @@ public interface NodeStatus {
     /** Where peers can dial this node, as multiaddrs ending in {@code /p2p/<peer id>}. */
     List<String> listenAddresses();
 
+    /** The node's ENR ({@code enr:…}), or null when it has none (its key is not secp256k1). */
+    String enrUri();
+
     Set<String> pubsubTopics();
 
     /** The relay is running (not shutting down). */

@@ -4,6 +4,8 @@ import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.wakurelay.archive.CommittedBatch;
 import io.wakurelay.archive.MessageArchive;
+import io.wakurelay.discovery.enr.Enr;
+import io.wakurelay.discovery.enr.WakuCapabilities.Capability;
 import io.wakurelay.node.config.HostPort;
 import io.wakurelay.p2p.Host;
 import io.wakurelay.p2p.crypto.NodeKey;
@@ -32,6 +34,7 @@ import org.slf4j.LoggerFactory;
 import reactor.core.publisher.Flux;
 
 import java.net.InetSocketAddress;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -62,6 +65,7 @@ public final class WakuNode implements NodeStatus, AutoCloseable {
     private final LightpushService lightpush;
     private final FilterService filter;
     private final RestServer rest;
+    private final Enr enr;
     private final AtomicBoolean closed = new AtomicBoolean();
     private final List<Consumer<Envelope>> taps = new CopyOnWriteArrayList<>();
 
@@ -110,6 +114,8 @@ public final class WakuNode implements NodeStatus, AutoCloseable {
             this.filter = filter == null ? null : components.add("filter service", filter, filter::shutdown, filter);
             StoreClient storeClient = StoreClient.start(services.storeClient(), host, metrics.registry());
             components.add("store client", storeClient, storeClient::shutdown, storeClient);
+            this.enr = NodeRecord.publish(config.dataDir(), host, config.relay().clusterId(), relay.subscriptions(),
+                    served(services, archive != null, lightpush != null, filter != null));
 
             pipeline.connect(relay.accepted().doOnNext(e -> {
                 if (filter != null) {
@@ -135,13 +141,30 @@ public final class WakuNode implements NodeStatus, AutoCloseable {
 
     public static WakuNode start(NodeConfig config) {
         WakuNode node = new WakuNode(config);
-        log.info("node started peerId={} version={} listen={} rest={} metrics={} store={} protocols={} dataDir={} topics={} staticPeers={}",
+        // enr= last: NodeProcess and the deploy scripts read the fields before it
+        log.info("node started peerId={} version={} listen={} rest={} metrics={} store={} protocols={} dataDir={} topics={} staticPeers={} enr={}",
                 node.peerId(), VERSION, node.listenAddresses(),
                 node.rest == null ? "off" : HostPort.format(node.rest.address()),
                 node.metricsServer == null ? "off" : HostPort.format(node.metricsServer.address()),
                 node.archive == null ? "off" : config.archive().retention(), node.host.protocols(),
-                config.dataDir().toAbsolutePath(), config.relay().pubsubTopics(), config.host().staticPeers());
+                config.dataDir().toAbsolutePath(), config.relay().pubsubTopics(), config.host().staticPeers(),
+                node.enr == null ? "none" : node.enr.text());
         return node;
+    }
+
+    private static Set<Capability> served(ServicesConfig services, boolean archiving, boolean lightpush,
+            boolean filter) {
+        Set<Capability> served = EnumSet.of(Capability.RELAY); // this node is always a relay node
+        if (services.store() != null && archiving) {
+            served.add(Capability.STORE);
+        }
+        if (lightpush) {
+            served.add(Capability.LIGHTPUSH);
+        }
+        if (filter) {
+            served.add(Capability.FILTER);
+        }
+        return served;
     }
 
     private static void deliverQuietly(LocalDelivery delivery, Envelope e) {
@@ -243,6 +266,16 @@ public final class WakuNode implements NodeStatus, AutoCloseable {
     @Override
     public List<String> listenAddresses() {
         return host.listenAddresses().stream().map(Multiaddr::toString).toList();
+    }
+
+    @Override
+    public String enrUri() {
+        return enr == null ? null : enr.text();
+    }
+
+    /** The node's record, or null when its key cannot sign one. */
+    public Enr enr() {
+        return enr;
     }
 
     @Override

@@ -23,6 +23,10 @@ import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.wakurelay.discovery.enr.Enr;
+import io.wakurelay.discovery.enr.RelayShards;
+import io.wakurelay.discovery.enr.WakuCapabilities.Capability;
+
 /** The REST contract against an in-process node: answers, and a 4xx JSON error for every kind of bad input. */
 class RestApiTest {
     private static final String TOPIC = "/waku/2/rs/0/0";
@@ -310,6 +314,20 @@ class RestApiTest {
         info.get("listenAddresses").forEach(a -> assertThat(a.asText()).endsWith("/p2p/" + node.peerId())
                 .doesNotContain("/ip4/0.0.0.0"));
         assertThat(info.get("pubsubTopics").toString()).contains(TOPIC);
+    }
+
+    @Test
+    void infoCarriesTheNodesEnrWithItsAddressServicesAndShardsAsNwakuNamesIt() {
+        JsonNode info = rest.get("/debug/v1/info").json();
+        Enr enr = Enr.parse(info.get("enrUri").asText());
+        assertThat(enr.peerId().toString()).isEqualTo(node.peerId());
+        assertThat(enr.tcp()).contains(node.peerAddress().getPort());
+        assertThat(enr.waku2().orElseThrow().capabilities()).containsExactlyInAnyOrder(Capability.RELAY,
+                Capability.STORE, Capability.LIGHTPUSH, Capability.FILTER);
+        assertThat(enr.relayShards().orElseThrow()).isEqualTo(RelayShards.of(0, java.util.List.of(0)));
+        assertThat(enr.dialAddresses()).isNotEmpty().allSatisfy(a -> assertThat(node.listenAddresses())
+                .contains(a.toString()));
+        assertThat(rest.get("/info").json().get("enrUri")).isEqualTo(info.get("enrUri"));
     }
 
     /** nwaku does not mount /admin without --rest-admin, so its router answers 404 (before, this node answered 403). */

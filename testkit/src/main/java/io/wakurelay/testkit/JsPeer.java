@@ -58,7 +58,9 @@ public final class JsPeer implements AutoCloseable {
         /** A js-waku relay node (@waku/sdk 0.0.27, libp2p 1.9, mplex only). */
         RELAY_NODE("relay/relay-node.mjs"),
         /** A js-waku light node (@waku/sdk 0.0.36, libp2p 2.8): Store v3, lightpush and filter client. */
-        LIGHT_NODE("light/light-node.mjs");
+        LIGHT_NODE("light/light-node.mjs"),
+        /** js-waku's ENR library (@waku/enr 0.0.33): decodes and creates records; no network. */
+        ENR_TOOL("discovery/enr-tool.mjs");
 
         private final String path;
 

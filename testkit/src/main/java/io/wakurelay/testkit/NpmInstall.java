@@ -14,7 +14,7 @@ import java.util.concurrent.TimeUnit;
  */
 final class NpmInstall {
 
-    /** npm ci of the three projects takes about a minute on a cold cache; a stuck registry must not hang the build. */
+    /** npm ci of the interop projects takes about a minute on a cold cache; a stuck registry must not hang the build. */
     private static final long TIMEOUT_MINUTES = 10;
 
     private static Path installedDir;

@@ -85,6 +85,9 @@ final class NodeApi {
         body.put("version", node.version());
         ArrayNode listen = body.putArray("listenAddresses");
         node.listenAddresses().forEach(listen::add);
+        if (node.enrUri() != null) { // nwaku writes the field only when it has a record
+            body.put("enrUri", node.enrUri());
+        }
         ArrayNode topics = body.putArray("pubsubTopics");
         node.pubsubTopics().stream().sorted().forEach(topics::add);
         body.put("store", node.storeHealth() != null);

@@ -1,0 +1,68 @@
+package io.wakurelay.node;
+
+import io.wakurelay.discovery.enr.Enr;
+import io.wakurelay.discovery.enr.EnrBuilder;
+import io.wakurelay.discovery.enr.LocalEnr;
+import io.wakurelay.discovery.enr.RelayShards;
+import io.wakurelay.discovery.enr.WakuCapabilities;
+import io.wakurelay.discovery.enr.WakuCapabilities.Capability;
+import io.wakurelay.p2p.Host;
+import io.wakurelay.p2p.crypto.KeyType;
+import io.wakurelay.p2p.multiaddr.Multiaddr;
+import io.wakurelay.protocol.Topics;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.OptionalInt;
+import java.util.Set;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The node's ENR, made at start from what it serves: the host's announced addresses (the same ones identify
+ * announces, so {@code --ext-multiaddr} and every transport's address appear), the {@code waku2} bits of the services
+ * running, and the shards of the cluster's static-sharding topics it relays. As nwaku, shards above 1023 (which an
+ * ENR cannot name) are left out of the record. A node whose key is not secp256k1 (an Ed25519 key file) has no
+ * record: "v4" identities are secp256k1 only.
+ */
+final class NodeRecord {
+
+    private static final Logger LOG = LoggerFactory.getLogger(NodeRecord.class);
+
+    private NodeRecord() {
+    }
+
+    /** The published record, or null when the node key cannot sign one. */
+    static Enr publish(Path dataDir, Host host, int clusterId, Collection<String> topics, Set<Capability> served) {
+        if (host.identity().type() != KeyType.SECP256K1) {
+            LOG.warn("no ENR: the node key is {}, and ENRs (the \"v4\" identity) need a secp256k1 key",
+                    host.identity().type());
+            return null;
+        }
+        List<Multiaddr> announced = host.listenAddresses().stream().map(Multiaddr::withoutPeerId).toList();
+        EnrBuilder builder = EnrBuilder.of(host.identity())
+                .announce(announced)
+                .capabilities(WakuCapabilities.of(served))
+                .shards(RelayShards.of(clusterId, shardsOf(clusterId, topics)));
+        return LocalEnr.publish(dataDir, builder).current();
+    }
+
+    static List<Integer> shardsOf(int clusterId, Collection<String> topics) {
+        List<Integer> shards = new ArrayList<>();
+        String clusterPrefix = "/waku/2/rs/" + clusterId + "/";
+        for (String topic : topics) {
+            OptionalInt shard = Topics.shardOf(topic);
+            if (shard.isEmpty() || !topic.startsWith(clusterPrefix)) {
+                continue;
+            }
+            if (shard.getAsInt() > RelayShards.MAX_SHARD) {
+                LOG.warn("shard {} is not in the ENR: an ENR names shards 0..{}", shard.getAsInt(),
+                        RelayShards.MAX_SHARD);
+                continue;
+            }
+            shards.add(shard.getAsInt());
+        }
+        return shards;
+    }
+}
