@@ -18,7 +18,7 @@ public record CommittedBatch(List<MessageHash> stored, int duplicates, int ephem
     }
 
     /** This acknowledgement, stamped with the time it is sent. */
-    CommittedBatch acknowledgedAt(long nanos) {
+    public CommittedBatch acknowledgedAt(long nanos) {
         return new CommittedBatch(stored, duplicates, ephemeralSkipped, nanos);
     }
 

@@ -2,6 +2,7 @@ package io.wakurelay.node;
 
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.wakurelay.archive.backends.ArchiveBackends;
 import io.wakurelay.archive.CommittedBatch;
 import io.wakurelay.archive.MessageArchive;
 import io.wakurelay.node.config.HostPort;
@@ -73,7 +74,7 @@ public final class WakuNode implements NodeStatus, AutoCloseable {
             this.metricsServer = metricsConfig == null ? null : components.add("metrics server",
                     MetricsServer.start(metricsConfig, metrics::scrape));
             this.archive = config.archive() == null ? null
-                    : components.add("archive", MessageArchive.open(config.archive(), metrics.registry()));
+                    : components.add("archive", ArchiveBackends.open(config.archive(), metrics.registry()));
             // added right after the archive, so that it stops after the relay and the host (the relay feeds it) and
             // before the archive closes (it feeds the archive); it is connected to the relay further down
             this.pipeline = new ArchivePipeline(archive);

@@ -2,6 +2,7 @@ package io.wakurelay.services;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.wakurelay.archive.backends.ArchiveBackends;
 import io.wakurelay.archive.ArchiveConfig;
 import io.wakurelay.archive.MessageArchive;
 import io.wakurelay.archive.RetentionPolicy;
@@ -80,7 +81,7 @@ final class ServiceNode implements AutoCloseable {
         relay = Relay.start(RelayConfig.builder()
                 .gossip(GossipParams.DEFAULTS.toBuilder().heartbeat(Duration.ofMillis(100)).build())
                 .build(), host, new PathCounters(), registry);
-        archive = MessageArchive.open(ArchiveConfig.defaults(dir.resolve("archive-" + index))
+        archive = ArchiveBackends.open(ArchiveConfig.defaults(dir.resolve("archive-" + index))
                 .toBuilder().retention(new RetentionPolicy.None())
                 .blockCacheBytes(16L << 20).writeBufferBytes(4L << 20)
                 .maxBatchMessages(64).maxBatchDelay(Duration.ofMillis(2)).maxPendingMessages(256).build(), registry);
