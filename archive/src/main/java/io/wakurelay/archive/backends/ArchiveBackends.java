@@ -3,6 +3,7 @@ package io.wakurelay.archive.backends;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.wakurelay.archive.ArchiveConfig;
 import io.wakurelay.archive.MessageArchive;
+import io.wakurelay.archive.postgres.PostgresArchive;
 import io.wakurelay.archive.rocksdb.RocksArchive;
 
 /**
@@ -20,6 +21,6 @@ public final class ArchiveBackends {
      *                                                      whose schema is newer than this node knows)
      */
     public static MessageArchive open(ArchiveConfig config, MeterRegistry registry) {
-        return RocksArchive.open(config, registry);
+        return config.postgres() != null ? PostgresArchive.open(config, registry) : RocksArchive.open(config, registry);
     }
 }

@@ -27,6 +27,11 @@ public final class ArchiveMeters implements AutoCloseable {
     /** nwaku's {@code waku_archive_errors{type}} label values for the two failures an archive here can have. */
     public static final String INSERT_FAILURE = "insert_failure";
     public static final String RETENTION_FAILURE = "retpolicy_failure";
+    /** nwaku's label for a message it does not archive because of its timestamp (PostgreSQL here: one without any). */
+    public static final String TOO_OLD = "invalid_message_too_old";
+
+    private static final String ERRORS = "archive failures: batches that failed to commit (retried), retention passes that "
+            + "failed, messages not archived for their timestamp (PostgreSQL: none)";
 
     private final MeterRegistry registry;
     private final List<Meter> meters = new ArrayList<>();
@@ -42,6 +47,7 @@ public final class ArchiveMeters implements AutoCloseable {
     private Counter writeErrors;
     private Counter retentionRuns;
     private Counter retentionErrors;
+    private Counter withoutTimestamp;
 
     /**
      * @param messages       the {@code waku_archive_messages{type="stored"}} gauge's source
@@ -76,10 +82,13 @@ public final class ArchiveMeters implements AutoCloseable {
         ephemeralSkipped = counter("waku.archive.ephemeral.skipped", "ephemeral messages not archived");
         writes = counter("waku.archive.writes", "batches committed (one RocksDB WriteBatch or one PostgreSQL transaction each)");
         writeErrors = keep(Counter.builder("waku.archive.errors").tag("type", INSERT_FAILURE)
-                .description("archive failures: batches that failed to commit (retried), retention passes that failed")
+                .description(ERRORS)
                 .register(registry));
         retentionErrors = keep(Counter.builder("waku.archive.errors").tag("type", RETENTION_FAILURE)
-                .description("archive failures: batches that failed to commit (retried), retention passes that failed")
+                .description(ERRORS)
+                .register(registry));
+        withoutTimestamp = keep(Counter.builder("waku.archive.errors").tag("type", TOO_OLD)
+                .description(ERRORS)
                 .register(registry));
         retentionRuns = counter("waku.archive.retention.runs", "retention passes");
         batchMessages = keep(DistributionSummary.builder("waku.archive.batch.messages")
@@ -126,6 +135,11 @@ public final class ArchiveMeters implements AutoCloseable {
 
     public Counter writeErrors() {
         return writeErrors;
+    }
+
+    /** Messages not archived because they have no timestamp (PostgreSQL, as nwaku). */
+    public Counter withoutTimestamp() {
+        return withoutTimestamp;
     }
 
     public Counter retentionRuns() {
