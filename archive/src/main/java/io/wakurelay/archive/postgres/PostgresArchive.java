@@ -122,7 +122,7 @@ public final class PostgresArchive implements MessageArchive {
                 throw new ArchiveStorageException("cannot use the PostgreSQL database at " + pg.describe() + ": " + e.getMessage(), e);
             } catch (SQLException e) {
                 String why = SqlErrors.describe(e);
-                if (!SqlErrors.isConnectionLost(e) && !(e instanceof java.sql.SQLTransientConnectionException)) {
+                if (!SqlErrors.isTransient(e)) {
                     // a wrong password, a database that does not exist, no permission: waiting does not help
                     throw new ArchiveStorageException("cannot use the PostgreSQL database at " + pg.describe() + ": " + why, e);
                 }
