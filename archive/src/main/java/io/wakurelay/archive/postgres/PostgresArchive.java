@@ -52,7 +52,7 @@ public final class PostgresArchive implements MessageArchive {
     private final AtomicBoolean closed = new AtomicBoolean();
 
     private PostgresArchive(ArchiveConfig config, ConnectionPool pool, Partitions partitions, MeterRegistry registry,
-                            LongSupplier wallClockNanos) {
+                            LongSupplier wallClockNanos, boolean lz4) {
         this.config = config;
         this.pool = pool;
         this.reader = new PostgresReader(pool);
@@ -64,7 +64,7 @@ public final class PostgresArchive implements MessageArchive {
             PostgresRetention retention = new PostgresRetention(config.retention(), pool, partitions, metrics, own, wallClockNanos);
             this.housekeeping = new Housekeeping(pool, partitions, retention, metrics, wallClockNanos);
             later[0] = housekeeping;
-            this.writer = new PostgresWriter(config, pool, partitions, metrics, pending, unacknowledged);
+            this.writer = new PostgresWriter(config, pool, partitions, metrics, pending, unacknowledged, lz4);
         } catch (RuntimeException e) {
             metrics.close();
             throw e;
@@ -91,7 +91,8 @@ public final class PostgresArchive implements MessageArchive {
         try {
             Partitions partitions = new Partitions();
             int found = prepare(pool, pg, partitions, wallClockNanos);
-            PostgresArchive archive = new PostgresArchive(config, pool, partitions, registry, wallClockNanos);
+            boolean lz4 = lz4(pool);
+            PostgresArchive archive = new PostgresArchive(config, pool, partitions, registry, wallClockNanos, lz4);
             try {
                 archive.housekeeping.countNow();
                 archive.housekeeping.start(config.retention(), config.retentionInterval());
@@ -142,6 +143,19 @@ public final class PostgresArchive implements MessageArchive {
                     throw new ArchiveStorageException("interrupted while waiting for PostgreSQL at " + pg.describe(), interrupted);
                 }
             }
+        }
+    }
+
+    /** Whether the server takes lz4 for TOAST compression (PostgreSQL 14 or newer, built with lz4, as Debian's is). */
+    private static boolean lz4(ConnectionPool pool) {
+        try (Connection connection = pool.connection(); java.sql.Statement statement = connection.createStatement()) {
+            statement.execute("SET default_toast_compression = lz4");
+            statement.execute("RESET default_toast_compression");
+            return true;
+        } catch (SQLException e) {
+            log.info("the PostgreSQL server does not take lz4 compression ({}): payloads are compressed with its default",
+                    SqlErrors.describe(e));
+            return false;
         }
     }
 

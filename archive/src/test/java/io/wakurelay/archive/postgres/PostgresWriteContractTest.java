@@ -11,7 +11,6 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import java.util.function.UnaryOperator;
 
 @Tag("process")
-@Tag("slow")
 class PostgresWriteContractTest extends WriteContract {
     @RegisterExtension
     static final PostgresServer postgres = new PostgresServer();
