@@ -115,20 +115,18 @@ final class PostgresPage implements StorePage {
     private void readGroup() throws SQLException {
         group.clear();
         List<String> hashes = new ArrayList<>(GROUP_MESSAGES);
+        List<Long> timestamps = new ArrayList<>(GROUP_MESSAGES);
         long bytes = 0;
-        long from = Long.MAX_VALUE;
-        long to = Long.MIN_VALUE;
         for (int i = next; i < hits.size() && hashes.size() < GROUP_MESSAGES; i++) {
             PostgresReader.Hit hit = hits.get(i);
             if (!hashes.isEmpty() && bytes + hit.size() > GROUP_BYTES) {
                 break;
             }
             hashes.add(hit.hashHex());
+            timestamps.add(hit.timestamp());
             bytes += hit.size();
-            from = Math.min(from, hit.timestamp());
-            to = Math.max(to, hit.timestamp());
         }
-        QuerySql sql = QuerySql.data(hashes, from, to);
+        QuerySql sql = QuerySql.data(hashes, timestamps);
         try (PreparedStatement statement = connection.prepareStatement(sql.sql())) {
             sql.bind(statement);
             try (ResultSet rows = statement.executeQuery()) {

@@ -101,7 +101,14 @@ final class PostgresReader implements AutoCloseable {
     }
 
     private static List<Hit> hits(Connection connection, StoreQuery query, Long cursorTimestamp) throws SQLException {
-        QuerySql sql = QuerySql.hits(query, cursorTimestamp, query.pageSize() + 1);
+        List<Long> hashTimestamps = List.of();
+        if (query.kind() == StoreQuery.Kind.HASHES) {
+            hashTimestamps = lookup(connection, query);
+            if (hashTimestamps.isEmpty()) {
+                return List.of(); // none of them is stored
+            }
+        }
+        QuerySql sql = QuerySql.hits(query, cursorTimestamp, hashTimestamps, query.pageSize() + 1);
         List<Hit> hits = new ArrayList<>(query.pageSize() + 1);
         try (PreparedStatement statement = connection.prepareStatement(sql.sql())) {
             sql.bind(statement);
@@ -114,6 +121,20 @@ final class PostgresReader implements AutoCloseable {
             }
         }
         return hits;
+    }
+
+    private static List<Long> lookup(Connection connection, StoreQuery query) throws SQLException {
+        QuerySql sql = QuerySql.lookup(query.hashes());
+        List<Long> timestamps = new ArrayList<>();
+        try (PreparedStatement statement = connection.prepareStatement(sql.sql())) {
+            sql.bind(statement);
+            try (ResultSet rows = statement.executeQuery()) {
+                while (rows.next()) {
+                    timestamps.add(rows.getLong(1));
+                }
+            }
+        }
+        return timestamps;
     }
 
     private synchronized boolean register(PostgresPage page) {
