@@ -5,11 +5,11 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 import io.wakurelay.archive.Durability;
 import io.wakurelay.node.config.DurationText;
 import io.wakurelay.protocol.PayloadMix;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
+import picocli.CommandLine;
 
 import java.io.IOException;
 import java.io.PrintStream;

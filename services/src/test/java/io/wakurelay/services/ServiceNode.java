@@ -2,12 +2,12 @@ package io.wakurelay.services;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import io.wakurelay.archive.backends.ArchiveBackends;
 import io.wakurelay.archive.ArchiveConfig;
 import io.wakurelay.archive.MessageArchive;
 import io.wakurelay.archive.RetentionPolicy;
 import io.wakurelay.archive.StoreQuery;
 import io.wakurelay.archive.StoreResponse;
+import io.wakurelay.archive.backends.ArchiveBackends;
 import io.wakurelay.p2p.Host;
 import io.wakurelay.p2p.HostConfig;
 import io.wakurelay.p2p.crypto.PrivateKey;

@@ -1,5 +1,6 @@
 package io.wakurelay.archive.postgres;
 
+import com.google.protobuf.UnsafeByteOperations;
 import io.netty.buffer.PooledByteBufAllocator;
 import io.wakurelay.archive.PostgresConfig;
 import io.wakurelay.archive.StoreDbUrl;
@@ -12,7 +13,6 @@ import io.wakurelay.protocol.ProtocolLimits;
 import io.wakurelay.protocol.WakuMessageView;
 import io.wakurelay.protocol.WallClock;
 import io.wakurelay.protocol.proto.WakuMessage;
-import com.google.protobuf.UnsafeByteOperations;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;

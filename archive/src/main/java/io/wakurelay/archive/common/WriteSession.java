@@ -2,7 +2,6 @@ package io.wakurelay.archive.common;
 
 import io.wakurelay.archive.CommittedBatch;
 import io.wakurelay.archive.Durability;
-
 import io.wakurelay.protocol.Envelope;
 import org.reactivestreams.Subscription;
 import org.slf4j.Logger;

@@ -4,7 +4,6 @@ import io.wakurelay.archive.ArchiveClosedException;
 import io.wakurelay.archive.ArchiveConfig;
 import io.wakurelay.archive.ArchiveStorageException;
 import io.wakurelay.archive.Durability;
-
 import org.rocksdb.AbstractNativeReference;
 import org.rocksdb.BlockBasedTableConfig;
 import org.rocksdb.BloomFilter;
@@ -21,9 +20,9 @@ import org.rocksdb.RateLimiterMode;
 import org.rocksdb.RocksDB;
 import org.rocksdb.RocksDBException;
 import org.rocksdb.Snapshot;
+import org.rocksdb.Statistics;
 import org.rocksdb.UInt64AddOperator;
 import org.rocksdb.WriteBatch;
-import org.rocksdb.Statistics;
 import org.rocksdb.WriteBufferManager;
 import org.rocksdb.WriteOptions;
 

@@ -1,15 +1,14 @@
 package io.wakurelay.archive.rocksdb;
 
-import io.wakurelay.archive.StoreQuery;
-import io.wakurelay.archive.common.ArchiveMeters;
-import io.wakurelay.archive.common.ShardCounts;
-
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
+import io.wakurelay.archive.StoreQuery;
+import io.wakurelay.archive.common.ArchiveMeters;
+import io.wakurelay.archive.common.ShardCounts;
 import io.wakurelay.protocol.LatencyBuckets;
 
 import java.time.Duration;

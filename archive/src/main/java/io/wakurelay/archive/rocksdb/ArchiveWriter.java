@@ -4,9 +4,8 @@ import io.wakurelay.archive.ArchiveClosedException;
 import io.wakurelay.archive.ArchiveConfig;
 import io.wakurelay.archive.CommittedBatch;
 import io.wakurelay.archive.Durability;
-import io.wakurelay.archive.common.WriteSession;
 import io.wakurelay.archive.common.RetryBackoff;
-
+import io.wakurelay.archive.common.WriteSession;
 import io.wakurelay.protocol.Envelope;
 import org.rocksdb.RocksDBException;
 import org.rocksdb.WriteBatch;

@@ -2,7 +2,6 @@ package io.wakurelay.archive.rocksdb;
 
 import io.wakurelay.archive.ArchiveClosedException;
 import io.wakurelay.archive.Durability;
-
 import org.rocksdb.RocksDB;
 import org.rocksdb.Snapshot;
 

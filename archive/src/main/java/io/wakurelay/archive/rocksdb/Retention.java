@@ -4,7 +4,6 @@ import io.wakurelay.archive.ArchiveClosedException;
 import io.wakurelay.archive.ArchiveStorageException;
 import io.wakurelay.archive.RetentionPolicy;
 import io.wakurelay.archive.RetentionRun;
-
 import org.rocksdb.ColumnFamilyHandle;
 import org.rocksdb.ReadOptions;
 import org.rocksdb.RocksDB;

@@ -1,17 +1,16 @@
 package io.wakurelay.archive.rocksdb;
 
+import io.micrometer.core.instrument.MeterRegistry;
 import io.wakurelay.archive.ArchiveClosedException;
 import io.wakurelay.archive.ArchiveConfig;
 import io.wakurelay.archive.ArchiveStorageException;
 import io.wakurelay.archive.CommittedBatch;
 import io.wakurelay.archive.InvalidQueryException;
 import io.wakurelay.archive.MessageArchive;
-import io.wakurelay.archive.StorePage;
 import io.wakurelay.archive.RetentionRun;
+import io.wakurelay.archive.StorePage;
 import io.wakurelay.archive.StoreQuery;
 import io.wakurelay.archive.StoreResponse;
-
-import io.micrometer.core.instrument.MeterRegistry;
 import io.wakurelay.protocol.Envelope;
 import org.rocksdb.RocksDBException;
 import org.slf4j.Logger;

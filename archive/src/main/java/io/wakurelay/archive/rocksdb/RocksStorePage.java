@@ -2,10 +2,9 @@ package io.wakurelay.archive.rocksdb;
 
 import io.wakurelay.archive.ArchiveClosedException;
 import io.wakurelay.archive.ArchiveStorageException;
-import io.wakurelay.archive.StoreResponse;
 import io.wakurelay.archive.StorePage;
+import io.wakurelay.archive.StoreResponse;
 import io.wakurelay.archive.StoredMessage;
-
 import io.wakurelay.protocol.MessageHash;
 import org.rocksdb.ReadOptions;
 import org.rocksdb.RocksDBException;

@@ -3,7 +3,6 @@ package io.wakurelay.archive.rocksdb;
 import io.wakurelay.archive.ArchiveClosedException;
 import io.wakurelay.archive.ArchiveStorageException;
 import io.wakurelay.archive.Durability;
-
 import org.rocksdb.ColumnFamilyHandle;
 import org.rocksdb.ColumnFamilyMetaData;
 import org.rocksdb.CompactionOptions;

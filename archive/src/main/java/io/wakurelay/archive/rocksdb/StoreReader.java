@@ -1,15 +1,14 @@
 package io.wakurelay.archive.rocksdb;
 
+import com.google.protobuf.CodedInputStream;
+import com.google.protobuf.InvalidProtocolBufferException;
+import com.google.protobuf.UnsafeByteOperations;
 import io.wakurelay.archive.ArchiveClosedException;
 import io.wakurelay.archive.ArchiveStorageException;
 import io.wakurelay.archive.InvalidQueryException;
 import io.wakurelay.archive.StoreQuery;
 import io.wakurelay.archive.StoreResponse;
 import io.wakurelay.archive.StoredMessage;
-
-import com.google.protobuf.CodedInputStream;
-import com.google.protobuf.InvalidProtocolBufferException;
-import com.google.protobuf.UnsafeByteOperations;
 import io.wakurelay.protocol.MessageHash;
 import io.wakurelay.protocol.proto.WakuMessage;
 import org.rocksdb.ReadOptions;

@@ -2,7 +2,6 @@ package io.wakurelay.archive.common;
 
 import io.wakurelay.archive.CommittedBatch;
 import io.wakurelay.archive.TestEnvelopes;
-
 import io.wakurelay.protocol.Envelope;
 import org.junit.jupiter.api.Test;
 import reactor.core.publisher.Flux;

@@ -1,14 +1,13 @@
 package io.wakurelay.archive.contract;
 
+import io.netty.buffer.ByteBufUtil;
+import io.wakurelay.archive.ArchiveFixture;
 import io.wakurelay.archive.InvalidQueryException;
 import io.wakurelay.archive.MessageArchive;
 import io.wakurelay.archive.StoreQuery;
 import io.wakurelay.archive.StoreResponse;
 import io.wakurelay.archive.StoredMessage;
 import io.wakurelay.archive.TestEnvelopes;
-import io.wakurelay.archive.ArchiveFixture;
-
-import io.netty.buffer.ByteBufUtil;
 import io.wakurelay.protocol.Envelope;
 import io.wakurelay.protocol.MessageHash;
 import org.junit.jupiter.api.AfterEach;

@@ -1,6 +1,7 @@
 package io.wakurelay.archive.postgres;
 
 import com.google.protobuf.ByteString;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.wakurelay.archive.ArchiveConfig;
 import io.wakurelay.archive.ArchiveFixture;
 import io.wakurelay.archive.CommittedBatch;
@@ -11,7 +12,6 @@ import io.wakurelay.protocol.Envelope;
 import io.wakurelay.protocol.WallClock;
 import io.wakurelay.protocol.proto.WakuMessage;
 import io.wakurelay.testkit.PostgresServer;
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;

@@ -1,13 +1,12 @@
 package io.wakurelay.archive.rocksdb;
 
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.wakurelay.archive.ArchiveConfig;
+import io.wakurelay.archive.ArchiveFixture;
 import io.wakurelay.archive.RetentionPolicy;
 import io.wakurelay.archive.StoreQuery;
 import io.wakurelay.archive.TestEnvelopes;
-import io.wakurelay.archive.ArchiveFixture;
-
-import io.micrometer.prometheusmetrics.PrometheusConfig;
-import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.wakurelay.protocol.Envelope;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;

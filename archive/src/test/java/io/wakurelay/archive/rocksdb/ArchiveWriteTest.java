@@ -1,12 +1,11 @@
 package io.wakurelay.archive.rocksdb;
 
+import io.netty.buffer.ByteBufUtil;
 import io.wakurelay.archive.CommittedBatch;
 import io.wakurelay.archive.StoreQuery;
 import io.wakurelay.archive.StoreResponse;
 import io.wakurelay.archive.StoredMessage;
 import io.wakurelay.archive.TestEnvelopes;
-
-import io.netty.buffer.ByteBufUtil;
 import io.wakurelay.protocol.Envelope;
 import io.wakurelay.protocol.MessageHash;
 import io.wakurelay.protocol.proto.WakuMessage;

@@ -1,9 +1,8 @@
 package io.wakurelay.archive.rocksdb;
 
-import io.wakurelay.archive.TestEnvelopes;
-import io.wakurelay.archive.ArchiveFixture;
-
 import io.netty.buffer.ByteBufUtil;
+import io.wakurelay.archive.ArchiveFixture;
+import io.wakurelay.archive.TestEnvelopes;
 import io.wakurelay.protocol.Envelope;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;

@@ -2,12 +2,11 @@ package io.wakurelay.archive.rocksdb;
 
 import io.wakurelay.archive.Durability;
 import io.wakurelay.archive.StoreQuery;
-
 import io.wakurelay.protocol.MessageHash;
 import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
-import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

@@ -1,12 +1,11 @@
 package io.wakurelay.archive.rocksdb;
 
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.netty.buffer.ByteBufUtil;
+import io.wakurelay.archive.ArchiveFixture;
 import io.wakurelay.archive.StoreQuery;
 import io.wakurelay.archive.StoredMessage;
 import io.wakurelay.archive.TestEnvelopes;
-import io.wakurelay.archive.ArchiveFixture;
-
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import io.netty.buffer.ByteBufUtil;
 import io.wakurelay.protocol.Envelope;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;

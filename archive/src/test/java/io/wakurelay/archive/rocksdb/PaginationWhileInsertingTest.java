@@ -1,13 +1,12 @@
 package io.wakurelay.archive.rocksdb;
 
+import io.wakurelay.archive.ArchiveFixture;
 import io.wakurelay.archive.CommittedBatch;
+import io.wakurelay.archive.EnvelopeSource;
 import io.wakurelay.archive.StoreQuery;
 import io.wakurelay.archive.StoreResponse;
 import io.wakurelay.archive.StoredMessage;
 import io.wakurelay.archive.TestEnvelopes;
-import io.wakurelay.archive.EnvelopeSource;
-import io.wakurelay.archive.ArchiveFixture;
-
 import io.wakurelay.protocol.Envelope;
 import io.wakurelay.protocol.MessageHash;
 import io.wakurelay.testkit.Eventually;

@@ -1,11 +1,10 @@
 package io.wakurelay.archive.rocksdb;
 
+import io.wakurelay.archive.ArchiveFixture;
 import io.wakurelay.archive.ArchiveStorageException;
 import io.wakurelay.archive.CommittedBatch;
 import io.wakurelay.archive.StoreQuery;
 import io.wakurelay.archive.TestEnvelopes;
-import io.wakurelay.archive.ArchiveFixture;
-
 import io.wakurelay.protocol.MessageHash;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;

@@ -1,15 +1,14 @@
 package io.wakurelay.archive.rocksdb;
 
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.wakurelay.archive.ArchiveConfig;
+import io.wakurelay.archive.ArchiveFixture;
 import io.wakurelay.archive.InvalidQueryException;
 import io.wakurelay.archive.RetentionPolicy;
 import io.wakurelay.archive.RetentionRun;
 import io.wakurelay.archive.StoreQuery;
 import io.wakurelay.archive.TestEnvelopes;
-import io.wakurelay.archive.ArchiveFixture;
-
-import io.micrometer.core.instrument.MeterRegistry;
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.wakurelay.protocol.Envelope;
 import io.wakurelay.protocol.MessageHash;
 import io.wakurelay.testkit.Eventually;

@@ -1,13 +1,12 @@
 package io.wakurelay.archive.rocksdb;
 
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.wakurelay.archive.ArchiveConfig;
+import io.wakurelay.archive.ArchiveFixture;
 import io.wakurelay.archive.Durability;
 import io.wakurelay.archive.StoreQuery;
 import io.wakurelay.archive.TestEnvelopes;
-import io.wakurelay.archive.ArchiveFixture;
-
-import io.micrometer.core.instrument.MeterRegistry;
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.wakurelay.protocol.Envelope;
 import io.wakurelay.protocol.MessageHash;
 import io.wakurelay.testkit.Eventually;

@@ -1,14 +1,13 @@
 package io.wakurelay.archive.rocksdb;
 
-import io.wakurelay.archive.ArchiveClosedException;
-import io.wakurelay.archive.ArchiveConfig;
-import io.wakurelay.archive.CommittedBatch;
-import io.wakurelay.archive.TestEnvelopes;
-import io.wakurelay.archive.EnvelopeSource;
-import io.wakurelay.archive.ArchiveFixture;
-
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.wakurelay.archive.ArchiveClosedException;
+import io.wakurelay.archive.ArchiveConfig;
+import io.wakurelay.archive.ArchiveFixture;
+import io.wakurelay.archive.CommittedBatch;
+import io.wakurelay.archive.EnvelopeSource;
+import io.wakurelay.archive.TestEnvelopes;
 import io.wakurelay.protocol.MessageHash;
 import io.wakurelay.testkit.Eventually;
 import org.junit.jupiter.api.Test;

@@ -1,10 +1,9 @@
 package io.wakurelay.archive.rocksdb;
 
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.wakurelay.archive.ArchiveConfig;
 import io.wakurelay.archive.Durability;
 import io.wakurelay.archive.EnvelopeSource;
-
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 

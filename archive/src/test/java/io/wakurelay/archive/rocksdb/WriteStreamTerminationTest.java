@@ -1,12 +1,11 @@
 package io.wakurelay.archive.rocksdb;
 
-import io.wakurelay.archive.ArchiveClosedException;
-import io.wakurelay.archive.CommittedBatch;
-import io.wakurelay.archive.TestEnvelopes;
-import io.wakurelay.archive.EnvelopeSource;
-import io.wakurelay.archive.ArchiveFixture;
-
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.wakurelay.archive.ArchiveClosedException;
+import io.wakurelay.archive.ArchiveFixture;
+import io.wakurelay.archive.CommittedBatch;
+import io.wakurelay.archive.EnvelopeSource;
+import io.wakurelay.archive.TestEnvelopes;
 import io.wakurelay.protocol.Envelope;
 import io.wakurelay.testkit.Eventually;
 import org.junit.jupiter.api.Test;
@@ -19,8 +18,8 @@ import reactor.test.StepVerifier;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 

@@ -1,8 +1,8 @@
 package io.wakurelay.node.config;
 
 import org.junit.jupiter.api.Test;
-import picocli.CommandLine;
 import picocli.CommandLine.Model.OptionSpec;
+import picocli.CommandLine;
 
 import java.util.HashSet;
 import java.util.Map;
