@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Validates deploy/ without a Docker engine:
 #   - docker-compose.yml with a real parser (Debian's docker-compose 1.29 `config`, installed if missing),
-#     including the "load" profile, and the files it mounts;
+#     including the "load" profile, and the files it mounts; the PostgreSQL variant (docker-compose.postgres.yml);
 #   - the Dockerfile's COPY sources exist in the build context (the repository root);
 #   - prometheus.yml with `promtool check config` (Debian's prometheus package, installed if missing);
 #   - the Grafana dashboard: JSON parses, layout, data source, every metric name is in docs/metrics.md or a
@@ -60,6 +60,34 @@ services_check() {
 }
 run_check "compose services, static peer, store, loadgen wiring, healthchecks" services_check
 
+# The PostgreSQL variant (docker-compose.postgres.yml on top): two store nodes on one database.
+COMPOSE_PG=("${COMPOSE[@]}" -f deploy/docker-compose.postgres.yml)
+run_check "docker-compose config with the PostgreSQL variant (docker-compose.postgres.yml)" "${compose_env[@]}" \
+  "${COMPOSE_PG[@]}" --profile load config -q
+postgres_check() {
+  local got url
+  got=$("${compose_env[@]}" "${COMPOSE_PG[@]}" --profile load config --services | sort | tr '\n' ' ')
+  [[ $got == "grafana loadgen node-a node-b postgres prometheus " ]] || { echo "services: $got"; return 1; }
+  "${compose_env[@]}" "${COMPOSE_PG[@]}" --profile load config >"$TMP/resolved-pg.yml"
+  # both nodes archive into the one database, the password outside the URL, after the database is healthy
+  url=$(grep -c 'WAKURELAY_STORE_MESSAGE_DB_URL: postgres://waku@postgres:5432/waku' "$TMP/resolved-pg.yml")
+  [[ $url -eq 2 ]] || { echo "both nodes must archive into postgres://waku@postgres:5432/waku (found $url)"; return 1; }
+  [[ $(grep -c 'WAKURELAY_STORE_MESSAGE_DB_PASSWORD:' "$TMP/resolved-pg.yml") -eq 2 ]] || { echo "a node without the password variable"; return 1; }
+  if grep -q 'postgres://[^@ ]*:[^@ ]*@' "$TMP/resolved-pg.yml"; then echo "a password in a URL"; return 1; fi
+  [[ $(grep -c 'condition: service_healthy' "$TMP/resolved-pg.yml") -ge 6 ]] || { echo "the nodes do not wait for a healthy database"; return 1; }
+  grep -q 'pg_isready' "$TMP/resolved-pg.yml" || { echo "postgres has no healthcheck"; return 1; }
+  [[ $(grep -c 'max-size:' "$TMP/resolved-pg.yml") -eq 6 ]] || { echo "a service without log rotation"; return 1; }
+  # the database is reached by the nodes only: no published port
+  if python3 - "$TMP/resolved-pg.yml" <<'PY'
+import sys, yaml
+doc = yaml.safe_load(open(sys.argv[1]))
+sys.exit(0 if doc["services"]["postgres"].get("ports") else 1)
+PY
+  then echo "postgres publishes a port"; return 1; fi
+  echo "services: $got"
+}
+run_check "PostgreSQL variant: services, one database for both nodes, password outside the URL, healthchecks" postgres_check
+
 mounts_check() {
   local missing=0 path
   for path in prometheus/prometheus.yml grafana/provisioning/datasources grafana/provisioning/dashboards grafana/dashboards/wakurelay.json Dockerfile; do
@@ -71,7 +99,7 @@ run_check "files mounted by the compose file exist" mounts_check
 
 env_example_check() {
   local missing=0 var
-  for var in $(grep -o '\${[A-Z_]*' deploy/docker-compose.yml | tr -d '${' | sort -u); do
+  for var in $(cat deploy/docker-compose.yml deploy/docker-compose.postgres.yml | grep -o '\${[A-Z_]*' | tr -d '${' | sort -u); do
     grep -q "^$var=" deploy/.env.example || { echo "deploy/.env.example lacks $var"; missing=1; }
   done
   return $missing

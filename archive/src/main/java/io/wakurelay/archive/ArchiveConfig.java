@@ -8,7 +8,7 @@ import java.util.Objects;
  * How the archive stores, batches, bounds and expires messages. Validated at construction: a bad value is an
  * {@link IllegalArgumentException} that names the field and the accepted range.
  *
- * @param dataDir           the RocksDB directory (created when missing)
+ * @param dataDir           the RocksDB directory (created when missing); not used with PostgreSQL
  * @param retention         what to delete, see {@link RetentionPolicy#parse(String)}
  * @param durability        what an acknowledgement promises, see {@link Durability}
  * @param flushInterval     with {@link Durability#FLUSH}: the longest a written batch waits before a flush that will
@@ -23,11 +23,14 @@ import java.util.Objects;
  * @param writeRateBytes    bytes per second RocksDB may write in flushes and compactions (its rate limiter), so that the
  *                          archive leaves the disk to others; 0: no limit. The write-ahead log is not limited: when
  *                          flushes fall behind, writes stall and the archive's backpressure slows its peers
+ * @param postgres          null for the embedded RocksDB store (the default); else the PostgreSQL database the archive
+ *                          is kept in, with nwaku's schema. The RocksDB settings (the directory, durability, memory, write
+ *                          rate) then do not apply; batching, backpressure and retention do
  */
 public record ArchiveConfig(Path dataDir, RetentionPolicy retention, Durability durability, Duration flushInterval,
                             int maxBatchMessages,
                             Duration maxBatchDelay, int maxPendingMessages, long blockCacheBytes,
-                            long writeBufferBytes, Duration retentionInterval, long writeRateBytes) {
+                            long writeBufferBytes, Duration retentionInterval, long writeRateBytes, PostgresConfig postgres) {
     private static final int MAX_BATCH_MESSAGES_LIMIT = 10_000;
     private static final int MAX_PENDING_LIMIT = 1_000_000;
     private static final Duration MAX_BATCH_DELAY_LIMIT = Duration.ofSeconds(10);
@@ -43,7 +46,7 @@ public record ArchiveConfig(Path dataDir, RetentionPolicy retention, Durability 
      */
     public static final ArchiveConfig DEFAULTS = new ArchiveConfig(Path.of("data", "store"),
             new RetentionPolicy.Time(Duration.ofDays(2)), Durability.WAL, Duration.ofMillis(200), 64, Duration.ofMillis(5), 256, 128L << 20, 64L << 20,
-            Duration.ofMinutes(5), 0);
+            Duration.ofMinutes(5), 0, null);
 
     public ArchiveConfig {
         Objects.requireNonNull(dataDir, "dataDir");
@@ -82,6 +85,11 @@ public record ArchiveConfig(Path dataDir, RetentionPolicy retention, Durability 
         }
     }
 
+    /** Which backend this config opens: {@code rocksdb} or {@code postgres} (the {@code backend} label of metrics and logs). */
+    public String backend() {
+        return postgres == null ? "rocksdb" : "postgres";
+    }
+
     /** {@link #DEFAULTS} in {@code dataDir}. */
     public static ArchiveConfig defaults(Path dataDir) {
         return builder().dataDir(dataDir).build();
@@ -108,6 +116,7 @@ public record ArchiveConfig(Path dataDir, RetentionPolicy retention, Durability 
         private long writeBufferBytes;
         private Duration retentionInterval;
         private long writeRateBytes;
+        private PostgresConfig postgres;
 
         private Builder(ArchiveConfig c) {
             dataDir = c.dataDir;
@@ -121,6 +130,7 @@ public record ArchiveConfig(Path dataDir, RetentionPolicy retention, Durability 
             writeBufferBytes = c.writeBufferBytes;
             retentionInterval = c.retentionInterval;
             writeRateBytes = c.writeRateBytes;
+            postgres = c.postgres;
         }
 
         public Builder dataDir(Path v) {
@@ -178,9 +188,15 @@ public record ArchiveConfig(Path dataDir, RetentionPolicy retention, Durability 
             return this;
         }
 
+        /** @param v null for the embedded RocksDB store */
+        public Builder postgres(PostgresConfig v) {
+            postgres = v;
+            return this;
+        }
+
         public ArchiveConfig build() {
             return new ArchiveConfig(dataDir, retention, durability, flushInterval, maxBatchMessages, maxBatchDelay, maxPendingMessages,
-                    blockCacheBytes, writeBufferBytes, retentionInterval, writeRateBytes);
+                    blockCacheBytes, writeBufferBytes, retentionInterval, writeRateBytes, postgres);
         }
     }
 }

@@ -5,25 +5,32 @@ import io.wakurelay.protocol.MessageHash;
 import java.util.List;
 
 /**
- * The acknowledgement of one batch taken from the write stream: what was stored (durable as the archive's
- * {@link Durability} says once this is emitted), and how many envelopes were not stored because they were
- * duplicates or ephemeral.
+ * The acknowledgement of one batch taken from the write stream: what was stored (durable as the backend promises once
+ * this is emitted), and how many envelopes were not stored because they were duplicates, ephemeral, or (PostgreSQL,
+ * whose nwaku schema keys a message by its own timestamp) without a timestamp.
  *
+ * @param withoutTimestamp envelopes not stored because their message has no timestamp: PostgreSQL only, as nwaku
+ *                         refuses them too; always 0 with RocksDB, which indexes them by their receive time
  * @param committedAtNanos {@link System#nanoTime()} when the batch was acknowledged: right after its commit with a
- *                         WAL, after the flush that wrote it with {@link Durability#FLUSH}
+ *                         WAL or PostgreSQL, after the flush that wrote it with {@link Durability#FLUSH}
  */
-public record CommittedBatch(List<MessageHash> stored, int duplicates, int ephemeralSkipped, long committedAtNanos) {
+public record CommittedBatch(List<MessageHash> stored, int duplicates, int ephemeralSkipped, int withoutTimestamp,
+                             long committedAtNanos) {
     public CommittedBatch {
         stored = List.copyOf(stored);
     }
 
+    public CommittedBatch(List<MessageHash> stored, int duplicates, int ephemeralSkipped, long committedAtNanos) {
+        this(stored, duplicates, ephemeralSkipped, 0, committedAtNanos);
+    }
+
     /** This acknowledgement, stamped with the time it is sent. */
-    CommittedBatch acknowledgedAt(long nanos) {
-        return new CommittedBatch(stored, duplicates, ephemeralSkipped, nanos);
+    public CommittedBatch acknowledgedAt(long nanos) {
+        return new CommittedBatch(stored, duplicates, ephemeralSkipped, withoutTimestamp, nanos);
     }
 
     /** Envelopes this batch took from the stream, stored or not. */
     public int envelopes() {
-        return stored.size() + duplicates + ephemeralSkipped;
+        return stored.size() + duplicates + ephemeralSkipped + withoutTimestamp;
     }
 }

@@ -1,252 +1,114 @@
 package io.wakurelay.archive;
 
-import io.micrometer.core.instrument.MeterRegistry;
 import io.wakurelay.protocol.Envelope;
-import org.rocksdb.RocksDBException;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-import reactor.core.Disposable;
 import reactor.core.publisher.Flux;
 
 import java.util.Collection;
-import java.util.Objects;
 import java.util.Optional;
-import java.util.concurrent.CompletionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * The message archive: an embedded RocksDB store of every non-ephemeral message the node accepted, written
- * in batches by one writer thread with backpressure, queried with Store v3 semantics, and trimmed by a
- * retention policy. See docs/archive.md.
+ * The message archive, whatever stores it: every non-ephemeral message the node accepted, written in batches by one
+ * writer with backpressure, queried with Store v3 semantics and trimmed by a retention policy (docs/archive.md). The
+ * node's writer pipeline, Store v3 (REST and libp2p), retention, health and metrics see only this interface; the
+ * backends are the embedded RocksDB ({@code io.wakurelay.archive.rocksdb}, the default) and PostgreSQL with nwaku's
+ * schema ({@code io.wakurelay.archive.postgres}), opened by {@code io.wakurelay.archive.backends.ArchiveBackends}.
  *
- * <p>Thread-safe: {@link #write} runs on the archive's writer thread; {@link #query} runs on the caller's
- * thread (it blocks on RocksDB reads: call it from a thread that may block).
+ * <p>Thread-safe: {@link #write} runs on the archive's writer thread; queries run on the caller's thread and block on
+ * the store's reads (call them from a thread that may block).
  */
-public final class MessageArchive implements AutoCloseable {
-    private static final Logger log = LoggerFactory.getLogger(MessageArchive.class);
-
-    private final ArchiveConfig config;
-    private final ArchiveDatabase database;
-    private final ArchiveCounters counters;
-    private final AtomicInteger pending = new AtomicInteger();
-    private final AtomicInteger unacknowledged = new AtomicInteger();
-    private final ArchiveMetrics metrics;
-    private final ArchiveWriter writer;
-    private final StoreReader reader;
-    private final Retention retention;
-    private final Disposable retentionSchedule;
-    private final SmallFileMerger merger;
-    private final AtomicBoolean closed = new AtomicBoolean();
-
-    private MessageArchive(ArchiveConfig config, ArchiveDatabase database, MeterRegistry registry, ArchiveHooks hooks)
-            throws RocksDBException {
-        this.config = config;
-        this.database = database;
-        this.counters = ArchiveCounters.load(database);
-        this.metrics = new ArchiveMetrics(registry, database, counters, pending::get, unacknowledged::get);
-        BatchCommitter committer = hooks.commitDecorator().apply(database::write);
-        this.writer = new ArchiveWriter(config, database, new BatchAssembler(database, counters), committer, counters, metrics,
-                pending, unacknowledged);
-        this.reader = new StoreReader(database);
-        BatchCommitter retentionCommitter = batch -> {
-            committer.commit(batch);
-            writer.wroteOutsideTheStream();
-        };
-        this.retention = new Retention(config.retention(), database, counters, retentionCommitter, metrics, writer.scheduler(),
-                hooks.wallClockNanos(), hooks.retentionChunk());
-        this.merger = SmallFileMerger.withDefaults(database, metrics);
-        try {
-            this.retentionSchedule = retention.schedule(config.retentionInterval());
-            merger.schedule(SmallFileMerger.CHECK_INTERVAL);
-        } catch (RuntimeException e) {
-            merger.close();
-            writer.close();
-            metrics.close();
-            throw e;
-        }
-    }
-
-    /**
-     * Opens (or creates) the archive in {@code config.dataDir()} and registers its meters.
-     *
-     * @throws ArchiveStorageException when the directory cannot be opened (locked by another process, not an
-     *                                 archive, unreadable)
-     */
-    public static MessageArchive open(ArchiveConfig config, MeterRegistry registry) {
-        return open(config, registry, ArchiveHooks.DEFAULT);
-    }
-
-    /** Opens with test hooks: a fault in front of RocksDB's write, a fixed clock, a small retention chunk. */
-    static MessageArchive open(ArchiveConfig config, MeterRegistry registry, ArchiveHooks hooks) {
-        Objects.requireNonNull(config, "config");
-        Objects.requireNonNull(registry, "registry");
-        ArchiveDatabase database = ArchiveDatabase.open(config);
-        try {
-            MessageArchive archive = new MessageArchive(config, database, registry, hooks);
-            log.info("archive opened in {}: {} messages, {} bytes, retention {}", config.dataDir(),
-                    archive.messageCount(), archive.storedBytes(), config.retention().spec());
-            return archive;
-        } catch (RocksDBException | RuntimeException e) {
-            database.close();
-            if (e instanceof RocksDBException rocks) {
-                throw new ArchiveStorageException("cannot open the archive in " + config.dataDir() + ": " + Errors.describe(rocks), rocks);
-            }
-            throw (RuntimeException) e;
-        }
-    }
+public interface MessageArchive extends AutoCloseable {
 
     /**
      * Archives the envelopes of {@code envelopes}, subscribing to it once per subscription of the result.
      *
-     * <p>Ownership: the archive takes one reference of every envelope the stream emits (and of every envelope
-     * an operator of the stream discards) and releases it exactly once: after its batch was committed, or when it
-     * was a duplicate or ephemeral, or when the stream ends early (cancel, close, error).
+     * <p>Ownership: the archive takes one reference of every envelope the stream emits (and of every envelope an
+     * operator of the stream discards) and releases it exactly once: after its batch was committed, or when it was a
+     * duplicate or not archived (ephemeral), or when the stream ends early (cancel, close, error).
      *
      * <p>Backpressure: at most {@link ArchiveConfig#maxPendingMessages()} envelopes are requested and not yet
-     * committed; upstream is asked for more only as batches commit. The result emits one
-     * {@link CommittedBatch} per batch, on the writer thread (do not block in its subscriber), and only when
-     * requested: a subscriber that stops requesting also pauses the writer. An emitted batch is in the WAL.
-     * When RocksDB refuses a write (disk full), the batch is held and retried with backoff, nothing is emitted
-     * or dropped, and upstream stays paused until a write succeeds. The result completes when the stream
-     * completed and everything was committed; it fails with the stream's error after committing what was
-     * received, or with {@link ArchiveClosedException} when the archive is closed first. One write stream at a
-     * time: a second concurrent subscription fails with {@link IllegalStateException}.
+     * committed; upstream is asked for more only as batches commit. The result emits one {@link CommittedBatch} per
+     * batch, on the writer thread (do not block in its subscriber), and only when requested: a subscriber that stops
+     * requesting also pauses the writer. An emitted batch is durable as the backend promises (RocksDB: its
+     * {@link Durability}; PostgreSQL: the transaction committed). When the store refuses a write (a full disk, a
+     * database that is down), the batch is held and retried with backoff, nothing is emitted or dropped, and upstream
+     * stays paused until a write succeeds. The result completes when the stream completed and everything was
+     * committed; it fails with the stream's error after committing what was received, or with
+     * {@link ArchiveClosedException} when the archive is closed first. One write stream at a time: a second
+     * concurrent subscription fails with {@link IllegalStateException}.
      */
-    public Flux<CommittedBatch> write(Flux<Envelope> envelopes) {
-        Objects.requireNonNull(envelopes, "envelopes");
-        return writer.write(envelopes);
-    }
+    Flux<CommittedBatch> write(Flux<Envelope> envelopes);
 
     /**
-     * Registers the per-shard message count ({@code waku_archive_messages_per_shard}, docs/metrics.md) of each of
-     * {@code pubsubTopics} at 0, so that a dashboard shows 0 rather than no data before their first message; a
-     * topic not named here gets its count with its first stored message.
+     * Registers the per-shard message count ({@code waku_archive_messages_per_shard}) of each of {@code pubsubTopics}
+     * at 0, so that a dashboard shows 0 rather than no data before their first message.
      */
-    public void expectTopics(Collection<String> pubsubTopics) {
-        pubsubTopics.forEach(metrics.shards::expect);
-    }
+    void expectTopics(Collection<String> pubsubTopics);
 
     /**
-     * Runs one Store v3 query (see {@link StoreQuery}).
+     * Runs one Store v3 query (see {@link StoreQuery}): a page without a byte budget, read whole.
      *
      * @throws InvalidQueryException   when the cursor is not a stored message
      * @throws ArchiveClosedException  after {@link #close()}
-     * @throws ArchiveStorageException when RocksDB fails to read
+     * @throws ArchiveStorageException when the store fails to read
      */
-    public StoreResponse query(StoreQuery query) {
-        Objects.requireNonNull(query, "query");
-        try {
-            return reader.execute(query, nanos -> metrics.queryLatency(query.kind()).record(nanos, TimeUnit.NANOSECONDS));
-        } catch (RocksDBException e) {
-            throw new ArchiveStorageException("store query failed: " + Errors.describe(e), e);
+    default StoreResponse query(StoreQuery query) {
+        try (StorePage page = openPage(query, Long.MAX_VALUE)) {
+            java.util.List<StoredMessage> results = new java.util.ArrayList<>(page.size());
+            page.forEachRemaining(results::add);
+            return new StoreResponse(results, page.paginationCursor());
         }
     }
 
     /**
-     * Opens one page of a Store v3 query, to be read message by message ({@link StorePage}); with data, the page
-     * ends early, with a cursor, once its messages' stored bytes would pass {@code maxPageBytes} (its first message
-     * is always in). The caller must close the page. The query latency metric records the time the archive spent on
-     * it, from opening to closing, the time between reads not counted.
+     * Opens one page of a Store v3 query, to be read message by message ({@link StorePage}); with data, the page ends
+     * early, with a cursor, once its messages' stored bytes would pass {@code maxPageBytes} (its first message is
+     * always in). The caller must close the page. The query latency metric records the time the archive spent on it,
+     * from opening to closing, the time between reads not counted.
      *
      * @throws InvalidQueryException   when the cursor is not a stored message
      * @throws ArchiveClosedException  after {@link #close()}
-     * @throws ArchiveStorageException when RocksDB fails to read
+     * @throws ArchiveStorageException when the store fails to read
      */
-    public StorePage openPage(StoreQuery query, long maxPageBytes) {
-        Objects.requireNonNull(query, "query");
-        if (maxPageBytes < 1) {
-            throw new IllegalArgumentException("a page's byte budget must be positive, was " + maxPageBytes);
-        }
-        try {
-            return reader.open(query, maxPageBytes, nanos -> metrics.queryLatency(query.kind()).record(nanos, TimeUnit.NANOSECONDS));
-        } catch (RocksDBException e) {
-            throw new ArchiveStorageException("store query failed: " + Errors.describe(e), e);
-        }
-    }
+    StorePage openPage(StoreQuery query, long maxPageBytes);
 
-    /** Messages stored: exact, persistent across restarts. */
-    public long messageCount() {
-        return counters.messages();
-    }
+    /**
+     * Messages stored. RocksDB: exact and persistent. PostgreSQL: the database's count (every node of a fleet
+     * included), as last counted: at open, after each retention pass and every minute.
+     */
+    long messageCount();
 
-    /** Bytes of stored messages: the sum of their WakuMessage encodings as received (not the disk usage). */
-    public long storedBytes() {
-        return counters.bytes();
-    }
+    /**
+     * RocksDB: bytes of stored messages, the sum of their WakuMessage encodings as received (not the disk usage).
+     * PostgreSQL: the disk size of the message tables and their indexes.
+     */
+    long storedBytes();
 
     /** Envelopes taken from the write stream and not yet committed. */
-    public int pendingMessages() {
-        return pending.get();
-    }
+    int pendingMessages();
 
-    /** Open and able to write: false while RocksDB refuses writes (e.g. the disk is full) and after close. */
-    public boolean healthy() {
-        return !closed.get() && writer.writing();
-    }
+    /** Open and able to write: false while the store refuses writes (a full disk, a database that is down) and after close. */
+    boolean healthy();
 
-    /** The last write failure RocksDB reported (kept after recovery, for diagnosis). */
-    public Optional<String> lastWriteError() {
-        return Optional.ofNullable(writer.lastWriteError());
-    }
+    /** The last write failure the store reported (kept after recovery, for diagnosis). */
+    Optional<String> lastWriteError();
 
     /**
-     * Runs a retention pass now, on the writer thread, and waits for it (the periodic passes run every
+     * Runs a retention pass now and waits for it (the periodic passes run every
      * {@link ArchiveConfig#retentionInterval()} anyway).
      *
-     * @throws ArchiveStorageException when RocksDB refused a deletion
+     * @throws ArchiveStorageException when the store refused a deletion
      * @throws ArchiveClosedException  when the archive is closed
      * @throws IllegalStateException   on the archive's writer thread (in a CommittedBatch subscriber)
      */
-    public RetentionRun applyRetention() {
-        writer.checkNotOnWriterThread("applyRetention()");
-        try {
-            return retention.start().join();
-        } catch (CompletionException e) {
-            if (e.getCause() instanceof RuntimeException cause) {
-                throw cause;
-            }
-            throw e;
-        }
-    }
+    RetentionRun applyRetention();
 
-    public ArchiveConfig config() {
-        return config;
-    }
-
-    /** Flushes memtables to SST files (tests and benchmarks). */
-    void flush() {
-        try {
-            database.flush();
-        } catch (RocksDBException e) {
-            throw new ArchiveStorageException("flush failed: " + Errors.describe(e), e);
-        }
-    }
-
-    ArchiveDatabase database() {
-        return database;
-    }
+    ArchiveConfig config();
 
     /**
-     * Ends the write stream (queued envelopes are released, not written), waits for the batch being committed,
-     * stops retention, the small-file merger and the writer thread, closes open store pages, waits for running
-     * queries and merges, then closes every RocksDB object and removes the meters. Idempotent. Not from a
+     * Ends the write stream (queued envelopes are released, not written), waits for the batch being committed, stops
+     * retention and the writer, closes open store pages and the store, and removes the meters. Idempotent. Not from a
      * CommittedBatch subscriber (the writer thread): {@link IllegalStateException}.
      */
     @Override
-    public void close() {
-        writer.checkNotOnWriterThread("close()");
-        if (!closed.compareAndSet(false, true)) {
-            return;
-        }
-        retentionSchedule.dispose();
-        retention.close();
-        merger.close();
-        writer.close();
-        reader.close(); // open store pages hold snapshots, which must be released before the database closes
-        metrics.close();
-        database.close();
-        log.info("archive closed in {}: {} messages, {} bytes", config.dataDir(), counters.messages(), counters.bytes());
-    }
+    void close();
 }

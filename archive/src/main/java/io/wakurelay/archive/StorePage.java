@@ -1,105 +1,43 @@
 package io.wakurelay.archive;
 
 import io.wakurelay.protocol.MessageHash;
-import org.rocksdb.ReadOptions;
-import org.rocksdb.RocksDBException;
-import org.rocksdb.Snapshot;
 
 import java.util.Iterator;
-import java.util.List;
-import java.util.NoSuchElementException;
-import java.util.function.LongConsumer;
 
 /**
- * One page of a Store v3 query whose messages are read one at a time, as they are iterated, instead of all at
- * once: what the page holds in memory is its index entries (tens of bytes each) and the message being read. Which
- * messages the page has, and its {@link #paginationCursor()}, are decided when it opens (so a response can be
- * framed before its first message is read); with data, the page ends early, with a cursor, once the next message
- * would take its stored bytes past the byte budget (Store v3 lets a page hold fewer than {@code pageSize}
- * messages). Messages come in chronological order, also for backward queries, as in {@link StoreResponse}.
+ * One page of a Store v3 query whose messages are read one at a time, as they are iterated, instead of all at once:
+ * what the page holds in memory is its index entries (tens of bytes each) and the messages being read. Which messages
+ * the page has, and its {@link #paginationCursor()}, are decided when it opens (so a response can be framed before
+ * its first message is read); with data, the page ends early, with a cursor, once the next message would take its
+ * stored bytes past the byte budget (Store v3 lets a page hold fewer than {@code pageSize} messages). Messages come in
+ * chronological order, also for backward queries, as in {@link StoreResponse}.
  *
- * <p>All reads of a page use one RocksDB snapshot, which the page holds until it is closed: close it when done
- * (the archive closes open pages when it closes; iterating one after that fails with
- * {@link ArchiveClosedException}). Thread-safe, but meant for one reader at a time.
+ * <p>All reads of a page see one consistent state of the store (RocksDB: a snapshot; PostgreSQL: one repeatable-read
+ * transaction), which the page holds until it is closed: close it when done (the archive closes open pages when it
+ * closes; iterating one after that fails with {@link ArchiveClosedException}). Thread-safe, but meant for one reader
+ * at a time.
  */
-public final class StorePage implements Iterator<StoredMessage>, AutoCloseable {
-    private final StoreReader reader;
-    private final Snapshot snapshot;
-    private final ReadOptions read;
-    private final List<StoreReader.Hit> hits;
-    private final boolean includeData;
-    private final MessageHash cursor;
-    private final long dataBytes;
-    private final LongConsumer busyNanos;
-    private long busy;
-    private int next;
-    private boolean closed;
-
-    StorePage(StoreReader reader, Snapshot snapshot, ReadOptions read, List<StoreReader.Hit> hits, boolean includeData,
-              MessageHash cursor, long dataBytes, long openNanos, LongConsumer busyNanos) {
-        this.reader = reader;
-        this.snapshot = snapshot;
-        this.read = read;
-        this.hits = hits;
-        this.includeData = includeData;
-        this.cursor = cursor;
-        this.dataBytes = dataBytes;
-        this.busy = openNanos;
-        this.busyNanos = busyNanos;
-    }
+public interface StorePage extends Iterator<StoredMessage>, AutoCloseable {
 
     /** The hash to pass as the next query's cursor; null when there are no more results. */
-    public MessageHash paginationCursor() {
-        return cursor;
-    }
+    MessageHash paginationCursor();
 
     /** Messages in the page. */
-    public int size() {
-        return hits.size();
-    }
+    int size();
 
     /** Stored bytes (WakuMessage encodings) of the page's messages when it includes data; 0 otherwise. */
-    public long dataBytes() {
-        return dataBytes;
-    }
-
-    @Override
-    public synchronized boolean hasNext() {
-        return next < hits.size();
-    }
+    long dataBytes();
 
     /**
-     * The next message, read now (with data: one point read of its stored bytes).
+     * The next message, read now.
      *
      * @throws ArchiveClosedException  when the page or the archive was closed
-     * @throws ArchiveStorageException when RocksDB fails to read
+     * @throws ArchiveStorageException when the store fails to read
      */
     @Override
-    public synchronized StoredMessage next() {
-        if (!hasNext()) {
-            throw new NoSuchElementException("the page has " + hits.size() + " messages");
-        }
-        if (closed) {
-            throw new ArchiveClosedException("the store page was closed (the archive closes its open pages when it closes)");
-        }
-        long start = System.nanoTime();
-        try {
-            return reader.read(read, hits.get(next++), includeData);
-        } catch (RocksDBException e) {
-            throw new ArchiveStorageException("store query failed: " + Errors.describe(e), e);
-        } finally {
-            busy += System.nanoTime() - start;
-        }
-    }
+    StoredMessage next();
 
-    /** Releases the snapshot; reports the time the archive spent on the query. Idempotent. */
+    /** Gives back what the page holds (its snapshot, its connection); reports the time the archive spent on it. Idempotent. */
     @Override
-    public synchronized void close() {
-        if (closed) {
-            return;
-        }
-        closed = true;
-        reader.release(this, snapshot, read);
-        busyNanos.accept(busy);
-    }
+    void close();
 }

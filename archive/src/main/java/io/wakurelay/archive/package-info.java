@@ -1,17 +1,20 @@
 /**
- * The embedded RocksDB archive: messages keyed by (timestamp, hash), written in batches with backpressure, queried
- * as Store v3 pages, pruned by a retention policy (docs/archive.md).
+ * The archive seam: what the node's writer pipeline, Store v3 (REST and libp2p), retention, health and metrics see of
+ * the message archive, whichever backend stores it (docs/archive.md).
  *
- * <p>In flow order. Writing: {@link io.wakurelay.archive.MessageArchive#write} takes the relay's accepted envelopes
- * on the {@code ArchiveWriter}'s thread, {@code BatchAssembler} stages each in a RocksDB {@code WriteBatch}
- * ({@code Keys} lays out the column families of {@code ArchiveDatabase}, which {@code MessageFamilies} names for the
- * writer, the reader and retention), {@code BatchCommitter} and
- * {@code WriteSession} commit it (retried with {@code RetryBackoff} when RocksDB refuses), and each commit is a
- * {@link io.wakurelay.archive.CommittedBatch}. Querying: a {@link io.wakurelay.archive.StoreQuery} takes one of the
- * node's {@link io.wakurelay.archive.QuerySlots}, {@code StoreReader} finds it with an {@code IndexScan} over a
- * {@code TailRange} and opens a {@link io.wakurelay.archive.StorePage} (or a whole
- * {@link io.wakurelay.archive.StoreResponse}) of {@link io.wakurelay.archive.StoredMessage}s. Retention:
- * {@link io.wakurelay.archive.RetentionPolicy}, run by {@code Retention} as {@link io.wakurelay.archive.RetentionRun}s.
- * Counting: {@code ArchiveCounters} (persistent), {@code ArchiveMetrics} and its {@code ShardCounts}.
+ * <p>In flow order. Configuring: {@link io.wakurelay.archive.ArchiveConfig} (with a
+ * {@link io.wakurelay.archive.PostgresConfig} for PostgreSQL, parsed from {@code --store-message-db-url} by
+ * {@link io.wakurelay.archive.StoreDbUrl}), its {@link io.wakurelay.archive.Durability} and
+ * {@link io.wakurelay.archive.RetentionPolicy}. Writing: {@link io.wakurelay.archive.MessageArchive#write} takes the
+ * relay's accepted envelopes and acknowledges each committed batch with a {@link io.wakurelay.archive.CommittedBatch}.
+ * Querying: a {@link io.wakurelay.archive.StoreQuery} takes one of the node's {@link io.wakurelay.archive.QuerySlots}
+ * and opens a {@link io.wakurelay.archive.StorePage} (or a whole {@link io.wakurelay.archive.StoreResponse}) of
+ * {@link io.wakurelay.archive.StoredMessage}s. Retention: {@link io.wakurelay.archive.RetentionRun}s. Failures:
+ * {@link io.wakurelay.archive.InvalidQueryException}, {@link io.wakurelay.archive.ArchiveClosedException},
+ * {@link io.wakurelay.archive.ArchiveStorageException}.
+ *
+ * <p>The backends: {@code io.wakurelay.archive.rocksdb} (embedded, the default) and {@code io.wakurelay.archive.postgres}
+ * (nwaku's schema, for fleets), which share {@code io.wakurelay.archive.common}; {@code io.wakurelay.archive.backends}
+ * opens the one a config names. This package depends on none of them.
  */
 package io.wakurelay.archive;

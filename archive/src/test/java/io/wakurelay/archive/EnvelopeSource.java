@@ -12,25 +12,25 @@ import java.util.function.IntToLongFunction;
  * An endless stream of distinct envelopes, made only when requested, that remembers what it emitted and how
  * much was requested: the test's view of the relay.
  */
-final class EnvelopeSource {
-    final List<Envelope> emitted = new CopyOnWriteArrayList<>();
-    final AtomicLong requested = new AtomicLong();
+public final class EnvelopeSource {
+    public final List<Envelope> emitted = new CopyOnWriteArrayList<>();
+    public final AtomicLong requested = new AtomicLong();
     private final int payloadSize;
     private final int firstIndex;
     private final IntToLongFunction timestampOf;
 
-    EnvelopeSource(int payloadSize) {
+    public EnvelopeSource(int payloadSize) {
         this(payloadSize, 0, index -> TestEnvelopes.BASE_TIME + index);
     }
 
     /** Envelopes {@code firstIndex, firstIndex + 1, ...}, the n-th with timestamp {@code timestampOf(n)}. */
-    EnvelopeSource(int payloadSize, int firstIndex, IntToLongFunction timestampOf) {
+    public EnvelopeSource(int payloadSize, int firstIndex, IntToLongFunction timestampOf) {
         this.payloadSize = payloadSize;
         this.firstIndex = firstIndex;
         this.timestampOf = timestampOf;
     }
 
-    Flux<Envelope> flux() {
+    public Flux<Envelope> flux() {
         return Flux.<Envelope, Integer>generate(() -> 0, (index, sink) -> {
                     Envelope envelope = TestEnvelopes.envelope(TestEnvelopes.PUBSUB, TestEnvelopes.CONTENT, firstIndex + index,
                             payloadSize, timestampOf.applyAsLong(index));
@@ -41,7 +41,7 @@ final class EnvelopeSource {
                 .doOnRequest(n -> requested.accumulateAndGet(n, (a, b) -> a + b < 0 ? Long.MAX_VALUE : a + b));
     }
 
-    boolean allReleased() {
+    public boolean allReleased() {
         return emitted.stream().allMatch(e -> e.refCnt() == 0);
     }
 }

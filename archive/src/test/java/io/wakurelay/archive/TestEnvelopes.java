@@ -13,11 +13,11 @@ import java.util.ArrayList;
 import java.util.List;
 
 /** Envelopes in pooled direct buffers, as the relay hands them to the archive. Each owns one reference. */
-final class TestEnvelopes {
-    static final String PUBSUB = TestMessages.PUBSUB_TOPIC;
-    static final String CONTENT = TestMessages.CONTENT_TOPIC;
+public final class TestEnvelopes {
+    public static final String PUBSUB = TestMessages.PUBSUB_TOPIC;
+    public static final String CONTENT = TestMessages.CONTENT_TOPIC;
     /** 2023-11-14T22:13:20Z: fixed, so orderings are reproducible. */
-    static final long BASE_TIME = 1_700_000_000_000_000_000L;
+    public static final long BASE_TIME = 1_700_000_000_000_000_000L;
 
     private static final EnvelopeEncoder ENCODER = new EnvelopeEncoder(
             new MessageValidator(TestMessages.NO_CLOCK_LIMITS, TestMessages::nowNanos), new PathCounters());
@@ -28,19 +28,19 @@ final class TestEnvelopes {
     private TestEnvelopes() {
     }
 
-    static Envelope envelope(int index, int payloadSize, long timestamp) {
+    public static Envelope envelope(int index, int payloadSize, long timestamp) {
         return encode(PUBSUB, TestMessages.message(index, payloadSize, timestamp));
     }
 
-    static Envelope envelope(String pubsubTopic, String contentTopic, int index, int payloadSize, long timestamp) {
+    public static Envelope envelope(String pubsubTopic, String contentTopic, int index, int payloadSize, long timestamp) {
         return encode(pubsubTopic, TestMessages.message(index, payloadSize, timestamp).toBuilder().setContentTopic(contentTopic).build());
     }
 
-    static Envelope ephemeral(int index) {
+    public static Envelope ephemeral(int index) {
         return encode(PUBSUB, TestMessages.message(index, 32, BASE_TIME + index).toBuilder().setEphemeral(true).build());
     }
 
-    static Envelope withoutTimestamp(int index) {
+    public static Envelope withoutTimestamp(int index) {
         return encode(PUBSUB, TestMessages.message(index, 32, 0).toBuilder().clearTimestamp().build());
     }
 
@@ -48,7 +48,7 @@ final class TestEnvelopes {
      * The envelope of {@code message} as a node decodes it when it arrived in several network buffers (a message
      * larger than one Noise frame): its bytes are a composite of {@code parts} direct buffers.
      */
-    static Envelope composite(int index, int payloadSize, int parts) {
+    public static Envelope composite(int index, int payloadSize, int parts) {
         Envelope encoded = envelope(index, payloadSize, BASE_TIME + index);
         io.netty.buffer.ByteBuf bytes = encoded.messageBytes();
         io.netty.buffer.CompositeByteBuf composite = PooledByteBufAllocator.DEFAULT.compositeDirectBuffer(parts);
@@ -67,12 +67,12 @@ final class TestEnvelopes {
         }
     }
 
-    static Envelope encode(String pubsubTopic, WakuMessage message) {
+    public static Envelope encode(String pubsubTopic, WakuMessage message) {
         return ENCODER.encode(pubsubTopic, message, PooledByteBufAllocator.DEFAULT);
     }
 
     /** {@code count} distinct small messages, one nanosecond apart from {@link #BASE_TIME}. */
-    static List<Envelope> sequence(int from, int count, int payloadSize) {
+    public static List<Envelope> sequence(int from, int count, int payloadSize) {
         List<Envelope> envelopes = new ArrayList<>(count);
         for (int i = from; i < from + count; i++) {
             envelopes.add(envelope(i, payloadSize, BASE_TIME + i));
@@ -80,7 +80,7 @@ final class TestEnvelopes {
         return envelopes;
     }
 
-    static WakuMessage payload(int index, int size) {
+    public static WakuMessage payload(int index, int size) {
         return TestMessages.message(index, size, BASE_TIME + index).toBuilder().setPayload(ByteString.copyFrom(new byte[size])).build();
     }
 }

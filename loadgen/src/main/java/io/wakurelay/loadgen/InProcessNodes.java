@@ -1,7 +1,9 @@
 package io.wakurelay.loadgen;
 
 import io.wakurelay.archive.Durability;
+import io.wakurelay.archive.PostgresConfig;
 import io.wakurelay.archive.RetentionPolicy;
+import io.wakurelay.archive.StoreDbUrl;
 import io.wakurelay.node.NodeConfig;
 import io.wakurelay.node.WakuNode;
 import io.wakurelay.p2p.multiaddr.Multiaddr;
@@ -35,11 +37,20 @@ final class InProcessNodes {
 
     /** As {@link #start(Path, boolean, String, List)}, archiving with {@code durability} (null: no archive). */
     static WakuNode start(Path dataDir, Durability durability, String pubsubTopic, List<String> staticPeers) {
-        return WakuNode.start(config(dataDir, durability, pubsubTopic, staticPeers));
+        return start(dataDir, durability, "", pubsubTopic, staticPeers);
     }
 
-    /** The config {@link #start(Path, Durability, String, List)} starts a node with, for scenarios that change it. */
-    static NodeConfig config(Path dataDir, Durability durability, String pubsubTopic, List<String> staticPeers) {
+    /**
+     * As {@link #start(Path, Durability, String, List)}, archiving where {@code storeDbUrl} says (the node's
+     * {@code --store-message-db-url}: empty for RocksDB in {@code dataDir/store}, {@code postgres://...} for PostgreSQL).
+     */
+    static WakuNode start(Path dataDir, Durability durability, String storeDbUrl, String pubsubTopic, List<String> staticPeers) {
+        return WakuNode.start(config(dataDir, durability, storeDbUrl, pubsubTopic, staticPeers));
+    }
+
+    /** The config {@link #start(Path, Durability, String, String, List)} starts a node with, for scenarios that change it. */
+    static NodeConfig config(Path dataDir, Durability durability, String storeDbUrl, String pubsubTopic,
+                             List<String> staticPeers) {
         boolean store = durability != null;
         NodeConfig defaults = NodeConfig.DEFAULTS;
         return defaults.toBuilder().dataDir(dataDir)
@@ -49,7 +60,7 @@ final class InProcessNodes {
                         .limits(defaults.relay().limits().withMaxClockDrift(CLOCK_DRIFT))
                         .messageCacheBytes(MESSAGE_CACHE_BYTES).build())
                 .archive(store ? defaults.archive().toBuilder().dataDir(dataDir.resolve("store"))
-                        .retention(new RetentionPolicy.None()).durability(durability).build() : null)
+                        .retention(new RetentionPolicy.None()).durability(durability).postgres(postgres(storeDbUrl)).build() : null)
                 .rest(null).metrics(null).build();
     }
 
@@ -70,6 +81,16 @@ final class InProcessNodes {
                 Math.max(s.ipColocationFactorThreshold(), peers), s.behaviourPenaltyWeight(), s.behaviourPenaltyDecay());
         return config.toBuilder().host(config.host().toBuilder().ipColocationLimit(0).build())
                 .relay(config.relay().toBuilder().scoring(scoring).build()).build();
+    }
+
+    /** The PostgreSQL database {@code storeDbUrl} names, or null for RocksDB. */
+    static PostgresConfig postgres(String storeDbUrl) {
+        return StoreDbUrl.parse(storeDbUrl) instanceof StoreDbUrl.Postgres pg ? pg.applyTo(PostgresConfig.builder()).build() : null;
+    }
+
+    /** {@code rocksdb} or {@code postgres}: the {@code archive} column of a result. */
+    static String backend(String storeDbUrl) {
+        return postgres(storeDbUrl) == null ? "rocksdb" : "postgres";
     }
 
     /** The multiaddr, with peer id, peers dial {@code node} at. */

@@ -5,11 +5,11 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 import io.wakurelay.archive.Durability;
 import io.wakurelay.node.config.DurationText;
 import io.wakurelay.protocol.PayloadMix;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
+import picocli.CommandLine;
 
 import java.io.IOException;
 import java.io.PrintStream;
@@ -178,7 +178,7 @@ public final class LoadgenMain implements Runnable {
     }
 
     @Command(name = "micro", mixinStandardHelpOptions = true,
-            description = "One node, no network: frames injected into the receive path and archived into RocksDB.")
+            description = "One node, no network: frames injected into the receive path and archived (RocksDB, or PostgreSQL).")
     static final class Micro implements Callable<Integer> {
         @Mixin
         WorkloadOptions workload;
@@ -189,11 +189,16 @@ public final class LoadgenMain implements Runnable {
                 description = "the node's --store-durability: wal, wal-sync or flush (default: ${DEFAULT-VALUE})")
         String durability;
 
+        @Option(names = "--store-message-db-url", defaultValue = "", paramLabel = "URL",
+                description = "the node's --store-message-db-url: empty for RocksDB in the work dir, "
+                        + "postgres://user:password@host:port/database for PostgreSQL (an empty database: the run counts what it stores)")
+        String storeDbUrl;
+
         @Override
         public Integer call() {
             Workload w = workload.workload();
             Durability mode = Durability.parse(durability);
-            return output.report(output.inWorkDir(dir -> MicroScenario.run(w, dir, mode, Sink.err)));
+            return output.report(output.inWorkDir(dir -> MicroScenario.run(w, dir, mode, storeDbUrl, Sink.err)));
         }
     }
 
@@ -208,10 +213,15 @@ public final class LoadgenMain implements Runnable {
         @Option(names = "--processes", description = "run the receiver as a separate process")
         boolean processes;
 
+        @Option(names = "--store-message-db-url", defaultValue = "", paramLabel = "URL",
+                description = "the receiver's --store-message-db-url: empty for RocksDB in the work dir, "
+                        + "postgres://user:password@host:port/database for PostgreSQL (an empty database)")
+        String storeDbUrl;
+
         @Override
         public Integer call() {
             Workload w = workload.workload();
-            return output.report(output.inWorkDir(dir -> MacroScenario.run(w, dir, processes, Sink.err)));
+            return output.report(output.inWorkDir(dir -> MacroScenario.run(w, dir, processes, storeDbUrl, Sink.err)));
         }
     }
 

@@ -2,6 +2,7 @@ package io.wakurelay.loadgen;
 
 import io.netty.buffer.ByteBuf;
 import io.wakurelay.archive.CommittedBatch;
+import io.wakurelay.node.NodeConfig;
 import io.wakurelay.node.NodeProcess;
 import io.wakurelay.node.WakuNode;
 import io.wakurelay.protocol.MessageHash;
@@ -28,12 +29,18 @@ final class MacroScenario {
     }
 
     static ResultRow run(Workload workload, Path dir, boolean processes, PrintStream err) {
-        return processes ? runWithProcess(workload, dir, err) : runInProcess(workload, dir, err);
+        return run(workload, dir, processes, "", err);
     }
 
-    private static ResultRow runInProcess(Workload workload, Path dir, PrintStream err) {
+    /** @param storeDbUrl where the receiver archives: empty for RocksDB, {@code postgres://...} for PostgreSQL */
+    static ResultRow run(Workload workload, Path dir, boolean processes, String storeDbUrl, PrintStream err) {
+        return processes ? runWithProcess(workload, dir, storeDbUrl, err) : runInProcess(workload, dir, storeDbUrl, err);
+    }
+
+    private static ResultRow runInProcess(Workload workload, Path dir, String storeDbUrl, PrintStream err) {
         try (FrameSet frames = new FrameSet(workload);
-             WakuNode b = InProcessNodes.start(dir.resolve("receiver"), true, workload.pubsubTopic(), List.of());
+             WakuNode b = InProcessNodes.start(dir.resolve("receiver"), NodeConfig.DEFAULTS.archive().durability(), storeDbUrl,
+                     workload.pubsubTopic(), List.of());
              WakuNode a = InProcessNodes.start(dir.resolve("publisher"), false, workload.pubsubTopic(), List.of(InProcessNodes.peerAddress(b)))) {
             InProcessNodes.awaitPeer(a, b, workload.pubsubTopic(), Duration.ofSeconds(30));
             InProcessNodes.awaitPeer(b, a, workload.pubsubTopic(), Duration.ofSeconds(30));
@@ -56,6 +63,7 @@ final class MacroScenario {
                 Map<String, Object> extras = new LinkedHashMap<>();
                 extras.put("publisher_hashes_per_msg", (a.counters().hashes() - aHashes0) / (double) workload.count());
                 extras.put("mode", "in-process");
+                extras.put("archive", InProcessNodes.backend(storeDbUrl));
                 return m.finish(tracker.lastConfirmed(), tracker.latencies(), frames.payloadBytes(workload.warmup(), workload.total()), 0, extras);
             } finally {
                 watch.dispose();
@@ -63,8 +71,8 @@ final class MacroScenario {
         }
     }
 
-    private static ResultRow runWithProcess(Workload workload, Path dir, PrintStream err) {
-        List<String> args = List.of("--data-dir", dir.resolve("receiver").toString(), "--listen-address", "127.0.0.1",
+    private static ResultRow runWithProcess(Workload workload, Path dir, String storeDbUrl, PrintStream err) {
+        List<String> args = List.of("--store-message-db-url", storeDbUrl,"--data-dir", dir.resolve("receiver").toString(), "--listen-address", "127.0.0.1",
                 "--tcp-port", "0", "--rest-port", "0", "--metrics-server-port", "0", "--pubsub-topic", workload.pubsubTopic(),
                 "--max-clock-drift", InProcessNodes.CLOCK_DRIFT.toSeconds() + "s", "--store-message-retention-policy", "none");
         try (FrameSet frames = new FrameSet(workload);
@@ -93,6 +101,7 @@ final class MacroScenario {
                 double n = workload.count();
                 Map<String, Object> extras = new LinkedHashMap<>();
                 extras.put("mode", "processes");
+                extras.put("archive", InProcessNodes.backend(storeDbUrl));
                 extras.put("latency_resolution_ms", StorePoller.INTERVAL_MILLIS);
                 extras.put("publisher_peak_heap_mb", local.peakHeapMb());
                 extras.put("publisher_alloc_bytes_per_msg", local.allocBytesPerMsg());

@@ -18,7 +18,7 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * One node, no network: pre-encoded frames go into the relay's receive path (decode, validate, hash, dedup)
- * and on into the archive (a real RocksDB in {@code dataDir}). A message counts when its batch is committed;
+ * and on into the archive (a real RocksDB in {@code dataDir}, or the PostgreSQL database a {@code postgres://} URL names). A message counts when its batch is committed;
  * its latency runs from injection to commit.
  */
 final class MicroScenario {
@@ -31,7 +31,12 @@ final class MicroScenario {
 
     /** @param durability the archive's (with flush, a message counts as archived once the flush that wrote it ended) */
     static ResultRow run(Workload workload, Path dataDir, Durability durability, PrintStream err) {
-        try (WakuNode node = InProcessNodes.start(dataDir, durability, workload.pubsubTopic(), java.util.List.of());
+        return run(workload, dataDir, durability, "", err);
+    }
+
+    /** @param storeDbUrl where the node archives: empty for RocksDB in {@code dataDir}, {@code postgres://...} for PostgreSQL */
+    static ResultRow run(Workload workload, Path dataDir, Durability durability, String storeDbUrl, PrintStream err) {
+        try (WakuNode node = InProcessNodes.start(dataDir, durability, storeDbUrl, workload.pubsubTopic(), java.util.List.of());
              FrameSet frames = new FrameSet(workload)) {
             long[] injectedAt = new long[workload.total()];
             long[] archivedAt = new long[workload.total()];
@@ -52,7 +57,8 @@ final class MicroScenario {
                 for (int i = workload.warmup(); i < workload.total(); i++) {
                     latencies.add(archivedAt[i] - injectedAt[i]);
                 }
-                return m.finish(lastCommit.get(), latencies, frames.payloadBytes(workload.warmup(), workload.total()), 0, Map.of());
+                return m.finish(lastCommit.get(), latencies, frames.payloadBytes(workload.warmup(), workload.total()), 0,
+                        Map.of("archive", InProcessNodes.backend(storeDbUrl)));
             } finally {
                 watch.dispose();
             }

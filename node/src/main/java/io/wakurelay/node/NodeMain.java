@@ -100,7 +100,7 @@ public final class NodeMain {
                 cli.printVersionHelp(System.out);
                 return null;
             }
-            return options.toConfig();
+            return options.toConfig(environment);
         } catch (CommandLine.ParameterException | IllegalArgumentException | java.io.UncheckedIOException e) {
             throw new ConfigurationException(e.getMessage(), e);
         }

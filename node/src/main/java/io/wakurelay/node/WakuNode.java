@@ -2,15 +2,13 @@ package io.wakurelay.node;
 
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.wakurelay.archive.ArchiveConfig;
 import io.wakurelay.archive.CommittedBatch;
 import io.wakurelay.archive.MessageArchive;
+import io.wakurelay.archive.backends.ArchiveBackends;
 import io.wakurelay.discovery.enr.Enr;
 import io.wakurelay.discovery.enr.WakuCapabilities.Capability;
 import io.wakurelay.node.config.HostPort;
-import io.wakurelay.p2p.Host;
-import io.wakurelay.p2p.crypto.NodeKey;
-import io.wakurelay.p2p.crypto.PrivateKey;
-import io.wakurelay.p2p.multiaddr.Multiaddr;
 import io.wakurelay.node.metrics.ConnectedPeers;
 import io.wakurelay.node.metrics.MetricsConfig;
 import io.wakurelay.node.metrics.MetricsServer;
@@ -21,14 +19,19 @@ import io.wakurelay.node.rest.RestMetrics;
 import io.wakurelay.node.rest.RestServer;
 import io.wakurelay.node.rest.TopicCache;
 import io.wakurelay.node.store.StoreQueries;
+import io.wakurelay.p2p.Host;
+import io.wakurelay.p2p.crypto.NodeKey;
+import io.wakurelay.p2p.crypto.PeerId;
+import io.wakurelay.p2p.crypto.PrivateKey;
+import io.wakurelay.p2p.multiaddr.Multiaddr;
 import io.wakurelay.protocol.Envelope;
 import io.wakurelay.protocol.PathCounters;
+import io.wakurelay.protocol.WallClock;
 import io.wakurelay.relay.Relay;
 import io.wakurelay.services.FilterService;
 import io.wakurelay.services.LightpushService;
 import io.wakurelay.services.StoreClient;
 import io.wakurelay.services.StoreService;
-import io.wakurelay.protocol.WallClock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import reactor.core.publisher.Flux;
@@ -76,13 +79,13 @@ public final class WakuNode implements NodeStatus, AutoCloseable {
             MetricsConfig metricsConfig = config.metrics();
             this.metricsServer = metricsConfig == null ? null : components.add("metrics server",
                     MetricsServer.start(metricsConfig, metrics::scrape));
+            PrivateKey key = config.nodeKey() != null ? config.nodeKey() : NodeKey.loadOrCreate(config.dataDir());
             this.archive = config.archive() == null ? null
-                    : components.add("archive", MessageArchive.open(config.archive(), metrics.registry()));
+                    : components.add("archive", ArchiveBackends.open(named(config.archive(), key), metrics.registry()));
             // added right after the archive, so that it stops after the relay and the host (the relay feeds it) and
             // before the archive closes (it feeds the archive); it is connected to the relay further down
             this.pipeline = new ArchivePipeline(archive);
             components.add("archive pipeline", pipeline, pipeline::shutdown, () -> { });
-            PrivateKey key = config.nodeKey() != null ? config.nodeKey() : NodeKey.loadOrCreate(config.dataDir());
             // static peers are dialled once the relay listens for connections, so that it sees them from the start
             Host host = Host.start(config.host().toBuilder().staticPeers(List.of()).build(), key, metrics.registry());
             this.host = components.add("p2p host", host, host::shutdown, host);
@@ -303,6 +306,18 @@ public final class WakuNode implements NodeStatus, AutoCloseable {
             services.add("Filter");
         }
         return services;
+    }
+
+    /**
+     * With PostgreSQL, the node's sessions are named after its peer id ({@code pg_stat_activity.application_name}), so
+     * that an operator of a fleet sees which node holds which connection.
+     */
+    private static ArchiveConfig named(ArchiveConfig archive, PrivateKey key) {
+        if (archive.postgres() == null) {
+            return archive;
+        }
+        String name = "wakurelay/" + PeerId.fromPublicKey(key.publicKey());
+        return archive.toBuilder().postgres(archive.postgres().toBuilder().applicationName(name).build()).build();
     }
 
     @Override

@@ -1,7 +1,6 @@
 package io.wakurelay.node;
 
 import io.wakurelay.archive.Durability;
-
 import io.wakurelay.node.config.ConfigSources;
 import io.wakurelay.node.config.NodeOptions;
 import io.wakurelay.p2p.crypto.PeerId;
@@ -17,9 +16,9 @@ import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.time.Duration;
 import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -235,6 +234,49 @@ class NodeCommandLineTest {
         try (ServerSocket stillFree = new ServerSocket(port)) {
             assertThat(stillFree.isBound()).isTrue();
         }
+    }
+
+    @Test
+    void storeMessageDbUrlChoosesTheBackendAsNwakusFlagDoes() throws Exception {
+        NodeConfig embedded = NodeMain.parse(new String[]{"--data-dir", dir.toString(), "--store-message-db-url", ""}, Map.of());
+        assertThat(embedded.archive().postgres()).isNull();
+        assertThat(embedded.archive().dataDir()).isEqualTo(dir.resolve("store"));
+        NodeConfig rocks = NodeMain.parse(new String[]{"--data-dir", dir.toString(), "--store-message-db-url",
+                "rocksdb://" + dir.resolve("elsewhere")}, Map.of());
+        assertThat(rocks.archive().dataDir()).isEqualTo(dir.resolve("elsewhere"));
+
+        NodeConfig pg = NodeMain.parse(new String[]{"--data-dir", dir.toString(), "--store-message-db-url",
+                "postgres://waku:secret@db.example:5433/store", "--store-max-num-db-connections", "12",
+                "--store-message-db-statement-timeout", "5s", "--store-message-db-start-wait", "0s"}, Map.of());
+        assertThat(pg.archive().postgres().describe()).isEqualTo("db.example:5433/store as waku");
+        assertThat(pg.archive().postgres().password()).isEqualTo("secret");
+        assertThat(pg.archive().postgres().maxConnections()).isEqualTo(12);
+        assertThat(pg.archive().postgres().statementTimeout()).isEqualTo(Duration.ofSeconds(5));
+        assertThat(pg.archive().postgres().startWait()).isZero();
+        assertThat(pg.toString()).doesNotContain("secret");
+    }
+
+    @Test
+    void thePostgresPasswordComesFromTheUrlElseAFileElseTheEnvironment() throws Exception {
+        Path file = dir.resolve("pg-password");
+        Files.writeString(file, "from-file\n");
+        String url = "postgres://waku@db:5432/store";
+        Map<String, String> env = Map.of("WAKURELAY_STORE_MESSAGE_DB_PASSWORD", "from-env");
+        assertThat(NodeMain.parse(new String[]{"--data-dir", dir.toString(), "--store-message-db-url", url,
+                "--store-message-db-password-file", file.toString()}, env).archive().postgres().password()).isEqualTo("from-file");
+        assertThat(NodeMain.parse(new String[]{"--data-dir", dir.toString(), "--store-message-db-url", url}, env)
+                .archive().postgres().password()).isEqualTo("from-env");
+        assertThat(NodeMain.parse(new String[]{"--data-dir", dir.toString(), "--store-message-db-url",
+                "postgres://waku:in-url@db:5432/store"}, env).archive().postgres().password()).isEqualTo("in-url");
+    }
+
+    @Test
+    void sqliteAndOtherStoresAreRefusedSayingWhatIsSupported() {
+        assertRefused("--store-message-db-url sqlite://store.sqlite3", "--store-message-db-url: sqlite is not supported");
+        assertRefused("--store-message-db-url sqlite://store.sqlite3", "postgres://user:password@host:port/database");
+        assertRefused("--store-message-db-url mongodb://x@y/z", "unknown store database scheme 'mongodb'");
+        assertRefused("--store-message-db-url postgres://waku:pw@db:5432/store --store-max-num-db-connections 1",
+                "connections must be 3..1000");
     }
 
     private void assertRefused(String args, String mention) {

@@ -7,6 +7,7 @@ import io.wakurelay.archive.MessageArchive;
 import io.wakurelay.archive.RetentionPolicy;
 import io.wakurelay.archive.StoreQuery;
 import io.wakurelay.archive.StoreResponse;
+import io.wakurelay.archive.backends.ArchiveBackends;
 import io.wakurelay.p2p.Host;
 import io.wakurelay.p2p.HostConfig;
 import io.wakurelay.p2p.crypto.PrivateKey;
@@ -80,7 +81,7 @@ final class ServiceNode implements AutoCloseable {
         relay = Relay.start(RelayConfig.builder()
                 .gossip(GossipParams.DEFAULTS.toBuilder().heartbeat(Duration.ofMillis(100)).build())
                 .build(), host, new PathCounters(), registry);
-        archive = MessageArchive.open(ArchiveConfig.defaults(dir.resolve("archive-" + index))
+        archive = ArchiveBackends.open(ArchiveConfig.defaults(dir.resolve("archive-" + index))
                 .toBuilder().retention(new RetentionPolicy.None())
                 .blockCacheBytes(16L << 20).writeBufferBytes(4L << 20)
                 .maxBatchMessages(64).maxBatchDelay(Duration.ofMillis(2)).maxPendingMessages(256).build(), registry);

@@ -5,6 +5,7 @@ import io.wakurelay.archive.ArchiveConfig;
 import io.wakurelay.archive.CommittedBatch;
 import io.wakurelay.archive.MessageArchive;
 import io.wakurelay.archive.RetentionPolicy;
+import io.wakurelay.archive.backends.ArchiveBackends;
 import io.wakurelay.protocol.Envelope;
 import io.wakurelay.protocol.PayloadMix;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -73,7 +74,7 @@ public class InsertBenchmark {
     @Setup(Level.Iteration)
     public void openArchive() throws Exception {
         dir = Files.createTempDirectory("archive-insert-bench");
-        archive = MessageArchive.open(ArchiveConfig.defaults(dir).toBuilder().retention(new RetentionPolicy.None()).durability(io.wakurelay.archive.Durability.parse(durability)).build(),
+        archive = ArchiveBackends.open(ArchiveConfig.defaults(dir).toBuilder().retention(new RetentionPolicy.None()).durability(io.wakurelay.archive.Durability.parse(durability)).build(),
                 new SimpleMeterRegistry());
         for (Envelope e : envelopes) {
             // the archive releases one reference per envelope; the benchmark keeps its own for the next iteration

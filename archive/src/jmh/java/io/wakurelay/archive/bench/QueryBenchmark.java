@@ -6,6 +6,7 @@ import io.wakurelay.archive.MessageArchive;
 import io.wakurelay.archive.RetentionPolicy;
 import io.wakurelay.archive.StoreQuery;
 import io.wakurelay.archive.StoreResponse;
+import io.wakurelay.archive.backends.ArchiveBackends;
 import io.wakurelay.protocol.Envelope;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -59,12 +60,12 @@ public class QueryBenchmark {
         dir = Files.createTempDirectory("archive-query-bench");
         ArchiveConfig config = ArchiveConfig.defaults(dir).toBuilder().retention(new RetentionPolicy.None()).build();
         SplittableRandom random = new SplittableRandom(42);
-        try (MessageArchive writing = MessageArchive.open(config, new SimpleMeterRegistry())) {
+        try (MessageArchive writing = ArchiveBackends.open(config, new SimpleMeterRegistry())) {
             Flux<Envelope> envelopes = Flux.range(0, MESSAGES).map(i ->
                     BenchEnvelopes.envelope(random, contentTopic(i % CONTENT_TOPICS), payloadSize, BenchEnvelopes.BASE_TIME + i * STEP_NANOS));
             writing.write(envelopes).blockLast();
         }
-        archive = MessageArchive.open(config, new SimpleMeterRegistry());
+        archive = ArchiveBackends.open(config, new SimpleMeterRegistry());
         if (archive.messageCount() != MESSAGES) {
             throw new IllegalStateException("expected " + MESSAGES + " messages, found " + archive.messageCount());
         }

@@ -1,5 +1,6 @@
 package io.wakurelay.node.config;
 
+import io.wakurelay.archive.ArchiveConfig;
 import io.wakurelay.archive.Durability;
 import io.wakurelay.archive.RetentionPolicy;
 import io.wakurelay.node.LogFormat;
@@ -9,22 +10,23 @@ import io.wakurelay.node.ServicesConfig;
 import io.wakurelay.node.metrics.MetricsConfig;
 import io.wakurelay.node.rest.RestConfig;
 import io.wakurelay.node.store.StoreLimits;
-import io.wakurelay.protocol.AutoSharding;
-import io.wakurelay.protocol.ProtocolLimits;
-import io.wakurelay.protocol.Topics;
 import io.wakurelay.p2p.HostConfig;
 import io.wakurelay.p2p.crypto.NodeKey;
 import io.wakurelay.p2p.crypto.PrivateKey;
+import io.wakurelay.protocol.AutoSharding;
+import io.wakurelay.protocol.ProtocolLimits;
+import io.wakurelay.protocol.Topics;
 import io.wakurelay.relay.RelayConfig;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
+import picocli.CommandLine;
 
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 
 /**
  * The node's command line. Flags follow nwaku's names where the concept is the same. Every option can also
@@ -33,12 +35,15 @@ import java.util.List;
  */
 @Command(name = "wakurelay-node", mixinStandardHelpOptions = true, sortOptions = false, usageHelpWidth = 110,
         versionProvider = NodeVersion.class,
-        description = "A Waku relay and store node (libp2p, gossipsub on /vac/waku/relay/2.0.0) with an embedded RocksDB archive.%n"
+        description = "A Waku relay and store node (libp2p, gossipsub on /vac/waku/relay/2.0.0) with an archive in embedded RocksDB or in PostgreSQL.%n"
                 + "Options also come from WAKURELAY_<OPTION> environment variables and --config-file (TOML).%n",
         showDefaultValues = true)
 public final class NodeOptions {
     @Option(names = "--config-file", paramLabel = "FILE", description = "TOML file of options (keys are option names without --)")
     Path configFile;
+
+    /** The process's environment, for the secrets that are no options; set by {@link #toConfig(Map)}. */
+    Map<String, String> environment = Map.of();
 
     @Option(names = "--data-dir", paramLabel = "DIR", description = "directory of the archive and the node key")
     Path dataDir;
@@ -138,8 +143,39 @@ public final class NodeOptions {
             description = "relay messages (nwaku's flag; only true: this node is a relay node)")
     boolean relay;
 
-    @Option(names = "--store", paramLabel = "BOOL", arity = "0..1", fallbackValue = "true", showDefaultValue = CommandLine.Help.Visibility.ALWAYS, description = "archive messages in the embedded store")
+    @Option(names = "--store", paramLabel = "BOOL", arity = "0..1", fallbackValue = "true", showDefaultValue = CommandLine.Help.Visibility.ALWAYS, description = "archive messages (in RocksDB or PostgreSQL, as --store-message-db-url says)")
     boolean store;
+
+    @Option(names = "--store-message-db-url", paramLabel = "URL",
+            description = "where the archive is (nwaku's flag): empty or rocksdb://<dir> for the embedded RocksDB store "
+                    + "(empty: <data-dir>/store), postgres://user:password@host:port/database for PostgreSQL with nwaku's "
+                    + "schema, which a fleet of store nodes may share (docs/archive.md); the password may instead come from "
+                    + "--store-message-db-password-file or WAKURELAY_STORE_MESSAGE_DB_PASSWORD; sqlite:// is not supported")
+    String storeMessageDbUrl;
+
+    @Option(names = "--store-message-db-password-file", paramLabel = "FILE",
+            description = "file whose first line is the PostgreSQL password, when the URL has none (it is never logged)")
+    Path storeMessageDbPasswordFile;
+
+    @Option(names = "--store-max-num-db-connections", paramLabel = "N",
+            description = "PostgreSQL: connections of the node's pool (nwaku's flag): one writer, one for housekeeping, the "
+                    + "rest for Store queries (an open page holds one; keep it above --store-max-queries)")
+    int storeMaxNumDbConnections;
+
+    @Option(names = "--store-message-db-statement-timeout", paramLabel = "DURATION",
+            description = "PostgreSQL: the longest one statement may run (the server's statement_timeout); a write that "
+                    + "times out is retried, a query answers 500")
+    String storeMessageDbStatementTimeout;
+
+    @Option(names = "--store-message-db-connect-timeout", paramLabel = "DURATION",
+            description = "PostgreSQL: how long a write or a query waits for a connection from the pool, and a new "
+                    + "connection for the server")
+    String storeMessageDbConnectTimeout;
+
+    @Option(names = "--store-message-db-start-wait", paramLabel = "DURATION",
+            description = "PostgreSQL: how long the node retries a database that is down at start before it exits "
+                    + "(0: exit at once)")
+    String storeMessageDbStartWait;
 
     @Option(names = "--store-message-retention-policy", paramLabel = "POLICY",
             description = "none, time:<seconds>, capacity:<count> or size:<n>[KB|MB|GB]")
@@ -278,6 +314,15 @@ public final class NodeOptions {
      * @throws IllegalArgumentException saying which option is wrong
      */
     public NodeConfig toConfig() {
+        return toConfig(Map.of());
+    }
+
+    /**
+     * As {@link #toConfig()}, with the process's environment, where a secret that is no option may be
+     * ({@code WAKURELAY_STORE_MESSAGE_DB_PASSWORD}).
+     */
+    public NodeConfig toConfig(Map<String, String> environment) {
+        this.environment = environment;
         NodeConfig defaults = NodeConfig.DEFAULTS;
         if (!relay) {
             throw new IllegalArgumentException("--relay=false is not supported: this node is a relay node (nwaku's --relay, "
@@ -296,15 +341,17 @@ public final class NodeOptions {
         // the key is read (or made) here rather than at start, so that a bad key file is a configuration error
         node.nodeKey(nodeKey != null ? option("--nodekey", () -> PrivateKey.secp256k1Hex(nodeKey))
                 : option("--data-dir", () -> NodeKey.loadOrCreate(dataDir)));
-        node.archive(!store ? null : option("store options", () -> defaults.archive().toBuilder()
+        ArchiveConfig embedded = !store ? null : option("store options", () -> defaults.archive().toBuilder()
                 .dataDir(dataDir.resolve("store"))
+                .postgres(null)
                 .retention(RetentionPolicy.parse(retentionPolicy))
                 .durability(Durability.parse(storeDurability))
                 .flushInterval(DurationText.parse(storeFlushInterval))
                 .blockCacheBytes(ByteSize.parse(storeCacheSize))
                 .writeBufferBytes(ByteSize.parse(storeWriteBufferSize))
                 .writeRateBytes(ByteSize.parse(storeWriteRateLimit))
-                .build()));
+                .build());
+        node.archive(embedded == null ? null : option("--store-message-db-url", () -> StoreLocation.apply(this, embedded)));
         RestConfig restConfig = !rest ? null : option("REST options", () -> defaults.rest().toBuilder()
                 .address(restAddress).port(shifted(restPort)).admin(restAdmin)
                 .maxBodyBytes((int) Math.min(Integer.MAX_VALUE, ByteSize.parse(restMaxBodySize)))

@@ -1,6 +1,7 @@
 package io.wakurelay.node.config;
 
 import io.wakurelay.archive.ArchiveConfig;
+import io.wakurelay.archive.PostgresConfig;
 import io.wakurelay.node.NodeConfig;
 import io.wakurelay.node.rest.RestConfig;
 import io.wakurelay.p2p.HostConfig;
@@ -62,6 +63,12 @@ final class OptionDefaults {
         d.put("--relay-rpc-timeout", DurationText.format(relay.rpcReadTimeout()));
         d.put("--relay", "true"); // this node is always a relay node
         d.put("--store", String.valueOf(archive != null));
+        PostgresConfig postgres = PostgresConfig.DEFAULTS; // the node archives in RocksDB unless a postgres:// URL is given
+        d.put("--store-message-db-url", "");
+        d.put("--store-max-num-db-connections", String.valueOf(postgres.maxConnections()));
+        d.put("--store-message-db-statement-timeout", DurationText.format(postgres.statementTimeout()));
+        d.put("--store-message-db-connect-timeout", DurationText.format(postgres.connectTimeout()));
+        d.put("--store-message-db-start-wait", DurationText.format(postgres.startWait()));
         d.put("--store-message-retention-policy", archive.retention().spec());
         d.put("--store-durability", archive.durability().label());
         d.put("--store-flush-interval", DurationText.format(archive.flushInterval()));

@@ -1,8 +1,8 @@
 package io.wakurelay.node.config;
 
 import org.junit.jupiter.api.Test;
-import picocli.CommandLine;
 import picocli.CommandLine.Model.OptionSpec;
+import picocli.CommandLine;
 
 import java.util.HashSet;
 import java.util.Map;
@@ -14,7 +14,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 class OptionDefaultsTest {
     /** Options that have no default: lists, the key (made in the data dir), the config file, help and version. */
     private static final Set<String> WITHOUT_DEFAULT = Set.of("--config-file", "--nodekey", "--ext-multiaddr", "--staticnode",
-            "--shard", "--pubsub-topic", "--rate-limit", "--rest-allow-origin", "--rest-allow-host", "--help", "--version");
+            "--shard", "--pubsub-topic", "--rate-limit", "--rest-allow-origin", "--rest-allow-host", "--help", "--version",
+            "--store-message-db-password-file");
 
     private static Iterable<OptionSpec> options() {
         return new CommandLine(new NodeOptions()).getCommandSpec().options();

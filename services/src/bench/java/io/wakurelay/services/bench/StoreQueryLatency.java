@@ -8,6 +8,7 @@ import io.wakurelay.archive.MessageArchive;
 import io.wakurelay.archive.RetentionPolicy;
 import io.wakurelay.archive.StoreQuery;
 import io.wakurelay.archive.StoreResponse;
+import io.wakurelay.archive.backends.ArchiveBackends;
 import io.wakurelay.p2p.Host;
 import io.wakurelay.p2p.HostConfig;
 import io.wakurelay.p2p.crypto.PrivateKey;
@@ -58,7 +59,7 @@ final class StoreQueryLatency {
         Path dir = Files.createTempDirectory("services-store-bench");
         ArchiveConfig config = ArchiveConfig.defaults(dir).toBuilder().retention(new RetentionPolicy.None()).build();
         fill(config);
-        try (MessageArchive archive = MessageArchive.open(config, new SimpleMeterRegistry())) {
+        try (MessageArchive archive = ArchiveBackends.open(config, new SimpleMeterRegistry())) {
             Host server = Host.start(HostConfig.builder().listenAddress(new InetSocketAddress("127.0.0.2", 0)).build(),
                     PrivateKey.generateEd25519(), new SimpleMeterRegistry());
             Host client = Host.start(HostConfig.builder().listenAddress(new InetSocketAddress("127.0.0.3", 0)).build(),
@@ -125,7 +126,7 @@ final class StoreQueryLatency {
         EnvelopeEncoder encoder = new EnvelopeEncoder(new MessageValidator(
                 ProtocolLimits.DEFAULTS.withMaxClockDrift(Duration.ZERO), System::nanoTime), new PathCounters());
         SplittableRandom random = new SplittableRandom(42);
-        try (MessageArchive writing = MessageArchive.open(config, new SimpleMeterRegistry())) {
+        try (MessageArchive writing = ArchiveBackends.open(config, new SimpleMeterRegistry())) {
             Flux<Envelope> envelopes = Flux.range(0, MESSAGES).map(i -> {
                 byte[] payload = new byte[100];
                 random.nextBytes(payload);

@@ -1,0 +1,176 @@
+package io.wakurelay.archive;
+
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * Where the PostgreSQL archive's database is and how the node talks to it. Validated at construction: a bad value is
+ * an {@link IllegalArgumentException} that names it. The password never appears in {@link #toString()} (configs are
+ * logged).
+ *
+ * @param host             the server's host name or address
+ * @param port             its port
+ * @param database         the database (created beforehand, as for nwaku); the node creates nwaku's tables in it
+ * @param user             the role the node logs in as
+ * @param password         its password; empty when the server needs none (trust or peer authentication)
+ * @param maxConnections   connections of the node's pool, at most: one for the writer, one for housekeeping
+ *                         (partitions, retention, health checks), the rest for Store queries (an open page holds one)
+ * @param connectTimeout   how long a query or the writer waits for a connection from the pool, and a new connection
+ *                         for the server's answer
+ * @param statementTimeout the longest one statement may run (the server's {@code statement_timeout}); the driver's
+ *                         socket timeout is a little longer, so that a network that drops packets ends a call too
+ * @param startWait        how long the node retries a database that is down at start before it exits; 0: exit at once
+ * @param applicationName  the name the node's sessions show in {@code pg_stat_activity}, which tells the nodes of a
+ *                         fleet apart
+ */
+public record PostgresConfig(String host, int port, String database, String user, String password, int maxConnections,
+                             Duration connectTimeout, Duration statementTimeout, Duration startWait, String applicationName) {
+    private static final int MAX_CONNECTIONS_LIMIT = 1000;
+    private static final Duration MIN_TIMEOUT = Duration.ofMillis(250);
+
+    /** PostgreSQL's own port, and timeouts that let a database restart within seconds go unnoticed but for the delay. */
+    public static final PostgresConfig DEFAULTS = new PostgresConfig("127.0.0.1", 5432, "postgres", "postgres", "", 20,
+            Duration.ofSeconds(5), Duration.ofSeconds(30), Duration.ofSeconds(30), "wakurelay");
+
+    public PostgresConfig {
+        Objects.requireNonNull(password, "password");
+        Objects.requireNonNull(connectTimeout, "connectTimeout");
+        Objects.requireNonNull(statementTimeout, "statementTimeout");
+        Objects.requireNonNull(startWait, "startWait");
+        if (host == null || host.isBlank()) {
+            throw new IllegalArgumentException("the PostgreSQL host must not be empty");
+        }
+        if (port < 1 || port > 65535) {
+            throw new IllegalArgumentException("the PostgreSQL port must be 1..65535, was " + port);
+        }
+        if (database == null || database.isBlank()) {
+            throw new IllegalArgumentException("the PostgreSQL database must be named");
+        }
+        if (user == null || user.isBlank()) {
+            throw new IllegalArgumentException("the PostgreSQL user must be named");
+        }
+        if (maxConnections < 3 || maxConnections > MAX_CONNECTIONS_LIMIT) {
+            throw new IllegalArgumentException("the PostgreSQL connections must be 3.." + MAX_CONNECTIONS_LIMIT
+                    + " (the writer, housekeeping and at least one Store query), was " + maxConnections);
+        }
+        // HikariCP refuses shorter waits; a statement timeout that short would cut ordinary inserts
+        if (connectTimeout.compareTo(MIN_TIMEOUT) < 0) {
+            throw new IllegalArgumentException("the PostgreSQL connect timeout must be at least 250 ms, was " + connectTimeout);
+        }
+        if (statementTimeout.compareTo(MIN_TIMEOUT) < 0) {
+            throw new IllegalArgumentException("the PostgreSQL statement timeout must be at least 250 ms, was " + statementTimeout);
+        }
+        if (startWait.isNegative()) {
+            throw new IllegalArgumentException("the wait for PostgreSQL at start must not be negative, was " + startWait);
+        }
+        applicationName = applicationName == null || applicationName.isBlank() ? "wakurelay" : applicationName;
+    }
+
+    /** {@code host:port/database as user}: what logs and errors name (never the password). */
+    public String describe() {
+        return host + ":" + port + "/" + database + " as " + user;
+    }
+
+    /** The JDBC URL, without credentials. */
+    public String jdbcUrl() {
+        String h = host.contains(":") && !host.startsWith("[") ? "[" + host + "]" : host;
+        return "jdbc:postgresql://" + h + ":" + port + "/" + database;
+    }
+
+    @Override
+    public String toString() {
+        return "PostgresConfig[" + describe() + ", password " + (password.isEmpty() ? "none" : "set") + ", maxConnections "
+                + maxConnections + ", connectTimeout " + connectTimeout + ", statementTimeout " + statementTimeout
+                + ", startWait " + startWait + ", applicationName " + applicationName + "]";
+    }
+
+    public Builder toBuilder() {
+        return new Builder(this);
+    }
+
+    public static Builder builder() {
+        return DEFAULTS.toBuilder();
+    }
+
+    /** Starts from {@link #DEFAULTS} (or a given config); {@link #build()} validates. */
+    public static final class Builder {
+        private String host;
+        private int port;
+        private String database;
+        private String user;
+        private String password;
+        private int maxConnections;
+        private Duration connectTimeout;
+        private Duration statementTimeout;
+        private Duration startWait;
+        private String applicationName;
+
+        private Builder(PostgresConfig c) {
+            host = c.host;
+            port = c.port;
+            database = c.database;
+            user = c.user;
+            password = c.password;
+            maxConnections = c.maxConnections;
+            connectTimeout = c.connectTimeout;
+            statementTimeout = c.statementTimeout;
+            startWait = c.startWait;
+            applicationName = c.applicationName;
+        }
+
+        public Builder host(String v) {
+            host = v;
+            return this;
+        }
+
+        public Builder port(int v) {
+            port = v;
+            return this;
+        }
+
+        public Builder database(String v) {
+            database = v;
+            return this;
+        }
+
+        public Builder user(String v) {
+            user = v;
+            return this;
+        }
+
+        public Builder password(String v) {
+            password = v;
+            return this;
+        }
+
+        public Builder maxConnections(int v) {
+            maxConnections = v;
+            return this;
+        }
+
+        public Builder connectTimeout(Duration v) {
+            connectTimeout = v;
+            return this;
+        }
+
+        public Builder statementTimeout(Duration v) {
+            statementTimeout = v;
+            return this;
+        }
+
+        public Builder startWait(Duration v) {
+            startWait = v;
+            return this;
+        }
+
+        public Builder applicationName(String v) {
+            applicationName = v;
+            return this;
+        }
+
+        public PostgresConfig build() {
+            return new PostgresConfig(host, port, database, user, password, maxConnections, connectTimeout, statementTimeout,
+                    startWait, applicationName);
+        }
+    }
+}

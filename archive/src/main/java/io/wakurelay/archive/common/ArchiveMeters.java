@@ -1,0 +1,193 @@
+package io.wakurelay.archive.common;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.DistributionSummary;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.Meter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import io.wakurelay.archive.StoreQuery;
+import io.wakurelay.protocol.LatencyBuckets;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Supplier;
+
+/**
+ * The meters every backend serves under the same names (docs/metrics.md, "Archive"), so that a dashboard does not
+ * care which store is behind the node; a backend adds its own beside them ({@link #gauge}, {@link #counter}). Every
+ * label value is registered here at start. Removed from the registry on close, so that a closed archive leaves no
+ * gauge reading a closed store.
+ */
+public final class ArchiveMeters implements AutoCloseable {
+    /** nwaku's {@code waku_archive_errors{type}} label values for the two failures an archive here can have. */
+    public static final String INSERT_FAILURE = "insert_failure";
+    public static final String RETENTION_FAILURE = "retpolicy_failure";
+    /** nwaku's label for a message it does not archive because of its timestamp (PostgreSQL here: one without any). */
+    public static final String TOO_OLD = "invalid_message_too_old";
+
+    private static final String ERRORS = "archive failures: batches that failed to commit (retried), retention passes that "
+            + "failed, messages not archived for their timestamp (PostgreSQL: none)";
+
+    private final MeterRegistry registry;
+    private final List<Meter> meters = new ArrayList<>();
+    private final Map<StoreQuery.Kind, Timer> queryLatency = new EnumMap<>(StoreQuery.Kind.class);
+    private final Map<String, Counter> retentionDeleted = new HashMap<>();
+    private final ShardCounts shards;
+    private Counter inserts;
+    private Counter duplicates;
+    private Counter ephemeralSkipped;
+    private Counter writes;
+    private DistributionSummary batchMessages;
+    private Timer writeLatency;
+    private Counter writeErrors;
+    private Counter retentionRuns;
+    private Counter retentionErrors;
+    private Counter withoutTimestamp;
+
+    /**
+     * @param messages       the {@code waku_archive_messages{type="stored"}} gauge's source
+     * @param bytes          the {@code waku_archive_bytes} gauge's source
+     * @param pending        envelopes taken from the stream and not yet committed
+     * @param unacknowledged envelopes written and not yet acknowledged
+     */
+    public ArchiveMeters(MeterRegistry registry, Supplier<Number> messages, Supplier<Number> bytes, Supplier<Number> pending,
+                         Supplier<Number> unacknowledged) {
+        this.registry = registry;
+        this.shards = new ShardCounts(registry);
+        try {
+            register(messages, bytes, pending, unacknowledged);
+        } catch (RuntimeException e) {
+            // e.g. a meter of the same name and another type: leave the registry as it was
+            close();
+            throw e;
+        }
+    }
+
+    private void register(Supplier<Number> messages, Supplier<Number> bytes, Supplier<Number> pending,
+                          Supplier<Number> unacknowledged) {
+        keep(Gauge.builder("waku.archive.messages", messages).tag("type", "stored")
+                .description("messages stored").register(registry));
+        gauge("waku.archive.bytes", "bytes of stored messages (RocksDB: the WakuMessage bytes as received; PostgreSQL: "
+                + "the disk size of the message tables)", bytes);
+        gauge("waku.archive.pending", "envelopes taken by the writer and not yet committed", pending);
+        gauge("waku.archive.unacknowledged", "envelopes written and not yet acknowledged (with --store-durability flush: "
+                + "waiting for the flush that makes them durable)", unacknowledged);
+        inserts = counter("waku.archive.inserts", "messages written");
+        duplicates = counter("waku.archive.duplicates", "messages not written because their hash was already stored");
+        ephemeralSkipped = counter("waku.archive.ephemeral.skipped", "ephemeral messages not archived");
+        writes = counter("waku.archive.writes", "batches committed (one RocksDB WriteBatch or one PostgreSQL transaction each)");
+        writeErrors = keep(Counter.builder("waku.archive.errors").tag("type", INSERT_FAILURE)
+                .description(ERRORS)
+                .register(registry));
+        retentionErrors = keep(Counter.builder("waku.archive.errors").tag("type", RETENTION_FAILURE)
+                .description(ERRORS)
+                .register(registry));
+        withoutTimestamp = keep(Counter.builder("waku.archive.errors").tag("type", TOO_OLD)
+                .description(ERRORS)
+                .register(registry));
+        retentionRuns = counter("waku.archive.retention.runs", "retention passes");
+        batchMessages = keep(DistributionSummary.builder("waku.archive.batch.messages")
+                .description("messages per committed batch").register(registry));
+        writeLatency = keep(Timer.builder("waku.archive.insert.duration")
+                .description("time to commit one batch (its messages are inserted together)")
+                .serviceLevelObjectives(LatencyBuckets.between(Duration.ofNanos(100_000), Duration.ofSeconds(1)))
+                .register(registry));
+        for (StoreQuery.Kind kind : StoreQuery.Kind.values()) {
+            queryLatency.put(kind, keep(Timer.builder("waku.archive.query.duration").description("store query latency")
+                    .tag("kind", kind.label())
+                    .serviceLevelObjectives(LatencyBuckets.between(Duration.ofNanos(10_000), Duration.ofMillis(100)))
+                    .register(registry)));
+        }
+        for (String policy : List.of("time", "capacity", "size")) {
+            retentionDeleted.put(policy, keep(Counter.builder("waku.archive.retention.deleted")
+                    .description("messages removed by retention").tag("policy", policy).register(registry)));
+        }
+    }
+
+    public Counter inserts() {
+        return inserts;
+    }
+
+    public Counter duplicates() {
+        return duplicates;
+    }
+
+    public Counter ephemeralSkipped() {
+        return ephemeralSkipped;
+    }
+
+    public Counter writes() {
+        return writes;
+    }
+
+    public DistributionSummary batchMessages() {
+        return batchMessages;
+    }
+
+    public Timer writeLatency() {
+        return writeLatency;
+    }
+
+    public Counter writeErrors() {
+        return writeErrors;
+    }
+
+    /** Messages not archived because they have no timestamp (PostgreSQL, as nwaku). */
+    public Counter withoutTimestamp() {
+        return withoutTimestamp;
+    }
+
+    public Counter retentionRuns() {
+        return retentionRuns;
+    }
+
+    public Counter retentionErrors() {
+        return retentionErrors;
+    }
+
+    public ShardCounts shards() {
+        return shards;
+    }
+
+    public Timer queryLatency(StoreQuery.Kind kind) {
+        return queryLatency.get(kind);
+    }
+
+    /** @param policy {@code time}, {@code capacity} or {@code size} */
+    public Counter retentionDeleted(String policy) {
+        return retentionDeleted.get(policy);
+    }
+
+    /** Registers a backend's gauge, removed with the others on close. */
+    public void gauge(String name, String description, Supplier<Number> value) {
+        meters.add(Gauge.builder(name, value).description(description).register(registry));
+    }
+
+    /** Registers a backend's counter, removed with the others on close. */
+    public Counter counter(String name, String description) {
+        return keep(Counter.builder(name).description(description).register(registry));
+    }
+
+    /** Keeps a meter a backend registered itself, to be removed with the others on close. */
+    public <M extends Meter> M keep(M meter) {
+        meters.add(meter);
+        return meter;
+    }
+
+    public MeterRegistry registry() {
+        return registry;
+    }
+
+    @Override
+    public void close() {
+        for (Meter meter : meters) {
+            registry.remove(meter);
+        }
+        shards.close();
+    }
+}

@@ -1,0 +1,280 @@
+package io.wakurelay.archive.rocksdb;
+
+import com.google.protobuf.CodedInputStream;
+import com.google.protobuf.InvalidProtocolBufferException;
+import com.google.protobuf.UnsafeByteOperations;
+import io.wakurelay.archive.ArchiveClosedException;
+import io.wakurelay.archive.ArchiveStorageException;
+import io.wakurelay.archive.InvalidQueryException;
+import io.wakurelay.archive.StoreQuery;
+import io.wakurelay.archive.StoreResponse;
+import io.wakurelay.archive.StoredMessage;
+import io.wakurelay.protocol.MessageHash;
+import io.wakurelay.protocol.proto.WakuMessage;
+import org.rocksdb.ReadOptions;
+import org.rocksdb.RocksDB;
+import org.rocksdb.RocksDBException;
+import org.rocksdb.Snapshot;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.Comparator;
+import java.util.HashSet;
+import java.util.List;
+import java.util.PriorityQueue;
+import java.util.Set;
+import java.util.function.LongConsumer;
+
+/**
+ * Runs Store v3 queries as range scans over the indexes, all reads of one query on one RocksDB snapshot so
+ * that a page is consistent while the writer inserts and retention deletes.
+ *
+ * <p>A page is found by reading one entry more than the page size: the extra entry says whether a next page
+ * exists, and the cursor is the hash of the last entry returned. Because the cursor is a position in
+ * (timestamp, hash) order, the next page starts strictly after it: paging returns every matching message
+ * once and in order, and messages inserted meanwhile appear only if they sort after the cursor.
+ *
+ * <p>A page is opened ({@link #open}) and its messages are then read one by one as it is iterated
+ * ({@link RocksStorePage}), under the snapshot it was opened with. With data, the page also ends when its next message
+ * would take the stored bytes past the page's byte budget; the sizes are known before any message is read (a read
+ * of the value's length only), so that the page's extent and cursor are fixed when it opens, also for backward
+ * pages, whose messages are returned oldest first.
+ */
+final class StoreReader implements AutoCloseable {
+    private static final Logger log = LoggerFactory.getLogger(StoreReader.class);
+    /** Asking RocksDB for a value into an empty array returns the value's length and copies nothing. */
+    private static final byte[] LENGTH_ONLY = new byte[0];
+
+    /** An index entry found for a query; {@code pubsubTopic} is filled when known without another read. */
+    record Hit(byte[] tail, String pubsubTopic) {
+        MessageHash hash() {
+            return Keys.hashOfTail(tail);
+        }
+    }
+
+    private final ArchiveDatabase database;
+    private final RocksDB db;
+    private final MessageFamilies families;
+
+    private final Set<RocksStorePage> openPages = new HashSet<>();
+    private boolean closed;
+
+    StoreReader(ArchiveDatabase database) {
+        this.database = database;
+        this.db = database.db();
+        this.families = MessageFamilies.of(database);
+    }
+
+    /** The whole page at once (no byte budget): what {@link RocksArchive#query} returns. */
+    StoreResponse execute(StoreQuery query, LongConsumer busyNanos) throws RocksDBException {
+        try (RocksStorePage page = open(query, Long.MAX_VALUE, busyNanos)) {
+            List<StoredMessage> results = new ArrayList<>(page.size());
+            page.forEachRemaining(results::add);
+            return new StoreResponse(results, page.paginationCursor());
+        }
+    }
+
+    /**
+     * Opens a page: finds its index entries, and with data fixes where the byte budget ends it (the first message
+     * is always in, whatever its size); reads no message yet.
+     *
+     * @throws ArchiveClosedException when the archive is closed
+     */
+    RocksStorePage open(StoreQuery query, long maxPageBytes, LongConsumer busyNanos) throws RocksDBException {
+        long start = System.nanoTime();
+        return database.guarded(() -> {
+            Snapshot snapshot = database.snapshots().acquire();
+            ReadOptions read = new ReadOptions().setSnapshot(snapshot);
+            try {
+                byte[] cursorTail = query.cursor() == null ? null : cursorTail(read, query.cursor());
+                TailRange range = TailRange.of(query, cursorTail);
+                int wanted = query.pageSize() + 1;
+                List<Hit> hits = switch (query.kind()) {
+                    case HASHES -> byHashes(read, query, range, wanted);
+                    case TOPICS -> byTopics(snapshot, query, range, wanted);
+                    case TIME -> byTime(snapshot, query, range, wanted);
+                };
+                List<Hit> page = new ArrayList<>(Math.min(hits.size(), query.pageSize()));
+                long bytes = 0;
+                boolean budgetEnded = false;
+                Hit last = null;
+                for (int i = 0; i < Math.min(hits.size(), query.pageSize()); i++) {
+                    Hit hit = hits.get(i);
+                    if (query.includeData()) {
+                        int size = db.get(families.messages(), read, hit.tail(), LENGTH_ONLY);
+                        if (size == RocksDB.NOT_FOUND) {
+                            // every index entry is written in the same batch as its message: this is corruption
+                            log.error("index entry {} has no stored message; skipped", hit.hash());
+                            last = hit;
+                            continue;
+                        }
+                        if (!page.isEmpty() && bytes + size > maxPageBytes) {
+                            budgetEnded = true;
+                            break;
+                        }
+                        bytes += size;
+                    }
+                    page.add(hit);
+                    last = hit;
+                }
+                boolean more = budgetEnded || hits.size() > query.pageSize();
+                MessageHash next = more ? last.hash() : null;
+                if (!query.ascending()) {
+                    // nwaku returns every page in chronological order; the cursor still marks where the scan stopped
+                    Collections.reverse(page);
+                }
+                RocksStorePage opened = new RocksStorePage(this, snapshot, read, page, query.includeData(), next, bytes,
+                        System.nanoTime() - start, busyNanos);
+                if (!register(opened)) {
+                    throw new ArchiveClosedException("the archive is closing");
+                }
+                return opened;
+            } catch (RocksDBException | RuntimeException e) {
+                read.close();
+                database.snapshots().release(snapshot);
+                throw e;
+            }
+        });
+    }
+
+    /** One message of a page, read under the page's snapshot. */
+    StoredMessage read(ReadOptions read, Hit hit, boolean includeData) throws RocksDBException {
+        long timestamp = Keys.timestampOfTail(hit.tail());
+        if (!includeData) {
+            return new StoredMessage(hit.hash(), timestamp, null, null);
+        }
+        byte[] bytes = database.guarded(() -> db.get(families.messages(), read, hit.tail()));
+        if (bytes == null) {
+            // the page's snapshot had it when the page opened
+            throw new ArchiveStorageException("stored message " + hit.hash() + " vanished from the page's snapshot", null);
+        }
+        return new StoredMessage(hit.hash(), timestamp, hit.pubsubTopic(), parse(hit, bytes));
+    }
+
+    private synchronized boolean register(RocksStorePage page) {
+        return !closed && openPages.add(page);
+    }
+
+    /** Called by {@link RocksStorePage#close()}: gives the snapshot back while the database is still open. */
+    void release(RocksStorePage page, Snapshot snapshot, ReadOptions read) {
+        synchronized (this) {
+            openPages.remove(page);
+        }
+        read.close();
+        database.snapshots().release(snapshot);
+    }
+
+    /** Closes every open page (before the database closes: a snapshot must not outlive it); no page opens after. */
+    @Override
+    public void close() {
+        List<RocksStorePage> pages;
+        synchronized (this) {
+            closed = true;
+            pages = new ArrayList<>(openPages);
+        }
+        pages.forEach(RocksStorePage::close);
+    }
+
+    private byte[] cursorTail(ReadOptions read, MessageHash cursor) throws RocksDBException {
+        byte[] hash = cursor.toByteArray();
+        byte[] info = db.get(families.messageInfo(), read, hash);
+        if (info == null) {
+            throw new InvalidQueryException("cursor " + cursor.toHex() + " is not a stored message (unknown, or removed by retention)");
+        }
+        return Keys.tail(Keys.timestampOfInfo(info), hash);
+    }
+
+    private List<Hit> byHashes(ReadOptions read, StoreQuery query, TailRange range, int wanted) throws RocksDBException {
+        List<byte[]> keys = new ArrayList<>(query.hashes().size());
+        for (MessageHash hash : query.hashes()) {
+            keys.add(hash.toByteArray());
+        }
+        List<byte[]> infos = db.multiGetAsList(read, Collections.nCopies(keys.size(), families.messageInfo()), keys);
+        List<Hit> hits = new ArrayList<>();
+        for (int i = 0; i < keys.size(); i++) {
+            byte[] info = infos.get(i);
+            if (info == null) {
+                continue;
+            }
+            byte[] tail = Keys.tail(Keys.timestampOfInfo(info), keys.get(i));
+            if (range.contains(tail, query.ascending())) {
+                hits.add(new Hit(tail, Keys.pubsubOfInfo(info)));
+            }
+        }
+        Comparator<Hit> order = (a, b) -> Keys.compare(a.tail(), b.tail());
+        hits.sort(query.ascending() ? order : order.reversed());
+        return hits.size() > wanted ? hits.subList(0, wanted) : hits;
+    }
+
+    private List<Hit> byTopics(Snapshot snapshot, StoreQuery query, TailRange range, int wanted) throws RocksDBException {
+        String pubsubTopic = query.pubsubTopic();
+        List<IndexScan> scans = new ArrayList<>();
+        try {
+            if (query.contentTopics().isEmpty()) {
+                scans.add(new IndexScan(db, families.byPubsub(), snapshot, Keys.pubsubPrefix(pubsubTopic), range, query.ascending()));
+            } else {
+                for (String contentTopic : query.contentTopics()) {
+                    scans.add(new IndexScan(db, families.byContent(), snapshot, Keys.contentPrefix(pubsubTopic, contentTopic),
+                            range, query.ascending()));
+                }
+            }
+            return merge(scans, query.ascending(), wanted, pubsubTopic);
+        } finally {
+            scans.forEach(IndexScan::close);
+        }
+    }
+
+    /**
+     * A k-way merge of sorted scans (one per content topic): each step takes the smallest (or, backward, the
+     * largest) current tail. A message has one content topic, so the scans never return the same entry.
+     */
+    private static List<Hit> merge(List<IndexScan> scans, boolean ascending, int wanted, String pubsubTopic) throws RocksDBException {
+        Comparator<IndexScan> order = (a, b) -> Keys.compare(a.tail(), b.tail());
+        PriorityQueue<IndexScan> heads = new PriorityQueue<>(ascending ? order : order.reversed());
+        for (IndexScan scan : scans) {
+            if (scan.isValid()) {
+                heads.add(scan);
+            } else {
+                scan.checkStatus();
+            }
+        }
+        List<Hit> hits = new ArrayList<>(wanted);
+        while (hits.size() < wanted && !heads.isEmpty()) {
+            IndexScan scan = heads.poll();
+            hits.add(new Hit(scan.tail(), pubsubTopic));
+            scan.next();
+            if (scan.isValid()) {
+                heads.add(scan);
+            } else {
+                scan.checkStatus();
+            }
+        }
+        return hits;
+    }
+
+    private List<Hit> byTime(Snapshot snapshot, StoreQuery query, TailRange range, int wanted) throws RocksDBException {
+        List<Hit> hits = new ArrayList<>(wanted);
+        try (IndexScan scan = new IndexScan(db, families.byTime(), snapshot, Keys.EMPTY, range, query.ascending())) {
+            for (; scan.isValid() && hits.size() < wanted; scan.next()) {
+                String pubsubTopic = query.includeData() ? Keys.string(Keys.pubsubOfTimeValue(scan.value())) : null;
+                hits.add(new Hit(scan.tail(), pubsubTopic));
+            }
+            scan.checkStatus();
+        }
+        return hits;
+    }
+
+    private static WakuMessage parse(Hit hit, byte[] bytes) {
+        try {
+            // the array is this read's own: the message's bytes fields (the payload) alias it instead of copying it
+            CodedInputStream in = UnsafeByteOperations.unsafeWrap(bytes).newCodedInput();
+            in.enableAliasing(true);
+            return WakuMessage.parser().parseFrom(in);
+        } catch (InvalidProtocolBufferException e) {
+            throw new ArchiveStorageException("stored message " + hit.hash() + " does not parse as a WakuMessage", e);
+        }
+    }
+}

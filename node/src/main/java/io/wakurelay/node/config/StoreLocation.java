@@ -1,0 +1,52 @@
+package io.wakurelay.node.config;
+
+import io.wakurelay.archive.ArchiveConfig;
+import io.wakurelay.archive.PostgresConfig;
+import io.wakurelay.archive.StoreDbUrl;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+
+/**
+ * Where the archive is, from {@code --store-message-db-url} and the PostgreSQL options: the embedded RocksDB store (in
+ * {@code <data-dir>/store}, or the directory of a {@code rocksdb://} URL), or a PostgreSQL database. The password is
+ * taken from the URL, else from {@code --store-message-db-password-file}, else from the environment variable
+ * {@value #PASSWORD_VARIABLE}; it is never logged (the configs' {@code toString} hides it).
+ */
+final class StoreLocation {
+    static final String PASSWORD_VARIABLE = "WAKURELAY_STORE_MESSAGE_DB_PASSWORD";
+
+    private StoreLocation() {
+    }
+
+    /** @param embedded the archive's config with the embedded store in the data directory */
+    static ArchiveConfig apply(NodeOptions options, ArchiveConfig embedded) {
+        StoreDbUrl url = StoreDbUrl.parse(options.storeMessageDbUrl);
+        if (url instanceof StoreDbUrl.RocksDb rocks) {
+            return rocks.dir() == null ? embedded : embedded.toBuilder().dataDir(rocks.dir()).build();
+        }
+        StoreDbUrl.Postgres pg = (StoreDbUrl.Postgres) url;
+        PostgresConfig.Builder config = pg.applyTo(PostgresConfig.builder())
+                .maxConnections(options.storeMaxNumDbConnections)
+                .statementTimeout(DurationText.parse(options.storeMessageDbStatementTimeout))
+                .connectTimeout(DurationText.parse(options.storeMessageDbConnectTimeout))
+                .startWait(DurationText.parse(options.storeMessageDbStartWait));
+        if (pg.password().isEmpty()) {
+            config.password(password(options));
+        }
+        return embedded.toBuilder().postgres(config.build()).build();
+    }
+
+    private static String password(NodeOptions options) {
+        if (options.storeMessageDbPasswordFile != null) {
+            try {
+                return Files.readAllLines(options.storeMessageDbPasswordFile).stream().findFirst().orElse("").strip();
+            } catch (IOException e) {
+                throw new UncheckedIOException("cannot read --store-message-db-password-file " + options.storeMessageDbPasswordFile
+                        + ": " + e.getMessage(), e);
+            }
+        }
+        return options.environment.getOrDefault(PASSWORD_VARIABLE, "");
+    }
+}
