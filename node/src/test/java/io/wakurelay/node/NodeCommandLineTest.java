@@ -154,6 +154,36 @@ class NodeCommandLineTest {
     }
 
     @Test
+    void webSocketIsOffByDefaultOnPort8000AndPortsShiftMovesItAsNwakuDoes() {
+        NodeConfig off = NodeMain.parse(new String[]{"--data-dir", dir.toString()}, Map.of());
+        assertThat(off.host().webSocket().listen()).isFalse();
+        assertThat(off.host().webSocket().port()).isEqualTo(8000);
+
+        NodeConfig on = NodeMain.parse(new String[]{"--data-dir", dir.toString(), "--websocket-support", "--ports-shift", "2",
+                "--dns4-domain-name", "node.example.org", "--staticnode",
+                "/dns4/peer.example.org/tcp/443/wss/p2p/" + PeerId.fromPublicKey(PrivateKey.generateEd25519().publicKey())},
+                Map.of());
+        assertThat(on.host().webSocket().listen()).isTrue();
+        assertThat(on.host().webSocket().secure()).isFalse();
+        assertThat(on.host().webSocket().port()).isEqualTo(8002);
+        assertThat(on.host().dns4DomainName()).isEqualTo("node.example.org");
+        assertThat(on.host().staticPeers().get(0).isSecureWebSocket()).isTrue();
+    }
+
+    @Test
+    void secureWebSocketNeedsBothFilesAndAWrongPathStopsTheStartNamingItsFlag() throws Exception {
+        Path missing = dir.resolve("missing.pem");
+        Path notPem = Files.writeString(dir.resolve("not.pem"), "hello");
+        assertRefused("--websocket-secure-support", "--websocket-secure-support needs --websocket-secure-key-path");
+        assertRefused("--websocket-secure-support --websocket-secure-key-path " + notPem + " --websocket-secure-cert-path "
+                + missing, "--websocket-secure-cert-path: cannot read the certificate file " + missing);
+        assertRefused("--websocket-secure-support --websocket-secure-key-path " + missing + " --websocket-secure-cert-path "
+                + notPem, "--websocket-secure-cert-path: " + notPem + " holds no certificate");
+        assertRefused("--websocket-support --websocket-port 60000", "port 60000 is used twice");
+        assertRefused("--dns4-domain-name bad_name!", "--dns4-domain-name");
+    }
+
+    @Test
     void keepsTheSamePeerIdAcrossRestarts() {
         String[] args = {"--data-dir", dir.toString()};
         assertThat(NodeMain.parse(args, Map.of()).nodeKey().publicKey()).isEqualTo(NodeMain.parse(args, Map.of()).nodeKey().publicKey());
