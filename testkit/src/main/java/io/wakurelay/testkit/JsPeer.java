@@ -58,7 +58,12 @@ public final class JsPeer implements AutoCloseable {
         /** A js-waku relay node (@waku/sdk 0.0.27, libp2p 1.9, mplex only). */
         RELAY_NODE("relay/relay-node.mjs"),
         /** A js-waku light node (@waku/sdk 0.0.36, libp2p 2.8): Store v3, lightpush and filter client. */
-        LIGHT_NODE("light/light-node.mjs");
+        LIGHT_NODE("light/light-node.mjs"),
+        /**
+         * The same light node in a page of headless Chromium (Debian's), over WebSocket as a browser app: @waku/sdk
+         * bundled with esbuild, the browser driven by playwright-core.
+         */
+        BROWSER_NODE("browser/browser-node.mjs");
 
         private final String path;
 
