@@ -52,6 +52,8 @@ class BrowserLightNodeTest {
                     Eventually.until("the two nodes are in each other's mesh", WAIT,
                             () -> served.relay().mesh().getOrDefault(TOPIC, List.of()).size() == 1);
                     int port = served.host().webSocketAddress().getPort();
+                    assertThat(new Http(served.restAddress()).get("/debug/v1/info").json().path("listenAddresses").toString())
+                            .as("/debug/v1/info").contains("/tcp/" + port + (secure ? "/wss/p2p/" : "/ws/p2p/"));
                     // a browser checks the name in the certificate: wss goes to localhost, as to a node's DNS name
                     String address = secure ? "/dns4/localhost/tcp/" + port + "/wss/p2p/" + served.peerId()
                             : served.host().listenAddresses().stream().filter(Multiaddr::isWebSocket).findFirst()

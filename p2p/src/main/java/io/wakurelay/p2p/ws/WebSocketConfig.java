@@ -12,10 +12,11 @@ import java.util.List;
  * @param port                the WebSocket listen port (0: any free port); nwaku's default, 8000
  * @param certPath            PEM certificate chain, leaf first, for {@code /wss}; null: plain {@code /ws}
  * @param keyPath             PEM private key of that certificate (PKCS#8, PKCS#1 RSA or SEC1 EC); null with certPath
- * @param maxFrameBytes       the largest WebSocket frame accepted (a peer sends at most one Noise message, 65,537
- *                            bytes, per frame; nim-libp2p's frames reach 1 MiB): a larger frame closes the connection
- * @param trustedCertificates PEM certificates trusted when dialling {@code /wss} besides none (for a private CA or a
- *                            test); empty: the JDK's trust store
+ * @param maxFrameBytes       the largest WebSocket frame accepted, which the frame decoder holds whole (js-libp2p
+ *                            sends one Noise message, at most 65,537 bytes, per frame; others may send more): a larger
+ *                            frame closes the connection
+ * @param trustedCertificates PEM certificates that alone are trusted when dialling {@code /wss} (a private CA, a test);
+ *                            empty: the JDK's trust store
  */
 public record WebSocketConfig(boolean listen, int port, Path certPath, Path keyPath, int maxFrameBytes,
                               List<Path> trustedCertificates) {
