@@ -34,10 +34,17 @@ final class InProcessNodes {
 
     /** As {@link #start(Path, boolean, String, List)}, archiving with {@code durability} (null: no archive). */
     static WakuNode start(Path dataDir, Durability durability, String pubsubTopic, List<String> staticPeers) {
+        return start(dataDir, durability, pubsubTopic, staticPeers, false);
+    }
+
+    /** As {@link #start(Path, Durability, String, List)}, also listening on WebSocket ({@code /ws}) when asked. */
+    static WakuNode start(Path dataDir, Durability durability, String pubsubTopic, List<String> staticPeers,
+                          boolean webSocket) {
         boolean store = durability != null;
         NodeConfig defaults = NodeConfig.DEFAULTS;
         return WakuNode.start(defaults.toBuilder().dataDir(dataDir)
                 .host(defaults.host().toBuilder().listenAddress(new InetSocketAddress("127.0.0.1", 0))
+                        .webSocket(defaults.host().webSocket().toBuilder().listen(webSocket).port(0).build())
                         .staticPeers(staticPeers.stream().map(Multiaddr::parse).toList()).build())
                 .relay(defaults.relay().toBuilder().pubsubTopics(List.of(pubsubTopic))
                         .limits(defaults.relay().limits().withMaxClockDrift(CLOCK_DRIFT))
@@ -50,6 +57,12 @@ final class InProcessNodes {
     /** The multiaddr, with peer id, peers dial {@code node} at. */
     static String peerAddress(WakuNode node) {
         return node.multiaddr().toString();
+    }
+
+    /** The {@code /ws} multiaddr, with peer id, of a node started with WebSocket. */
+    static String webSocketAddress(WakuNode node) {
+        return node.host().listenAddresses().stream().filter(Multiaddr::isWebSocket).findFirst()
+                .orElseThrow(() -> new IllegalStateException("the node does not listen on WebSocket")).toString();
     }
 
     /**

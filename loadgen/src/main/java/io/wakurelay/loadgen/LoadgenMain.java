@@ -208,10 +208,20 @@ public final class LoadgenMain implements Runnable {
         @Option(names = "--processes", description = "run the receiver as a separate process")
         boolean processes;
 
+        @Option(names = "--transport", defaultValue = "tcp",
+                description = "tcp, or ws: the publisher dials the receiver over libp2p's WebSocket transport "
+                        + "(in-process only; default: ${DEFAULT-VALUE})")
+        String transport;
+
         @Override
         public Integer call() {
             Workload w = workload.workload();
-            return output.report(output.inWorkDir(dir -> MacroScenario.run(w, dir, processes, Sink.err)));
+            if (!transport.equals("tcp") && !transport.equals("ws")) {
+                throw new CommandLine.ParameterException(new CommandLine(this),
+                        "--transport is tcp or ws, not " + transport);
+            }
+            boolean ws = transport.equals("ws");
+            return output.report(output.inWorkDir(dir -> MacroScenario.run(w, dir, processes, ws, Sink.err)));
         }
     }
 

@@ -2,6 +2,7 @@ package io.wakurelay.loadgen;
 
 import io.netty.buffer.ByteBuf;
 import io.wakurelay.archive.CommittedBatch;
+import io.wakurelay.node.NodeConfig;
 import io.wakurelay.node.NodeProcess;
 import io.wakurelay.node.WakuNode;
 import io.wakurelay.protocol.MessageHash;
@@ -19,7 +20,8 @@ import java.util.Map;
  * A pre-encoded frames as a peer would (A decodes, validates, hashes and relays each to B); a message counts
  * when B has committed it, and its latency runs from the hand-over to A until B's commit. B runs in this JVM,
  * or, with {@code processes}, as a separate process whose store is polled over REST (latency then includes
- * the polling interval).
+ * the polling interval). With {@code webSocket} (in this JVM only), A dials B over libp2p's WebSocket transport
+ * ({@code /ws}) instead of TCP.
  */
 final class MacroScenario {
     static final Duration STALL = Duration.ofMinutes(2);
@@ -28,13 +30,22 @@ final class MacroScenario {
     }
 
     static ResultRow run(Workload workload, Path dir, boolean processes, PrintStream err) {
-        return processes ? runWithProcess(workload, dir, err) : runInProcess(workload, dir, err);
+        return run(workload, dir, processes, false, err);
     }
 
-    private static ResultRow runInProcess(Workload workload, Path dir, PrintStream err) {
+    static ResultRow run(Workload workload, Path dir, boolean processes, boolean webSocket, PrintStream err) {
+        if (processes && webSocket) {
+            throw new IllegalArgumentException("--transport ws runs both nodes in this JVM: leave out --processes");
+        }
+        return processes ? runWithProcess(workload, dir, err) : runInProcess(workload, dir, webSocket, err);
+    }
+
+    private static ResultRow runInProcess(Workload workload, Path dir, boolean webSocket, PrintStream err) {
         try (FrameSet frames = new FrameSet(workload);
-             WakuNode b = InProcessNodes.start(dir.resolve("receiver"), true, workload.pubsubTopic(), List.of());
-             WakuNode a = InProcessNodes.start(dir.resolve("publisher"), false, workload.pubsubTopic(), List.of(InProcessNodes.peerAddress(b)))) {
+             WakuNode b = InProcessNodes.start(dir.resolve("receiver"), NodeConfig.DEFAULTS.archive().durability(),
+                     workload.pubsubTopic(), List.of(), webSocket);
+             WakuNode a = InProcessNodes.start(dir.resolve("publisher"), false, workload.pubsubTopic(),
+                     List.of(webSocket ? InProcessNodes.webSocketAddress(b) : InProcessNodes.peerAddress(b)))) {
             InProcessNodes.awaitPeer(a, b, workload.pubsubTopic(), Duration.ofSeconds(30));
             InProcessNodes.awaitPeer(b, a, workload.pubsubTopic(), Duration.ofSeconds(30));
             Window window = Window.standard(0);
@@ -56,6 +67,7 @@ final class MacroScenario {
                 Map<String, Object> extras = new LinkedHashMap<>();
                 extras.put("publisher_hashes_per_msg", (a.counters().hashes() - aHashes0) / (double) workload.count());
                 extras.put("mode", "in-process");
+                extras.put("transport", webSocket ? "ws" : "tcp");
                 return m.finish(tracker.lastConfirmed(), tracker.latencies(), frames.payloadBytes(workload.warmup(), workload.total()), 0, extras);
             } finally {
                 watch.dispose();

@@ -47,7 +47,8 @@ class BrowserLightNodeTest {
                 WebSocketConfig ws = WebSocketConfig.DEFAULTS.toBuilder().listen(true).port(0)
                         .tls(secure ? certs.cert() : null, secure ? certs.key() : null).build();
                 try (WakuNode served = WakuNode.start(TestNodes.local(dir.resolve(secure ? "wss" : "ws"))
-                        .host(TestNodes.host("127.0.0.1").webSocket(ws).staticPeers(List.of(relayPeer.multiaddr())).build())
+                        .host(TestNodes.host("127.0.0.1").webSocket(ws).staticPeers(List.of(relayPeer.multiaddr()))
+                                .build())
                         .build())) {
                     Eventually.until("the two nodes are in each other's mesh", WAIT,
                             () -> served.relay().mesh().getOrDefault(TOPIC, List.of()).size() == 1);

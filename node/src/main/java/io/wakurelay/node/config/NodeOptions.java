@@ -62,7 +62,8 @@ public final class NodeOptions {
 
     @Option(names = "--dns4-domain-name", paramLabel = "NAME",
             description = "DNS name of this node's public IPv4 address: identify announces /dns4/NAME/tcp/<port> (and "
-                    + "/dns4/NAME/tcp/<websocket port>/ws or /wss) instead of the bound addresses; a browser needs it for wss")
+                    + "/dns4/NAME/tcp/<websocket port>/ws or /wss) instead of the bound addresses; a browser needs it "
+                    + "for wss")
     String dns4DomainName;
 
     @Option(names = "--websocket-support", paramLabel = "BOOL", arity = "0..1", fallbackValue = "true",
@@ -70,7 +71,8 @@ public final class NodeOptions {
             description = "accept libp2p over WebSocket (/ws) on --websocket-port, as browsers (js-waku) dial")
     boolean websocketSupport;
 
-    @Option(names = "--websocket-port", paramLabel = "PORT", description = "port of the WebSocket listener (0 = any free port)")
+    @Option(names = "--websocket-port", paramLabel = "PORT",
+            description = "port of the WebSocket listener (0 = any free port)")
     int websocketPort;
 
     @Option(names = "--websocket-secure-support", paramLabel = "BOOL", arity = "0..1", fallbackValue = "true",
@@ -79,7 +81,8 @@ public final class NodeOptions {
     boolean websocketSecureSupport;
 
     @Option(names = "--websocket-secure-key-path", paramLabel = "FILE",
-            description = "PEM private key of the wss certificate (PKCS#8, PKCS#1 RSA or SEC1 EC; e.g. certbot's privkey.pem)")
+            description = "PEM private key of the wss certificate (PKCS#8, PKCS#1 RSA or SEC1 EC; e.g. certbot's "
+                    + "privkey.pem)")
     Path websocketSecureKeyPath;
 
     @Option(names = "--websocket-secure-cert-path", paramLabel = "FILE",
@@ -87,8 +90,8 @@ public final class NodeOptions {
     Path websocketSecureCertPath;
 
     @Option(names = "--staticnode", paramLabel = "MULTIADDR", split = ",",
-            description = "peer to connect to and keep connected to, /ip4|/ip6|/dns4|/dns6/.../tcp/N[/ws|/wss]/p2p/<peer id> "
-                    + "(repeatable)")
+            description = "peer to connect to and keep connected to, "
+                    + "/ip4|/ip6|/dns4|/dns6/.../tcp/N[/ws|/wss]/p2p/<peer id> (repeatable)")
     List<String> staticNodes = new ArrayList<>();
 
     @Option(names = "--cluster-id", paramLabel = "N",
@@ -387,7 +390,8 @@ public final class NodeOptions {
         }
         for (int p : ports) {
             if (p != 0 && !seen.add(p)) {
-                throw new IllegalArgumentException("port " + p + " is used twice (peer, WebSocket, REST and metrics ports must differ)");
+                throw new IllegalArgumentException("port " + p
+                        + " is used twice (peer, WebSocket, REST and metrics ports must differ)");
             }
         }
     }

@@ -56,8 +56,8 @@ final class RelayConfigs {
         if (o.websocketSecureSupport) {
             if (o.websocketSecureKeyPath == null || o.websocketSecureCertPath == null) {
                 throw new IllegalArgumentException("--websocket-secure-support needs --websocket-secure-key-path and "
-                        + "--websocket-secure-cert-path (" + (o.websocketSecureKeyPath == null ? "no key" : "no certificate")
-                        + " given)");
+                        + "--websocket-secure-cert-path ("
+                        + (o.websocketSecureKeyPath == null ? "no key" : "no certificate") + " given)");
             }
             NodeOptions.option("--websocket-secure-cert-path", () -> PemFiles.certificates(o.websocketSecureCertPath));
             NodeOptions.option("--websocket-secure-key-path", () -> PemFiles.privateKey(o.websocketSecureKeyPath));
@@ -73,7 +73,8 @@ final class RelayConfigs {
         Multiaddr address = Multiaddr.parse(text);
         if (!(address.isTcp() || address.isWebSocket()) || address.peerId().isEmpty()) {
             throw new IllegalArgumentException("'" + text + "' must be a TCP or WebSocket multiaddr ending in "
-                    + "/p2p/<peer id>, e.g. /ip4/127.0.0.1/tcp/60000/p2p/16Uiu2… or /dns4/node.example/tcp/8000/wss/p2p/16Uiu2…");
+                    + "/p2p/<peer id>, e.g. /ip4/127.0.0.1/tcp/60000/p2p/16Uiu2… or "
+                    + "/dns4/node.example/tcp/8000/wss/p2p/16Uiu2…");
         }
         return address;
     }
