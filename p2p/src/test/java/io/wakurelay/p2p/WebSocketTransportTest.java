@@ -136,6 +136,17 @@ class WebSocketTransportTest {
     }
 
     @Test
+    void aSilentSocketOnTheWebSocketPortIsCutAtTheFirstBytesDeadline() throws IOException {
+        Host target = hosts.start(b -> listening(b).firstBytesTimeout(Duration.ofMillis(300))
+                .handshakeTimeout(Duration.ofSeconds(30)));
+        try (RawWebSocket silent = new RawWebSocket(target.webSocketAddress())) {
+            assertThat(silent.closedWithin(Duration.ofSeconds(5))).isTrue();
+        }
+        Eventually.until(() -> TestHosts.count(hosts.registry(target), "libp2p.handshakes", "outcome",
+                "first_bytes_timeout", Transport.WS) == 1);
+    }
+
+    @Test
     void aTextFrameClosesTheConnectionWithStatus1003() throws IOException {
         Host target = hosts.start(WebSocketTransportTest::listening);
         try (RawWebSocket client = new RawWebSocket(target.webSocketAddress())) {
