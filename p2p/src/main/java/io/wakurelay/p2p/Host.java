@@ -117,8 +117,8 @@ public final class Host implements AutoCloseable {
         log.info("p2p host {} started: listening on {}, transport {}, muxers {}, static peers {}", host.peerId,
                 host.listenAddresses(), host.nativeTransport ? "native" : "nio", config.muxers(), config.staticPeers());
         if (host.webSocketServer != null) {
-            log.info("p2p host {}: WebSocket{} on {}", host.peerId, host.webSocket.secure() ? " with TLS" : "",
-                    host.webSocketAddress());
+            log.info("p2p host {}: libp2p over WebSocket{} on {}", host.peerId, host.webSocket.secure() ? " with TLS" : "",
+                    host.webSocketTransport().on(Multiaddr.of(host.webSocketAddress())));
         }
         return host;
     }

@@ -57,7 +57,8 @@ public final class NodeOptions {
     int portsShift;
 
     @Option(names = "--ext-multiaddr", paramLabel = "MULTIADDR", split = ",",
-            description = "address peers should dial, announced by identify instead of the bound one (repeatable)")
+            description = "address peers should dial, announced by identify instead of the bound address of its transport "
+                    + "(TCP, or WebSocket for one with /ws or /wss) (repeatable)")
     List<String> extMultiaddrs = new ArrayList<>();
 
     @Option(names = "--dns4-domain-name", paramLabel = "NAME",
