@@ -66,6 +66,21 @@ class WebSocketTransportTest {
     }
 
     @Test
+    void aStaticPeerAtAWebSocketAddressIsDialledAndRedialledOverWebSocket() {
+        Host listener = hosts.start(WebSocketTransportTest::listening);
+        Host dialer = hosts.start(b -> b.staticPeers(List.of(TestHosts.webSocketAddress(listener))));
+        Eventually.until(() -> dialer.connection(listener.peerId()).isPresent());
+        Connection first = dialer.connection(listener.peerId()).orElseThrow();
+        assertThat(first.transport()).isEqualTo(Transport.WS);
+
+        listener.connection(dialer.peerId()).orElseThrow().close();
+
+        Eventually.until(() -> dialer.connection(listener.peerId()).filter(c -> c != first).isPresent());
+        assertThat(dialer.connection(listener.peerId()).orElseThrow().transport()).isEqualTo(Transport.WS);
+        assertThat(dialer.isStaticConnection(dialer.connection(listener.peerId()).orElseThrow())).isTrue();
+    }
+
+    @Test
     void theHostsShutdownClosesItsWebSocketConnections() {
         Host listener = hosts.start(WebSocketTransportTest::listening);
         Connection connection = hosts.start().dial(TestHosts.webSocketAddress(listener)).block(WAIT);
