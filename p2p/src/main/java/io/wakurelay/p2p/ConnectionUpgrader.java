@@ -32,12 +32,13 @@ import java.util.concurrent.atomic.AtomicReference;
  * the peer's identity, multistream-select (encrypted now) chooses the muxer, and the muxer session takes over.
  * Each step replaces the one before it in the pipeline:
  * <pre>
- * bytes → [prelude] → security-select → noise-handshake → noise-encoder, noise-decoder → muxer-select → muxer → lifecycle
+ * bytes → [prelude] → security-select → noise-handshake → noise-encoder, noise-decoder → muxer-select → muxer
+ *       → lifecycle
  * </pre>
- * where the prelude is nothing on TCP, and TLS and the HTTP upgrade to binary WebSocket frames on WebSocket
- * ({@link io.wakurelay.p2p.ws.WebSocketTransport}),
- * with a {@link FirstBytesDeadline} in front of an inbound socket until its first bytes, and a
- * {@link WriteStallGuard} in front of all of them, next to the socket, once the connection is upgraded.
+ * where the prelude is nothing on TCP, and TLS and the HTTP upgrade to binary WebSocket frames on WebSocket ({@link
+ * io.wakurelay.p2p.ws.WebSocketTransport}); with a {@link FirstBytesDeadline} in front of an inbound socket until its
+ * first bytes, and a {@link WriteStallGuard} in front of all of them, next to the socket, once the connection is
+ * upgraded.
  */
 final class ConnectionUpgrader {
     private static final Logger log = LoggerFactory.getLogger(ConnectionUpgrader.class);
@@ -95,8 +96,8 @@ final class ConnectionUpgrader {
                 ? MultistreamSelect.dialer(List.of(NoiseHandshakeHandler.PROTOCOL_ID))
                 : MultistreamSelect.listener(NoiseHandshakeHandler.PROTOCOL_ID::equals);
         prelude.install(pipeline, LIFECYCLE, () -> pipeline.addBefore(LIFECYCLE, "security-select",
-                new MultistreamHandler(security, (ctx, protocol) -> ctx.pipeline().addAfter(ctx.name(), "noise-handshake",
-                        new NoiseHandshakeHandler(outbound, noise, expected, metrics,
+                new MultistreamHandler(security, (ctx, protocol) -> ctx.pipeline().addAfter(ctx.name(),
+                        "noise-handshake", new NoiseHandshakeHandler(outbound, noise, expected, metrics,
                                 (noiseCtx, peer) -> secured(noiseCtx, peer, outbound, lifecycle, transport))))));
     }
 

@@ -44,9 +44,10 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeoutException;
 
 /**
- * A libp2p host: accepts and dials TCP and WebSocket connections, upgrades each with Noise and a muxer (yamux or mplex), serves the
- * protocols registered with {@link #handle} on the peers' streams, answers and asks identify, pings every connection,
- * and keeps one connection per peer within the limits of {@link HostConfig}. It knows nothing of Waku.
+ * A libp2p host: accepts and dials TCP and WebSocket connections, upgrades each with Noise and a muxer (yamux or
+ * mplex), serves the protocols registered with {@link #handle} on the peers' streams, answers and asks identify, pings
+ * every connection, and keeps one connection per peer within the limits of {@link HostConfig}. It knows nothing of
+ * Waku.
  *
  * <p>Runs on Reactor Netty's event loop resources (the native epoll transport when the platform has it); a
  * connection and its streams live on one event loop. docs/p2p.md describes the layers and limits.
@@ -117,8 +118,8 @@ public final class Host implements AutoCloseable {
         log.info("p2p host {} started: listening on {}, transport {}, muxers {}, static peers {}", host.peerId,
                 host.listenAddresses(), host.nativeTransport ? "native" : "nio", config.muxers(), config.staticPeers());
         if (host.webSocketServer != null) {
-            log.info("p2p host {}: libp2p over WebSocket{} on {}", host.peerId, host.webSocket.secure() ? " with TLS" : "",
-                    host.webSocketTransport().on(Multiaddr.of(host.webSocketAddress())));
+            Multiaddr ws = host.webSocketTransport().on(Multiaddr.of(host.webSocketAddress()));
+            log.info("p2p host {}: libp2p over WebSocket on {}", host.peerId, ws);
         }
         return host;
     }
@@ -129,8 +130,9 @@ public final class Host implements AutoCloseable {
         }
         server = bind(config.listenAddress(), Transport.TCP);
         if (config.webSocket().listen()) {
-            webSocketServer = bind(new InetSocketAddress(config.listenAddress().getAddress(), config.webSocket().port()),
-                    webSocketTransport());
+            InetSocketAddress address = new InetSocketAddress(config.listenAddress().getAddress(),
+                    config.webSocket().port());
+            webSocketServer = bind(address, webSocketTransport());
         }
     }
 
@@ -183,8 +185,8 @@ public final class Host implements AutoCloseable {
             evicted.pipeline().fireUserEventTriggered(UpgradeLifecycle.EVICTION);
         }
         Promise<HostConnection> upgraded = channel.eventLoop().newPromise();
-        upgrader.init(channel, false, null, upgraded, transport, transport == Transport.TCP ? ConnectionUpgrader.Prelude.NONE
-                : webSocket::installListening);
+        upgrader.init(channel, false, null, upgraded, transport,
+                transport == Transport.TCP ? ConnectionUpgrader.Prelude.NONE : webSocket::installListening);
         upgraded.addListener(f -> {
             if (!f.isSuccess()) {
                 handshakeFailed(f.cause(), transport);
@@ -364,7 +366,8 @@ public final class Host implements AutoCloseable {
             });
             upgraded.addListener(f -> {
                 if (!f.isSuccess()) {
-                    metrics.dial(f.cause() instanceof HandshakeException ? "handshake_failed" : "connect_failed", transport);
+                    metrics.dial(f.cause() instanceof HandshakeException ? "handshake_failed" : "connect_failed",
+                            transport);
                     if (f.cause() instanceof HandshakeException) {
                         handshakeFailed(f.cause(), transport);
                     }

@@ -78,7 +78,8 @@ public record HostConfig(InetSocketAddress listenAddress, List<Multiaddr> announ
                     + dns4DomainName + "'");
         }
         if (webSocket.listen() && listenAddress == null) {
-            throw new IllegalArgumentException("a WebSocket listener needs a listen address (its IP is the WebSocket's)");
+            throw new IllegalArgumentException(
+                    "a WebSocket listener needs a listen address (its IP is the WebSocket's)");
         }
         if (muxers.isEmpty() || !SUPPORTED_MUXERS.containsAll(muxers)) {
             throw new IllegalArgumentException("muxers must be some of " + SUPPORTED_MUXERS + ", were " + muxers);

@@ -39,9 +39,11 @@ final class HostMetrics implements NoiseCounters {
         Gauge.builder("libp2p.peers", peers).description("peers with an open connection").register(registry);
         for (Transport t : Transport.values()) {
             bytesIn.put(t, Counter.builder("libp2p.network.bytes").tag("direction", "in").tag("transport", t.label())
-                    .description("bytes read from and written to peer sockets (encrypted)").baseUnit("bytes").register(registry));
+                    .description("bytes read from and written to peer sockets (encrypted)").baseUnit("bytes")
+                    .register(registry));
             bytesOut.put(t, Counter.builder("libp2p.network.bytes").tag("direction", "out").tag("transport", t.label())
-                    .description("bytes read from and written to peer sockets (encrypted)").baseUnit("bytes").register(registry));
+                    .description("bytes read from and written to peer sockets (encrypted)").baseUnit("bytes")
+                    .register(registry));
         }
         encrypted = Counter.builder("libp2p.noise.bytes").tag("operation", "encrypt")
                 .description("plaintext bytes through the Noise ciphers").baseUnit("bytes").register(registry);
@@ -197,7 +199,8 @@ final class HostMetrics implements NoiseCounters {
 
     private Counter counter(String name, String tag, String value, Transport transport) {
         return counters.computeIfAbsent(name + " " + value + " " + transport.label(), k -> Counter.builder(name)
-                .tag(tag, value).tag("transport", transport.label()).description(DESCRIPTIONS.get(name)).register(registry));
+                .tag(tag, value).tag("transport", transport.label()).description(DESCRIPTIONS.get(name))
+                .register(registry));
     }
 
     /** The WebSocket transport's events, counted. */

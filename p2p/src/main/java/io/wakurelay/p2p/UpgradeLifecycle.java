@@ -31,7 +31,7 @@ final class UpgradeLifecycle extends ChannelInboundHandlerAdapter {
     static final String EVICTED = "evicted";
     /** The handshake outcome of a peer that proved itself with a key this host refuses ({@link KeyRefusedException}). */
     static final String KEY_REFUSED = "key_refused";
-    /** The handshake outcome of a {@code /wss} connection whose TLS handshake failed (an untrusted certificate, …). */
+    /** The handshake outcome of a {@code /wss} connection whose TLS handshake failed (an untrusted certificate). */
     static final String TLS_FAILED = "tls_failed";
     /** Fired down a socket's pipeline (from any thread) when a newcomer took its slot: its handshake ends. */
     static final Object EVICTION = new Object() {

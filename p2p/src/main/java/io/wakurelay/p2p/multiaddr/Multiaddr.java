@@ -199,7 +199,8 @@ public final class Multiaddr {
 
     /** Whether this is a {@link #isWebSocket() WebSocket address} over TLS: {@code /wss} or {@code /tls/…/ws}. */
     public boolean isSecureWebSocket() {
-        return isWebSocket() && (components.get(2).protocol() == Protocol.WSS || components.get(2).protocol() == Protocol.TLS);
+        Protocol third = isWebSocket() ? components.get(2).protocol() : null;
+        return third == Protocol.WSS || third == Protocol.TLS;
     }
 
     /** The TLS server name of a secure WebSocket address: its {@code /sni} value, else its DNS name. */

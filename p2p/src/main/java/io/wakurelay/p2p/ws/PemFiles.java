@@ -67,7 +67,8 @@ public final class PemFiles {
             CertificateFactory.getInstance("X.509").generateCertificates(in)
                     .forEach(c -> out.add((X509Certificate) c));
             if (out.isEmpty()) {
-                throw new IllegalArgumentException(path + " holds no certificate (expected PEM: -----BEGIN CERTIFICATE-----)");
+                throw new IllegalArgumentException(path
+                        + " holds no certificate (expected PEM: -----BEGIN CERTIFICATE-----)");
             }
             return out;
         } catch (CertificateException | IOException e) {
@@ -91,7 +92,8 @@ public final class PemFiles {
                 case "PRIVATE KEY":
                     return pkcs8(path, der);
                 case "RSA PRIVATE KEY":
-                    return pkcs8(path, wrap(new AlgorithmIdentifier(PKCSObjectIdentifiers.rsaEncryption, DERNull.INSTANCE), der));
+                    return pkcs8(path, wrap(new AlgorithmIdentifier(PKCSObjectIdentifiers.rsaEncryption,
+                            DERNull.INSTANCE), der));
                 case "EC PRIVATE KEY":
                     ECPrivateKey ec = ECPrivateKey.getInstance(ASN1Sequence.getInstance(der));
                     if (ec.getParametersObject() == null) {
@@ -131,7 +133,8 @@ public final class PemFiles {
             };
             return KeyFactory.getInstance(algorithm).generatePrivate(new PKCS8EncodedKeySpec(der));
         } catch (GeneralSecurityException | RuntimeException e) {
-            if (e instanceof IllegalArgumentException iae && iae.getMessage() != null && iae.getMessage().startsWith(path.toString())) {
+            if (e instanceof IllegalArgumentException iae && iae.getMessage() != null
+                    && iae.getMessage().startsWith(path.toString())) {
                 throw iae;
             }
             throw new IllegalArgumentException(path + ": the private key does not parse: " + e.getMessage(), e);

@@ -57,8 +57,8 @@ final class WebSocketAcceptor extends ChannelInboundHandlerAdapter {
                         "a malformed HTTP request: " + request.decoderResult().cause().getMessage());
             } else if (!isUpgrade(request)) {
                 refuse(ctx, HttpResponseStatus.UPGRADE_REQUIRED, "not_websocket", "this port serves libp2p over "
-                        + "WebSocket (binary frames carrying multistream-select, Noise and yamux or mplex): connect with a "
-                        + "WebSocket client to " + (secure ? "wss" : "ws") + "://<host>:<port>" + PATH);
+                        + "WebSocket (binary frames carrying multistream-select, Noise and yamux or mplex): connect "
+                        + "with a WebSocket client to " + (secure ? "wss" : "ws") + "://<host>:<port>" + PATH);
             } else if (!PATH.equals(new QueryStringDecoder(request.uri()).path())) {
                 refuse(ctx, HttpResponseStatus.NOT_FOUND, "wrong_path", "no WebSocket endpoint at " + request.uri()
                         + ": libp2p over WebSocket is served at " + PATH);

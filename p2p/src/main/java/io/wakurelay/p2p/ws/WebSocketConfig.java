@@ -35,7 +35,8 @@ public record WebSocketConfig(boolean listen, int port, Path certPath, Path keyP
                     + (certPath == null ? "no certificate" : "no key") + " given)");
         }
         if (maxFrameBytes < MIN_FRAME_BYTES || maxFrameBytes > 16 * 1024 * 1024) {
-            throw new IllegalArgumentException("maxFrameBytes must be in " + MIN_FRAME_BYTES + "..16 MiB, was " + maxFrameBytes);
+            throw new IllegalArgumentException("maxFrameBytes must be in " + MIN_FRAME_BYTES + "..16 MiB, was "
+                    + maxFrameBytes);
         }
     }
 

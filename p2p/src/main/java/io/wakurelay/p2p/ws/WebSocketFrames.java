@@ -85,7 +85,8 @@ final class WebSocketFrames extends ChannelDuplexHandler {
 
     private void violation(ChannelHandlerContext ctx, String reason, WebSocketCloseStatus status, String message) {
         closeStatus = status;
-        ctx.fireExceptionCaught(new WebSocketException(reason, message + " (from " + ctx.channel().remoteAddress() + ")"));
+        ctx.fireExceptionCaught(new WebSocketException(reason,
+                message + " (from " + ctx.channel().remoteAddress() + ")"));
     }
 
     @Override

@@ -55,8 +55,8 @@ public final class WebSocketTransport {
         if (config.listen() && config.secure()) {
             PemFiles.ServerIdentity identity = PemFiles.serverIdentity(config.certPath(), config.keyPath());
             try {
-                serverTls = SslContextBuilder.forServer(identity.key(), identity.chain().toArray(X509Certificate[]::new))
-                        .build();
+                X509Certificate[] chain = identity.chain().toArray(X509Certificate[]::new);
+                serverTls = SslContextBuilder.forServer(identity.key(), chain).build();
             } catch (SSLException e) {
                 throw new IllegalArgumentException("cannot make a TLS server of " + config.certPath() + " and "
                         + config.keyPath() + ": " + e.getMessage(), e);

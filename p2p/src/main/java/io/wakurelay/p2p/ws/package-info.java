@@ -4,7 +4,8 @@
  * <ul>
  * <li>{@link io.wakurelay.p2p.ws.WebSocketConfig}: listen or not, the port, TLS files, the frame bound, trusted
  *     certificates for dialling; {@code DEFAULTS}.</li>
- * <li>{@link io.wakurelay.p2p.ws.PemFiles}: the certificate chain and private key of {@code /wss}, read and checked.</li>
+ * <li>{@link io.wakurelay.p2p.ws.PemFiles}: the certificate chain and private key of {@code /wss}, read and
+ *     checked.</li>
  * <li>{@link io.wakurelay.p2p.ws.WebSocketTransport}: puts TLS, the HTTP codec and one of the two handshakes in front
  *     of the libp2p upgrade.</li>
  * <li>{@code WebSocketAcceptor}: the listening side: one HTTP request, upgraded or answered with a 4xx.</li>
