@@ -20,7 +20,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * libp2p over WebSocket between two hosts, and what the WebSocket port does with what no libp2p peer sends: plain
  * HTTP, another path, an upgrade that never ends, text frames, frames over the bound; and that its sockets share the
- * TCP listener's limits.
+ * TCP listener's limits (connections, eviction of a handshaking socket, per address).
  */
 class WebSocketTransportTest {
     private static final Duration WAIT = Duration.ofSeconds(10);
@@ -102,6 +102,33 @@ class WebSocketTransportTest {
                         "too_many_from_address", Transport.WS) == 1);
                 assertThat(ws.closedWithin(Duration.ofSeconds(5))).isTrue();
             }
+        }
+    }
+
+    @Test
+    void webSocketAndTcpSocketsShareTheConnectionLimitAndAHandshakingOneOfEitherIsEvictedForTheOther()
+            throws IOException {
+        Host target = hosts.start(b -> listening(b).maxConnections(3).reservedOutboundSlots(1)); // two inbound slots
+        Connection overWs = hosts.start().dial(TestHosts.webSocketAddress(target)).block(WAIT);
+        try (RawWebSocket squatter = new RawWebSocket(target.webSocketAddress())) {
+            Eventually.until(() -> target.countedSockets() == 2);
+
+            Connection overTcp = hosts.start().dial(TestHosts.address(target)).block(WAIT);
+
+            assertThat(squatter.closedWithin(Duration.ofSeconds(5))).as("the WebSocket squatter's slot went to TCP")
+                    .isTrue();
+            assertThat(TestHosts.count(hosts.registry(target), "libp2p.handshakes", "outcome", "evicted", Transport.WS))
+                    .isEqualTo(1);
+            try (Socket lateTcp = new Socket(); RawWebSocket lateWs = new RawWebSocket(target.webSocketAddress())) {
+                lateTcp.connect(target.boundAddress(), 2000);
+                assertThat(lateWs.closedWithin(Duration.ofSeconds(5))).as("no slot left for a WebSocket").isTrue();
+                Eventually.until(() -> TestHosts.count(hosts.registry(target), "libp2p.connections.rejected", "reason",
+                        "too_many_connections", Transport.TCP) == 1);
+                Eventually.until(() -> TestHosts.count(hosts.registry(target), "libp2p.connections.rejected", "reason",
+                        "too_many_connections", Transport.WS) == 1);
+            }
+            assertThat(overWs.isOpen()).isTrue();
+            assertThat(overTcp.isOpen()).isTrue();
         }
     }
 
