@@ -7,6 +7,7 @@ import io.wakurelay.node.config.NodeOptions;
 import io.wakurelay.p2p.crypto.PeerId;
 import io.wakurelay.p2p.crypto.PrivateKey;
 import io.wakurelay.p2p.multiaddr.Multiaddr;
+import io.wakurelay.testkit.TestCertificates;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
@@ -181,6 +182,24 @@ class NodeCommandLineTest {
                 + notPem, "--websocket-secure-cert-path: " + notPem + " is not a PEM certificate file");
         assertRefused("--websocket-support --websocket-port 60000", "port 60000 is used twice");
         assertRefused("--dns4-domain-name bad_name!", "--dns4-domain-name");
+    }
+
+    @Test
+    void aMissingKeyOrTheKeyOfAnotherCertificateStopsTheStartNamingTheKeyFlag() throws Exception {
+        TestCertificates ours = TestCertificates.selfSigned(Files.createDirectory(dir.resolve("ours")));
+        TestCertificates other = TestCertificates.selfSigned(Files.createDirectory(dir.resolve("other")));
+        Path missing = dir.resolve("missing-key.pem");
+        String cert = " --websocket-secure-cert-path " + ours.cert();
+
+        assertRefused("--websocket-secure-support --websocket-secure-key-path " + missing + cert,
+                "--websocket-secure-key-path: cannot read the private key file " + missing);
+        assertRefused("--websocket-secure-support --websocket-secure-key-path " + other.key() + cert,
+                "--websocket-secure-key-path: the private key in " + other.key() + " is not the key of the certificate");
+        NodeConfig good = NodeMain.parse(new String[]{"--data-dir", dir.toString(), "--websocket-secure-support",
+                "--websocket-secure-key-path", ours.key().toString(), "--websocket-secure-cert-path",
+                ours.cert().toString()}, Map.of());
+        assertThat(good.host().webSocket().listen()).isTrue();
+        assertThat(good.host().webSocket().secure()).isTrue();
     }
 
     @Test
