@@ -33,7 +33,7 @@ ensure_command python3 python3
 
 COMPOSE=(docker-compose --project-directory "$DEPLOY" -f deploy/docker-compose.yml)
 # The compose file must not depend on variables from the caller's environment or a .env file.
-compose_env=(env -u WAKURELAY_IMAGE -u WAKURELAY_BIND -u LOADGEN_COUNT -u LOADGEN_SEED -u LOADGEN_MIX)
+compose_env=(env -u WAKURELAY_IMAGE -u WAKURELAY_BIND -u LOADGEN_COUNT -u LOADGEN_SEED -u LOADGEN_MIX -u WAKURELAY_WEBSOCKET)
 
 # 1. compose file: schema, interpolation, merge keys; the default and the "load" profile.
 run_check "docker-compose config (default services)" "${compose_env[@]}" "${COMPOSE[@]}" config -q
@@ -56,6 +56,9 @@ services_check() {
   # every service's logs rotate
   [[ $(grep -c 'max-size:' "$TMP/resolved.yml") -eq 5 ]] || { echo "a service without log rotation"; return 1; }
   grep -q -- '--storage.tsdb.retention.size=' "$TMP/resolved.yml" || { echo "Prometheus retention has no size bound"; return 1; }
+  # node-a's WebSocket port is there for browser apps, off until WAKURELAY_WEBSOCKET=true
+  grep -q "WAKURELAY_WEBSOCKET_SUPPORT: 'false'\|WAKURELAY_WEBSOCKET_SUPPORT: \"false\"" "$TMP/resolved.yml" || { echo "node-a's WebSocket is not off by default"; return 1; }
+  grep -q 'published: 8000\|8000:8000' "$TMP/resolved.yml" || { echo "node-a's WebSocket port is not published"; return 1; }
   echo "services: $got"
 }
 run_check "compose services, static peer, store, loadgen wiring, healthchecks" services_check

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
-# Installs the JavaScript interop projects (libp2p/, relay/, light/, discovery/) from their lockfiles with `npm ci`, but
-# only where needed: each node_modules/ keeps a stamp (the SHA-256 of package-lock.json and the Node.js
-# version), and a folder whose stamp matches is left alone. Fails loudly when npm fails.
+# Installs the JavaScript interop projects (libp2p/, relay/, light/, discovery/, browser/) from their lockfiles with
+# `npm ci`, but only where needed: each node_modules/ keeps a stamp (the SHA-256 of package-lock.json and the
+# Node.js version), and a folder whose stamp matches is left alone. Fails loudly when npm fails. The browser test
+# needs Debian's Chromium: installed with apt-get when /usr/bin/chromium is missing (never a browser that a test
+# tool would download).
 #
 #   bash interop/install.sh            # from anywhere
 #   bash interop/install.sh --force    # reinstall all of them
@@ -20,7 +22,7 @@ if command -v flock >/dev/null; then
   flock 9
 fi
 
-for project in libp2p relay light discovery; do
+for project in libp2p relay light discovery browser; do
   dir="$here/$project"
   stamp_file="$dir/node_modules/.wakurelay-install-stamp"
   stamp="$(sha256sum "$dir/package-lock.json" | cut -d' ' -f1) $versions"
@@ -34,3 +36,16 @@ for project in libp2p relay light discovery; do
   fi
   echo "$stamp" > "$stamp_file"
 done
+
+if [[ ! -x /usr/bin/chromium ]]; then
+  echo "interop/install.sh: installing Debian's chromium (for the browser test)" >&2
+  if [[ "$(id -u)" != 0 ]] || ! command -v apt-get >/dev/null; then
+    echo "interop/install.sh: FAILED: no /usr/bin/chromium, and apt-get (as root) is not available to install it" >&2
+    exit 1
+  fi
+  if ! { apt-get update -qq >&2 && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
+      chromium >&2; }; then
+    echo "interop/install.sh: FAILED: apt-get install chromium" >&2
+    exit 1
+  fi
+fi

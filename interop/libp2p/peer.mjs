@@ -1,5 +1,5 @@
-// A bare js-libp2p 2.8 peer (TCP, Noise, yamux and/or mplex, identify, ping, optionally gossipsub configured as
-// js-waku configures its relay), driven by JSON lines on stdin/stdout. See ../README.md for the contract.
+// A bare js-libp2p 2.8 peer (TCP and WebSocket, Noise, yamux and/or mplex, identify, ping, optionally gossipsub
+// configured as js-waku configures its relay), driven by JSON lines on stdin/stdout. See ../README.md for the contract.
 //
 //   node --import ../polyfill.mjs peer.mjs [--listen <multiaddr|none>] [--muxers yamux,mplex] [--gossipsub]
 //        [--topics a,b] [--agent <text>] [--timeout-s N]
@@ -14,6 +14,8 @@ import { mplex } from '@libp2p/mplex'
 import { peerIdFromString } from '@libp2p/peer-id'
 import { ping } from '@libp2p/ping'
 import { tcp } from '@libp2p/tcp'
+import { webSockets } from '@libp2p/websockets'
+import { all as allWebSockets } from '@libp2p/websockets/filters'
 import { multiaddr } from '@multiformats/multiaddr'
 import { createLibp2p } from 'libp2p'
 import {
@@ -26,7 +28,11 @@ const RELAY_PROTOCOL = '/vac/waku/relay/2.0.0'
 
 const args = parseArgs(process.argv.slice(2), {
   ...COMMON_ARGS,
-  listen: { type: 'string', default: '/ip4/127.0.0.1/tcp/0', help: 'listen multiaddr (loopback), or "none"' },
+  listen: {
+    type: 'string',
+    default: '/ip4/127.0.0.1/tcp/0',
+    help: 'listen multiaddrs (loopback; /tcp/N or /tcp/N/ws), comma-separated, or "none"'
+  },
   muxers: { type: 'string', default: 'yamux,mplex', help: 'stream muxers in order of preference: yamux, mplex' },
   gossipsub: { type: 'bool', help: `run gossipsub as js-waku's relay does, on ${RELAY_PROTOCOL}` },
   topics: { type: 'string', default: '', help: 'pubsub topics to subscribe to at start (needs --gossipsub)' },
@@ -121,7 +127,7 @@ async function start (emitEvent) {
   if (muxers.length === 0 || muxers.some(m => MUXERS[m] === undefined)) {
     throw new Error(`--muxers takes yamux and/or mplex, got "${args.muxers}"`)
   }
-  const listen = args.listen === 'none' ? [] : [requireLoopback(args.listen)]
+  const listen = args.listen === 'none' ? [] : list(args.listen).map(requireLoopback)
   const topics = list(args.topics)
   if (topics.length > 0 && !args.gossipsub) throw new Error('--topics needs --gossipsub')
 
@@ -133,7 +139,8 @@ async function start (emitEvent) {
 
   const node = await createLibp2p({
     addresses: { listen },
-    transports: [tcp()],
+    // WebSocket dials /ws on loopback too (its default filter in Node.js; said here so that it stays so)
+    transports: [tcp(), webSockets({ filter: allWebSockets })],
     connectionEncrypters: [noise()],
     streamMuxers: muxers.map(m => MUXERS[m]()),
     services

@@ -45,16 +45,23 @@ final class InProcessNodes {
      * {@code --store-message-db-url}: empty for RocksDB in {@code dataDir/store}, {@code postgres://...} for PostgreSQL).
      */
     static WakuNode start(Path dataDir, Durability durability, String storeDbUrl, String pubsubTopic, List<String> staticPeers) {
-        return WakuNode.start(config(dataDir, durability, storeDbUrl, pubsubTopic, staticPeers));
+        return WakuNode.start(config(dataDir, durability, storeDbUrl, pubsubTopic, staticPeers, false));
     }
 
-    /** The config {@link #start(Path, Durability, String, String, List)} starts a node with, for scenarios that change it. */
+    /** As {@link #start(Path, Durability, String, List)}, also listening on WebSocket ({@code /ws}) when asked. */
+    static WakuNode start(Path dataDir, Durability durability, String pubsubTopic, List<String> staticPeers,
+                          boolean webSocket) {
+        return WakuNode.start(config(dataDir, durability, "", pubsubTopic, staticPeers, webSocket));
+    }
+
+    /** The config the {@code start} methods start a node with, for scenarios that change it. */
     static NodeConfig config(Path dataDir, Durability durability, String storeDbUrl, String pubsubTopic,
-                             List<String> staticPeers) {
+                             List<String> staticPeers, boolean webSocket) {
         boolean store = durability != null;
         NodeConfig defaults = NodeConfig.DEFAULTS;
         return defaults.toBuilder().dataDir(dataDir)
                 .host(defaults.host().toBuilder().listenAddress(new InetSocketAddress("127.0.0.1", 0))
+                        .webSocket(defaults.host().webSocket().toBuilder().listen(webSocket).port(0).build())
                         .staticPeers(staticPeers.stream().map(Multiaddr::parse).toList()).build())
                 .relay(defaults.relay().toBuilder().pubsubTopics(List.of(pubsubTopic))
                         .limits(defaults.relay().limits().withMaxClockDrift(CLOCK_DRIFT))
@@ -96,6 +103,12 @@ final class InProcessNodes {
     /** The multiaddr, with peer id, peers dial {@code node} at. */
     static String peerAddress(WakuNode node) {
         return node.multiaddr().toString();
+    }
+
+    /** The {@code /ws} multiaddr, with peer id, of a node started with WebSocket. */
+    static String webSocketAddress(WakuNode node) {
+        return node.host().listenAddresses().stream().filter(Multiaddr::isWebSocket).findFirst()
+                .orElseThrow(() -> new IllegalStateException("the node does not listen on WebSocket")).toString();
     }
 
     /**

@@ -217,11 +217,20 @@ public final class LoadgenMain implements Runnable {
                 description = "the receiver's --store-message-db-url: empty for RocksDB in the work dir, "
                         + "postgres://user:password@host:port/database for PostgreSQL (an empty database)")
         String storeDbUrl;
+        @Option(names = "--transport", defaultValue = "tcp",
+                description = "tcp, or ws: the publisher dials the receiver over libp2p's WebSocket transport "
+                        + "(in-process only; default: ${DEFAULT-VALUE})")
+        String transport;
 
         @Override
         public Integer call() {
             Workload w = workload.workload();
-            return output.report(output.inWorkDir(dir -> MacroScenario.run(w, dir, processes, storeDbUrl, Sink.err)));
+            if (!transport.equals("tcp") && !transport.equals("ws")) {
+                throw new CommandLine.ParameterException(new CommandLine(this),
+                        "--transport is tcp or ws, not " + transport);
+            }
+            boolean ws = transport.equals("ws");
+            return output.report(output.inWorkDir(dir -> MacroScenario.run(w, dir, processes, storeDbUrl, ws, Sink.err)));
         }
     }
 

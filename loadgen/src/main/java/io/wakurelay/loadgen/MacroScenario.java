@@ -20,7 +20,8 @@ import java.util.Map;
  * A pre-encoded frames as a peer would (A decodes, validates, hashes and relays each to B); a message counts
  * when B has committed it, and its latency runs from the hand-over to A until B's commit. B runs in this JVM,
  * or, with {@code processes}, as a separate process whose store is polled over REST (latency then includes
- * the polling interval).
+ * the polling interval). With {@code webSocket} (in this JVM only), A dials B over libp2p's WebSocket transport
+ * ({@code /ws}) instead of TCP.
  */
 final class MacroScenario {
     static final Duration STALL = Duration.ofMinutes(2);
@@ -29,19 +30,27 @@ final class MacroScenario {
     }
 
     static ResultRow run(Workload workload, Path dir, boolean processes, PrintStream err) {
-        return run(workload, dir, processes, "", err);
+        return run(workload, dir, processes, "", false, err);
     }
 
-    /** @param storeDbUrl where the receiver archives: empty for RocksDB, {@code postgres://...} for PostgreSQL */
-    static ResultRow run(Workload workload, Path dir, boolean processes, String storeDbUrl, PrintStream err) {
-        return processes ? runWithProcess(workload, dir, storeDbUrl, err) : runInProcess(workload, dir, storeDbUrl, err);
+    /**
+     * @param storeDbUrl where the receiver archives: empty for RocksDB, {@code postgres://...} for PostgreSQL
+     * @param webSocket  whether the publisher dials the receiver over {@code /ws} (both in this JVM)
+     */
+    static ResultRow run(Workload workload, Path dir, boolean processes, String storeDbUrl, boolean webSocket,
+                         PrintStream err) {
+        if (processes && webSocket) {
+            throw new IllegalArgumentException("--transport ws runs both nodes in this JVM: leave out --processes");
+        }
+        return processes ? runWithProcess(workload, dir, storeDbUrl, err) : runInProcess(workload, dir, storeDbUrl, webSocket, err);
     }
 
-    private static ResultRow runInProcess(Workload workload, Path dir, String storeDbUrl, PrintStream err) {
+    private static ResultRow runInProcess(Workload workload, Path dir, String storeDbUrl, boolean webSocket, PrintStream err) {
         try (FrameSet frames = new FrameSet(workload);
-             WakuNode b = InProcessNodes.start(dir.resolve("receiver"), NodeConfig.DEFAULTS.archive().durability(), storeDbUrl,
-                     workload.pubsubTopic(), List.of());
-             WakuNode a = InProcessNodes.start(dir.resolve("publisher"), false, workload.pubsubTopic(), List.of(InProcessNodes.peerAddress(b)))) {
+             WakuNode b = WakuNode.start(InProcessNodes.config(dir.resolve("receiver"), NodeConfig.DEFAULTS.archive().durability(),
+                     storeDbUrl, workload.pubsubTopic(), List.of(), webSocket));
+             WakuNode a = InProcessNodes.start(dir.resolve("publisher"), false, workload.pubsubTopic(),
+                     List.of(webSocket ? InProcessNodes.webSocketAddress(b) : InProcessNodes.peerAddress(b)))) {
             InProcessNodes.awaitPeer(a, b, workload.pubsubTopic(), Duration.ofSeconds(30));
             InProcessNodes.awaitPeer(b, a, workload.pubsubTopic(), Duration.ofSeconds(30));
             Window window = Window.standard(0);
@@ -64,6 +73,7 @@ final class MacroScenario {
                 extras.put("publisher_hashes_per_msg", (a.counters().hashes() - aHashes0) / (double) workload.count());
                 extras.put("mode", "in-process");
                 extras.put("archive", InProcessNodes.backend(storeDbUrl));
+                extras.put("transport", webSocket ? "ws" : "tcp");
                 return m.finish(tracker.lastConfirmed(), tracker.latencies(), frames.payloadBytes(workload.warmup(), workload.total()), 0, extras);
             } finally {
                 watch.dispose();

@@ -60,7 +60,7 @@ final class MeshScenario {
                     overlayLinks += dials.size();
                     dialled.add(dials.size());
                     nodes.add(WakuNode.start(InProcessNodes.manyOnLoopback(
-                            InProcessNodes.config(dir.resolve("node-" + i), null, "", topic, dials), n)));
+                            InProcessNodes.config(dir.resolve("node-" + i), null, "", topic, dials, false), n)));
                 }
                 err.printf("mesh: %d nodes, %d links%n", n, overlayLinks);
                 awaitMeshes(nodes, dialled, topic, Duration.ofSeconds(60));

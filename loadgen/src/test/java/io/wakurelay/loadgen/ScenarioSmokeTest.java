@@ -79,6 +79,16 @@ class ScenarioSmokeTest {
     }
 
     @Test
+    void macroOverWebSocketArchivesEveryMessageOnTheReceiver() throws Exception {
+        Path json = dir.resolve("macro-ws.json");
+        String[] row = run("macro", "--transport", "ws", "--count", "40", "--warmup", "5", "--work-dir",
+                dir.resolve("ws").toString(), "--json", json.toString());
+        assertThat(row[0]).isEqualTo("macro");
+        assertThat(row[6]).isEqualTo("1.000");
+        assertThat(Files.readString(json)).contains("\"transport\" : \"ws\"", "\"missing\" : 0");
+    }
+
+    @Test
     void macroWithTheReceiverInItsOwnProcessArchivesEveryMessage() throws Exception {
         Path json = dir.resolve("macro.json");
         String[] row = run("macro", "--processes", "--count", "40", "--warmup", "5", "--work-dir", dir.resolve("p").toString(),

@@ -6,6 +6,7 @@ import io.wakurelay.node.config.NodeOptions;
 import io.wakurelay.p2p.crypto.PeerId;
 import io.wakurelay.p2p.crypto.PrivateKey;
 import io.wakurelay.p2p.multiaddr.Multiaddr;
+import io.wakurelay.testkit.TestCertificates;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
@@ -150,6 +151,54 @@ class NodeCommandLineTest {
         assertThat(c.host().listenAddress().getPort()).isEqualTo(60001);
         assertThat(c.rest().port()).isEqualTo(8646);
         assertThat(c.metrics().port()).isEqualTo(8009);
+    }
+
+    @Test
+    void webSocketIsOffByDefaultOnPort8000AndPortsShiftMovesItAsNwakuDoes() {
+        NodeConfig off = NodeMain.parse(new String[]{"--data-dir", dir.toString()}, Map.of());
+        assertThat(off.host().webSocket().listen()).isFalse();
+        assertThat(off.host().webSocket().port()).isEqualTo(8000);
+
+        NodeConfig on = NodeMain.parse(new String[]{"--data-dir", dir.toString(), "--websocket-support", "--ports-shift", "2",
+                "--dns4-domain-name", "node.example.org", "--staticnode",
+                "/dns4/peer.example.org/tcp/443/wss/p2p/" + PeerId.fromPublicKey(PrivateKey.generateEd25519().publicKey())},
+                Map.of());
+        assertThat(on.host().webSocket().listen()).isTrue();
+        assertThat(on.host().webSocket().secure()).isFalse();
+        assertThat(on.host().webSocket().port()).isEqualTo(8002);
+        assertThat(on.host().dns4DomainName()).isEqualTo("node.example.org");
+        assertThat(on.host().staticPeers().get(0).isSecureWebSocket()).isTrue();
+    }
+
+    @Test
+    void secureWebSocketNeedsBothFilesAndAWrongPathStopsTheStartNamingItsFlag() throws Exception {
+        Path missing = dir.resolve("missing.pem");
+        Path notPem = Files.writeString(dir.resolve("not.pem"), "hello");
+        assertRefused("--websocket-secure-support", "--websocket-secure-support needs --websocket-secure-key-path");
+        assertRefused("--websocket-secure-support --websocket-secure-key-path " + notPem + " --websocket-secure-cert-path "
+                + missing, "--websocket-secure-cert-path: cannot read the certificate file " + missing);
+        assertRefused("--websocket-secure-support --websocket-secure-key-path " + missing + " --websocket-secure-cert-path "
+                + notPem, "--websocket-secure-cert-path: " + notPem + " is not a PEM certificate file");
+        assertRefused("--websocket-support --websocket-port 60000", "port 60000 is used twice");
+        assertRefused("--dns4-domain-name bad_name!", "--dns4-domain-name");
+    }
+
+    @Test
+    void aMissingKeyOrTheKeyOfAnotherCertificateStopsTheStartNamingTheKeyFlag() throws Exception {
+        TestCertificates ours = TestCertificates.selfSigned(Files.createDirectory(dir.resolve("ours")));
+        TestCertificates other = TestCertificates.selfSigned(Files.createDirectory(dir.resolve("other")));
+        Path missing = dir.resolve("missing-key.pem");
+        String cert = " --websocket-secure-cert-path " + ours.cert();
+
+        assertRefused("--websocket-secure-support --websocket-secure-key-path " + missing + cert,
+                "--websocket-secure-key-path: cannot read the private key file " + missing);
+        assertRefused("--websocket-secure-support --websocket-secure-key-path " + other.key() + cert,
+                "--websocket-secure-key-path: the private key in " + other.key() + " is not the key of the certificate");
+        NodeConfig good = NodeMain.parse(new String[]{"--data-dir", dir.toString(), "--websocket-secure-support",
+                "--websocket-secure-key-path", ours.key().toString(), "--websocket-secure-cert-path",
+                ours.cert().toString()}, Map.of());
+        assertThat(good.host().webSocket().listen()).isTrue();
+        assertThat(good.host().webSocket().secure()).isTrue();
     }
 
     @Test

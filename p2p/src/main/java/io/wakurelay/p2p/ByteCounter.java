@@ -6,19 +6,24 @@ import io.netty.channel.ChannelHandler;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelPromise;
 
-/** Counts the socket's bytes as they are (encrypted), every byte a peer sends included. Shared by all channels. */
+/**
+ * Counts the socket's bytes as they are (encrypted; with WebSocket framing and TLS on WebSocket), every byte a peer
+ * sends included. One per transport, shared by its channels.
+ */
 @ChannelHandler.Sharable
 final class ByteCounter extends ChannelDuplexHandler {
     private final HostMetrics metrics;
+    private final Transport transport;
 
-    ByteCounter(HostMetrics metrics) {
+    ByteCounter(HostMetrics metrics, Transport transport) {
         this.metrics = metrics;
+        this.transport = transport;
     }
 
     @Override
     public void channelRead(ChannelHandlerContext ctx, Object msg) {
         if (msg instanceof ByteBuf b) {
-            metrics.bytesIn(b.readableBytes());
+            metrics.bytesIn(transport, b.readableBytes());
         }
         ctx.fireChannelRead(msg);
     }
@@ -26,7 +31,7 @@ final class ByteCounter extends ChannelDuplexHandler {
     @Override
     public void write(ChannelHandlerContext ctx, Object msg, ChannelPromise promise) {
         if (msg instanceof ByteBuf b) {
-            metrics.bytesOut(b.readableBytes());
+            metrics.bytesOut(transport, b.readableBytes());
         }
         ctx.write(msg, promise);
     }

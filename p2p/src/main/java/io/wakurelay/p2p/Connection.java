@@ -25,6 +25,9 @@ public interface Connection {
     /** True when this node dialled the connection. */
     boolean isOutbound();
 
+    /** What the connection's bytes travel on: TCP, or WebSocket ({@code /ws}, {@code /wss}). */
+    Transport transport();
+
     /** The stream multiplexer: {@code /yamux/1.0.0} or {@code /mplex/6.7.0}. */
     String muxer();
 

@@ -22,7 +22,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.net.InetSocketAddress;
+import java.util.EnumMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
@@ -30,10 +32,13 @@ import java.util.concurrent.atomic.AtomicReference;
  * the peer's identity, multistream-select (encrypted now) chooses the muxer, and the muxer session takes over.
  * Each step replaces the one before it in the pipeline:
  * <pre>
- * bytes → security-select → noise-handshake → noise-encoder, noise-decoder → muxer-select → muxer → lifecycle
+ * bytes → [prelude] → security-select → noise-handshake → noise-encoder, noise-decoder → muxer-select → muxer
+ *       → lifecycle
  * </pre>
- * with a {@link FirstBytesDeadline} in front of an inbound socket until its first bytes, and a
- * {@link WriteStallGuard} in front of all of them, next to the socket, once the connection is upgraded.
+ * where the prelude is nothing on TCP, and TLS and the HTTP upgrade to binary WebSocket frames on WebSocket ({@link
+ * io.wakurelay.p2p.ws.WebSocketTransport}); with a {@link FirstBytesDeadline} in front of an inbound socket until its
+ * first bytes, and a {@link WriteStallGuard} in front of all of them, next to the socket, once the connection is
+ * upgraded.
  */
 final class ConnectionUpgrader {
     private static final Logger log = LoggerFactory.getLogger(ConnectionUpgrader.class);
@@ -44,56 +49,77 @@ final class ConnectionUpgrader {
     private final HostConfig config;
     private final NoiseIdentity noise;
     private final HostMetrics metrics;
-    private final ByteCounter byteCounter;
+    private final Map<Transport, ByteCounter> byteCounters = new EnumMap<>(Transport.class);
     private final ProtocolRegistry protocols;
 
     ConnectionUpgrader(HostConfig config, NoiseIdentity noise, HostMetrics metrics, ProtocolRegistry protocols) {
         this.config = config;
         this.noise = noise;
         this.metrics = metrics;
-        this.byteCounter = new ByteCounter(metrics);
+        for (Transport t : Transport.values()) {
+            byteCounters.put(t, new ByteCounter(metrics, t));
+        }
         this.protocols = protocols;
     }
 
     /**
-     * Sets up the pipeline of a socket that was just opened.
+     * What goes on a socket before libp2p's upgrade: nothing for TCP ({@link #NONE}); TLS and the HTTP upgrade for
+     * WebSocket. It puts its handlers before the handler named {@code before} and runs {@code ready} once the bytes
+     * that follow are libp2p's.
+     */
+    interface Prelude {
+        Prelude NONE = (pipeline, before, ready) -> ready.run();
+
+        void install(ChannelPipeline pipeline, String before, Runnable ready);
+    }
+
+    /**
+     * Sets up the pipeline of a socket that was just opened:
+     * <pre>
+     * first-bytes (inbound) → bytes → the transport's prelude → security-select → … → lifecycle
+     * </pre>
+     * The handshake deadline runs from now, so it covers the prelude (a WebSocket upgrade) too.
      *
      * @param expected the peer a dial expects (null: any)
      * @param result   completes with the upgraded (not yet registered) connection, or a {@link HandshakeException}
      */
-    void init(Channel channel, boolean outbound, PeerId expected, Promise<HostConnection> result) {
+    void init(Channel channel, boolean outbound, PeerId expected, Promise<HostConnection> result, Transport transport,
+              Prelude prelude) {
         UpgradeLifecycle lifecycle = new UpgradeLifecycle(result, config.handshakeTimeout());
+        ChannelPipeline pipeline = channel.pipeline();
+        pipeline.addLast(LIFECYCLE, lifecycle);
+        pipeline.addFirst("bytes", byteCounters.get(transport));
+        if (!outbound) {
+            pipeline.addFirst("first-bytes", new FirstBytesDeadline(config.firstBytesTimeout()));
+        }
         MultistreamSelect security = outbound
                 ? MultistreamSelect.dialer(List.of(NoiseHandshakeHandler.PROTOCOL_ID))
                 : MultistreamSelect.listener(NoiseHandshakeHandler.PROTOCOL_ID::equals);
-        ChannelPipeline pipeline = channel.pipeline();
-        if (!outbound) {
-            pipeline.addLast("first-bytes", new FirstBytesDeadline(config.firstBytesTimeout()));
-        }
-        pipeline.addLast("bytes", byteCounter);
-        pipeline.addLast("security-select", new MultistreamHandler(security, (ctx, protocol) ->
-                ctx.pipeline().addAfter(ctx.name(), "noise-handshake", new NoiseHandshakeHandler(outbound, noise, expected,
-                        metrics, (noiseCtx, peer) -> secured(noiseCtx, peer, outbound, lifecycle)))));
-        pipeline.addLast(LIFECYCLE, lifecycle);
+        prelude.install(pipeline, LIFECYCLE, () -> pipeline.addBefore(LIFECYCLE, "security-select",
+                new MultistreamHandler(security, (ctx, protocol) -> ctx.pipeline().addAfter(ctx.name(),
+                        "noise-handshake", new NoiseHandshakeHandler(outbound, noise, expected, metrics,
+                                (noiseCtx, peer) -> secured(noiseCtx, peer, outbound, lifecycle, transport))))));
     }
 
-    private void secured(ChannelHandlerContext ctx, SecureSession peer, boolean outbound, UpgradeLifecycle lifecycle) {
+    private void secured(ChannelHandlerContext ctx, SecureSession peer, boolean outbound, UpgradeLifecycle lifecycle,
+                         Transport transport) {
         MultistreamSelect muxerSelect = outbound
                 ? MultistreamSelect.dialer(config.muxers())
                 : MultistreamSelect.listener(config.muxers()::contains);
         ctx.pipeline().addBefore(LIFECYCLE, "muxer-select", new MultistreamHandler(muxerSelect,
-                (selectCtx, muxer) -> muxed(selectCtx, muxer, peer, outbound, lifecycle)));
+                (selectCtx, muxer) -> muxed(selectCtx, muxer, peer, outbound, lifecycle, transport)));
     }
 
-    private void muxed(ChannelHandlerContext ctx, String muxer, SecureSession peer, boolean outbound, UpgradeLifecycle lifecycle) {
+    private void muxed(ChannelHandlerContext ctx, String muxer, SecureSession peer, boolean outbound,
+                       UpgradeLifecycle lifecycle, Transport transport) {
         AtomicReference<HostConnection> connection = new AtomicReference<>();
         MuxerEvents events = eventsOf(connection);
         MuxerSession session = YamuxSession.PROTOCOL_ID.equals(muxer)
                 ? new YamuxSession(outbound, protocols, config.muxerLimits(), events)
                 : new MplexSession(outbound, protocols, config.muxerLimits(), events);
         Channel channel = ctx.channel();
-        HostConnection upgraded = new HostConnection(channel, session, peer, outbound,
-                address(channel.remoteAddress()), address(channel.localAddress()));
+        HostConnection upgraded = new HostConnection(channel, session, peer, outbound, transport,
+                address(channel.remoteAddress(), transport), address(channel.localAddress(), transport));
         connection.set(upgraded);
         session.bind(upgraded);
         ctx.pipeline().addAfter(ctx.name(), "muxer", session);
@@ -151,7 +177,7 @@ final class ConnectionUpgrader {
         };
     }
 
-    private static Multiaddr address(java.net.SocketAddress address) {
-        return address instanceof InetSocketAddress inet ? Multiaddr.of(inet) : null;
+    private static Multiaddr address(java.net.SocketAddress address, Transport transport) {
+        return address instanceof InetSocketAddress inet ? transport.on(Multiaddr.of(inet)) : null;
     }
 }

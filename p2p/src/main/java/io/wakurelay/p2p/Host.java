@@ -18,6 +18,7 @@ import io.wakurelay.p2p.crypto.PrivateKey;
 import io.wakurelay.p2p.multiaddr.Multiaddr;
 import io.wakurelay.p2p.noise.AeadSelection;
 import io.wakurelay.p2p.noise.NoiseIdentity;
+import io.wakurelay.p2p.ws.WebSocketTransport;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import reactor.core.publisher.Flux;
@@ -44,9 +45,10 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeoutException;
 
 /**
- * A libp2p host: accepts and dials TCP connections, upgrades each with Noise and a muxer (yamux or mplex), serves the
- * protocols registered with {@link #handle} on the peers' streams, answers and asks identify, pings every connection,
- * and keeps one connection per peer within the limits of {@link HostConfig}. It knows nothing of Waku.
+ * A libp2p host: accepts and dials TCP and WebSocket connections, upgrades each with Noise and a muxer (yamux or
+ * mplex), serves the protocols registered with {@link #handle} on the peers' streams, answers and asks identify, pings
+ * every connection, and keeps one connection per peer within the limits of {@link HostConfig}. It knows nothing of
+ * Waku.
  *
  * <p>Runs on Reactor Netty's event loop resources (the native epoll transport when the platform has it); a
  * connection and its streams live on one event loop. docs/p2p.md describes the layers and limits.
@@ -73,7 +75,9 @@ public final class Host implements AutoCloseable {
     private final StaticPeers staticPeers;
     private final Map<Object, Mono<HostConnection>> dialsInProgress = new ConcurrentHashMap<>();
     private final Sinks.Empty<Void> terminated = Sinks.empty();
+    private final WebSocketTransport webSocket;
     private volatile Channel server;
+    private volatile Channel webSocketServer;
     private volatile boolean closing;
 
     private Host(HostConfig config, PrivateKey identity, MeterRegistry registry) {
@@ -84,6 +88,8 @@ public final class Host implements AutoCloseable {
         this.manager = new ConnectionManager(config);
         this.metrics = new HostMetrics(registry, manager::peers);
         metrics.bindAead(aead);
+        // before the event loops, so that a certificate that cannot be read stops the start with nothing to undo
+        this.webSocket = WebSocketTransport.create(config.webSocket(), metrics.webSocketEvents());
         this.nativeTransport = LoopResources.hasNativeSupport();
         this.loops = LoopResources.create("wakurelay-p2p", 1, Runtime.getRuntime().availableProcessors(), true);
         this.group = loops.onServer(nativeTransport);
@@ -116,6 +122,10 @@ public final class Host implements AutoCloseable {
         log.info("p2p host {} started: listening on {}, transport {}, muxers {}, static peers {}, ChaCha20-Poly1305 {} ({})",
                 host.peerId, host.listenAddresses(), host.nativeTransport ? "native" : "nio", config.muxers(),
                 config.staticPeers(), host.aead.current().label(), config.aead().label());
+        if (host.webSocketServer != null) {
+            Multiaddr ws = host.webSocketTransport().on(Multiaddr.of(host.webSocketAddress()));
+            log.info("p2p host {}: libp2p over WebSocket on {}", host.peerId, ws);
+        }
         return host;
     }
 
@@ -123,6 +133,15 @@ public final class Host implements AutoCloseable {
         if (config.listenAddress() == null) {
             return;
         }
+        server = bind(config.listenAddress(), Transport.TCP);
+        if (config.webSocket().listen()) {
+            InetSocketAddress address = new InetSocketAddress(config.listenAddress().getAddress(),
+                    config.webSocket().port());
+            webSocketServer = bind(address, webSocketTransport());
+        }
+    }
+
+    private Channel bind(InetSocketAddress address, Transport transport) {
         ServerBootstrap bootstrap = new ServerBootstrap()
                 .group(loops.onServerSelect(nativeTransport), group)
                 .channel(loops.onChannelClass(ServerSocketChannel.class, group))
@@ -134,10 +153,14 @@ public final class Host implements AutoCloseable {
                 .childHandler(new ChannelInitializer<>() {
                     @Override
                     protected void initChannel(Channel channel) {
-                        accept(channel);
+                        accept(channel, transport);
                     }
                 });
-        server = bootstrap.bind(config.listenAddress()).syncUninterruptibly().channel();
+        return bootstrap.bind(address).syncUninterruptibly().channel();
+    }
+
+    private Transport webSocketTransport() {
+        return webSocket.secure() ? Transport.WSS : Transport.WS;
     }
 
     private WriteBufferWaterMark waterMark() {
@@ -145,16 +168,16 @@ public final class Host implements AutoCloseable {
     }
 
     /** A socket a peer opened, before anything was read from it. */
-    private void accept(Channel channel) {
+    private void accept(Channel channel, Transport transport) {
         if (closing) {
-            metrics.rejected("shutting_down");
+            metrics.rejected("shutting_down", transport);
             channel.close();
             return;
         }
         InetAddress from = ((InetSocketAddress) channel.remoteAddress()).getAddress();
         ConnectionManager.Admission admission = manager.openInbound(channel, from);
         if (admission instanceof ConnectionManager.Admission.Refused refused) {
-            metrics.rejected(refused.refusal().label());
+            metrics.rejected(refused.refusal().label(), transport);
             log.debug("refusing a connection from {}: {}", from.getHostAddress(), refused.refusal().label());
             channel.close();
             return;
@@ -167,15 +190,16 @@ public final class Host implements AutoCloseable {
             evicted.pipeline().fireUserEventTriggered(UpgradeLifecycle.EVICTION);
         }
         Promise<HostConnection> upgraded = channel.eventLoop().newPromise();
-        upgrader.init(channel, false, null, upgraded);
+        upgrader.init(channel, false, null, upgraded, transport,
+                transport == Transport.TCP ? ConnectionUpgrader.Prelude.NONE : webSocket::installListening);
         upgraded.addListener(f -> {
             if (!f.isSuccess()) {
-                handshakeFailed(f.cause());
+                handshakeFailed(f.cause(), transport);
                 return;
             }
             if (!manager.upgraded(channel)) {
                 // evicted while its last handshake message was on its way: the slot is someone else's now
-                metrics.handshake(UpgradeLifecycle.EVICTED);
+                metrics.handshake(UpgradeLifecycle.EVICTED, transport);
                 channel.close();
                 return;
             }
@@ -187,14 +211,14 @@ public final class Host implements AutoCloseable {
         });
     }
 
-    private void handshakeFailed(Throwable cause) {
-        metrics.handshake(cause instanceof HandshakeException h ? h.outcome() : "error");
+    private void handshakeFailed(Throwable cause, Transport transport) {
+        metrics.handshake(cause instanceof HandshakeException h ? h.outcome() : "error", transport);
         log.debug("handshake failed: {}", cause.toString());
     }
 
     /** An upgraded connection: registered, or closed as a duplicate (the connection kept is returned). */
     private HostConnection onUpgraded(HostConnection connection) {
-        metrics.handshake("success");
+        metrics.handshake("success", connection.transport());
         if (connection.remotePeer().equals(peerId)) {
             connection.close("self_dial");
             throw new P2pException("connected to itself at " + connection.remoteAddress());
@@ -206,7 +230,7 @@ public final class Host implements AutoCloseable {
         ConnectionManager.Registration registration = manager.register(connection, peerId);
         if (registration instanceof ConnectionManager.Registration.Duplicate duplicate) {
             log.debug("already connected to {}; closing the newer {}", connection.remotePeer(), connection);
-            metrics.rejected("duplicate");
+            metrics.rejected("duplicate", connection.transport());
             connection.close("duplicate");
             return duplicate.kept();
         }
@@ -219,7 +243,7 @@ public final class Host implements AutoCloseable {
     }
 
     private void activate(HostConnection connection) {
-        metrics.connectionOpened(connection.isOutbound(), connection.muxer());
+        metrics.connectionOpened(connection);
         connection.channel().closeFuture().addListener(f -> deactivate(connection));
         log.debug("connected: {}", connection);
         for (ConnectionListener listener : listeners) {
@@ -235,7 +259,7 @@ public final class Host implements AutoCloseable {
 
     private void deactivate(HostConnection connection) {
         manager.unregister(connection);
-        metrics.connectionClosed(connection.isOutbound(), connection.muxer());
+        metrics.connectionClosed(connection);
         metrics.disconnected(connection.closeReason());
         log.debug("disconnected ({}): {}", connection.closeReason(), connection);
         for (ConnectionListener listener : listeners) {
@@ -260,7 +284,8 @@ public final class Host implements AutoCloseable {
     // ---- dialling
 
     /**
-     * Connects to the peer at {@code address} (TCP; with {@code /p2p/<peer id>} the peer must prove that id). An
+     * Connects to the peer at {@code address} (TCP, or WebSocket: {@code /ws}, {@code /wss}, {@code /tls/ws}; with
+     * {@code /p2p/<peer id>} the peer must prove that id). An
      * existing connection to that peer is returned instead of a new one; concurrent dials to one peer share one
      * attempt.
      */
@@ -273,8 +298,8 @@ public final class Host implements AutoCloseable {
             if (closing) {
                 return Mono.error(new P2pException.ConnectionClosed("the host is shutting down"));
             }
-            if (!address.isTcp()) {
-                return Mono.error(new P2pException("only TCP addresses can be dialled: " + address));
+            if (!address.isTcp() && !address.isWebSocket()) {
+                return Mono.error(new P2pException("only TCP and WebSocket addresses can be dialled: " + address));
             }
             Optional<PeerId> expected = address.peerId();
             if (expected.isPresent()) {
@@ -288,7 +313,7 @@ public final class Host implements AutoCloseable {
             }
             Object key = expected.isPresent() ? expected.get() : address;
             Mono<HostConnection> attempt = dialsInProgress.computeIfAbsent(key, k -> resolve(address)
-                    .flatMap(target -> connect(target, expected.orElse(null)))
+                    .flatMap(target -> connect(target, expected.orElse(null), address))
                     .doFinally(s -> dialsInProgress.remove(k))
                     .cache());
             return attempt;
@@ -309,10 +334,15 @@ public final class Host implements AutoCloseable {
         }).subscribeOn(Schedulers.boundedElastic());
     }
 
-    private Mono<HostConnection> connect(InetSocketAddress target, PeerId expected) {
+    private Mono<HostConnection> connect(InetSocketAddress target, PeerId expected, Multiaddr address) {
+        Transport transport = Transport.of(address);
+        ConnectionUpgrader.Prelude prelude = transport == Transport.TCP ? ConnectionUpgrader.Prelude.NONE
+                : (pipeline, before, ready) -> webSocket.installDialling(pipeline, before,
+                address.tlsServerName().orElse(target.getAddress().getHostAddress()), target.getPort(),
+                transport == Transport.WSS, ready);
         return Mono.create(sink -> {
             if (!manager.openOutbound()) {
-                metrics.dial("no_slot");
+                metrics.dial("no_slot", transport);
                 sink.error(new P2pException("no connection slot free to dial " + target + " (max " + config.maxConnections() + ")"));
                 return;
             }
@@ -327,7 +357,7 @@ public final class Host implements AutoCloseable {
                     .handler(new ChannelInitializer<>() {
                         @Override
                         protected void initChannel(Channel channel) {
-                            upgrader.init(channel, true, expected, upgraded);
+                            upgrader.init(channel, true, expected, upgraded, transport, prelude);
                         }
                     });
             InetSocketAddress source = sourceAddressFor(target);
@@ -341,19 +371,20 @@ public final class Host implements AutoCloseable {
             });
             upgraded.addListener(f -> {
                 if (!f.isSuccess()) {
-                    metrics.dial(f.cause() instanceof HandshakeException ? "handshake_failed" : "connect_failed");
+                    metrics.dial(f.cause() instanceof HandshakeException ? "handshake_failed" : "connect_failed",
+                            transport);
                     if (f.cause() instanceof HandshakeException) {
-                        handshakeFailed(f.cause());
+                        handshakeFailed(f.cause(), transport);
                     }
                     sink.error(f.cause());
                     return;
                 }
                 try {
                     HostConnection connection = onUpgraded(upgraded.getNow());
-                    metrics.dial("success");
+                    metrics.dial("success", transport);
                     sink.success(connection);
                 } catch (RuntimeException e) {
-                    metrics.dial("refused");
+                    metrics.dial("refused", transport);
                     sink.error(e);
                 }
             });
@@ -460,9 +491,15 @@ public final class Host implements AutoCloseable {
         return staticPeers.addresses();
     }
 
-    /** Where this host accepts connections (the port actually bound), or null when it does not listen. */
+    /** Where this host accepts TCP connections (the port actually bound), or null when it does not listen. */
     public InetSocketAddress boundAddress() {
         Channel s = server;
+        return s == null ? null : (InetSocketAddress) s.localAddress();
+    }
+
+    /** Where this host accepts WebSocket connections (the port actually bound), or null when it does not. */
+    public InetSocketAddress webSocketAddress() {
+        Channel s = webSocketServer;
         return s == null ? null : (InetSocketAddress) s.localAddress();
     }
 
@@ -471,61 +508,9 @@ public final class Host implements AutoCloseable {
         return announcedAddresses().stream().map(a -> a.withPeerId(peerId)).toList();
     }
 
-    /**
-     * {@link HostConfig#announceAddresses()} when set; else the bound address, or for a wildcard bind the addresses
-     * of this machine's interfaces that are up (never 0.0.0.0, which no peer can dial).
-     */
+    /** The addresses identify announces ({@link AnnouncedAddresses}), without {@code /p2p}. */
     private List<Multiaddr> announcedAddresses() {
-        if (!config.announceAddresses().isEmpty()) {
-            return config.announceAddresses();
-        }
-        InetSocketAddress bound = boundAddress();
-        if (bound == null) {
-            return List.of();
-        }
-        if (!bound.getAddress().isAnyLocalAddress()) {
-            return List.of(Multiaddr.of(bound));
-        }
-        // the configured address says the family: a dual-stack socket bound for 0.0.0.0 reports ::
-        InetSocketAddress configured = config.listenAddress();
-        boolean ipv6 = configured == null ? bound.getAddress() instanceof Inet6Address
-                : configured.getAddress() instanceof Inet6Address;
-        List<Multiaddr> external = new ArrayList<>();
-        List<Multiaddr> loopback = new ArrayList<>();
-        List<Multiaddr> v6 = new ArrayList<>();
-        try {
-            for (NetworkInterface nic : Collections.list(NetworkInterface.getNetworkInterfaces())) {
-                if (!nic.isUp()) {
-                    continue;
-                }
-                for (InetAddress a : Collections.list(nic.getInetAddresses())) {
-                    if (a.isLinkLocalAddress() || (a instanceof Inet6Address && !ipv6)) {
-                        continue; // a link-local address needs its zone, which is no use to a peer elsewhere
-                    }
-                    Multiaddr address = Multiaddr.of(new InetSocketAddress(unscoped(a), bound.getPort()));
-                    (a instanceof Inet6Address ? v6 : a.isLoopbackAddress() ? loopback : external).add(address);
-                }
-            }
-        } catch (SocketException e) {
-            log.warn("cannot list network interfaces: {}", e.toString());
-        }
-        // what a peer elsewhere can dial first, as peers (and the README's tour) take the first address
-        List<Multiaddr> addresses = new ArrayList<>(external);
-        addresses.addAll(loopback);
-        addresses.addAll(v6);
-        return addresses;
-    }
-
-    /** The address without the interface scope the JDK attaches to every IPv6 address of a network interface. */
-    private static InetAddress unscoped(InetAddress a) {
-        if (!(a instanceof Inet6Address)) {
-            return a;
-        }
-        try {
-            return InetAddress.getByAddress(a.getAddress());
-        } catch (java.net.UnknownHostException e) {
-            throw new IllegalStateException(e); // cannot happen: 16 bytes are a valid address
-        }
+        return AnnouncedAddresses.of(config, boundAddress(), webSocketAddress(), webSocketTransport());
     }
 
     // ---- shutdown
@@ -548,9 +533,10 @@ public final class Host implements AutoCloseable {
     private void beginShutdown(Duration grace) {
         log.info("p2p host {} shutting down", peerId);
         staticPeers.close();
-        Channel s = server;
-        if (s != null) {
-            s.close();
+        for (Channel s : new Channel[]{server, webSocketServer}) {
+            if (s != null) {
+                s.close();
+            }
         }
         List<HostConnection> open = manager.connections();
         open.forEach(c -> c.close("shutting_down"));

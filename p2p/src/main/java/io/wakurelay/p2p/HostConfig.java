@@ -5,11 +5,13 @@ import io.wakurelay.p2p.mux.MplexSession;
 import io.wakurelay.p2p.mux.MuxerLimits;
 import io.wakurelay.p2p.mux.YamuxSession;
 import io.wakurelay.p2p.noise.AeadSelection;
+import io.wakurelay.p2p.ws.WebSocketConfig;
 
 import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
+import java.util.regex.Pattern;
 
 /**
  * How a {@link Host} listens, dials and limits its peers. Validated when built; {@link #DEFAULTS} is the one source
@@ -43,6 +45,11 @@ import java.util.Objects;
  * @param staticPeers           peers dialled at start and kept connected; each must name its {@code /p2p} peer id
  * @param aead                  the ChaCha20-Poly1305 of the Noise sessions: the JDK's, Conscrypt's, or Conscrypt's
  *                              where it loads and the JDK's elsewhere ({@link AeadSelection})
+ * @param webSocket             the WebSocket transport: whether and where it listens, with or without TLS
+ * @param dns4DomainName        a DNS name of this host's public IPv4 address (nwaku's {@code --dns4-domain-name}):
+ *                              identify then announces {@code /dns4/<name>/tcp/<port>} and, with WebSocket,
+ *                              {@code /dns4/<name>/tcp/<port>/ws} or {@code /wss} (a browser needs a name for wss);
+ *                              null: none
  */
 public record HostConfig(InetSocketAddress listenAddress, List<Multiaddr> announceAddresses, String agentVersion,
                          List<String> muxers, int maxConnections, int reservedOutboundSlots,
@@ -50,15 +57,18 @@ public record HostConfig(InetSocketAddress listenAddress, List<Multiaddr> announ
                          Duration pingInterval, Duration pingTimeout, Duration redialMinBackoff,
                          Duration redialMaxBackoff, Duration duplicateWindow, int writeBufferHighWater,
                          Duration writeStallTimeout, MuxerLimits muxerLimits, List<Multiaddr> staticPeers,
-                         AeadSelection.Choice aead) {
+                         AeadSelection.Choice aead, WebSocketConfig webSocket,
+                         String dns4DomainName) {
     public static final List<String> SUPPORTED_MUXERS = List.of(YamuxSession.PROTOCOL_ID, MplexSession.PROTOCOL_ID);
     public static final String IDENTIFY_PROTOCOL_VERSION = "ipfs/0.1.0";
+    private static final Pattern DNS_NAME = Pattern.compile(
+            "(?i)[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?(\\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*");
 
     public static final HostConfig DEFAULTS = new HostConfig(new InetSocketAddress("0.0.0.0", 60000), List.of(),
             "wakurelay", SUPPORTED_MUXERS, 50, 10, 5, Duration.ofSeconds(10), Duration.ofSeconds(3),
             Duration.ofSeconds(15), Duration.ofSeconds(10), Duration.ofSeconds(1), Duration.ofSeconds(30),
             Duration.ofSeconds(2), 4 * 1024 * 1024, Duration.ofSeconds(10), MuxerLimits.DEFAULTS, List.of(),
-            AeadSelection.Choice.AUTO);
+            AeadSelection.Choice.AUTO, WebSocketConfig.DEFAULTS, null);
 
     public HostConfig {
         announceAddresses = List.copyOf(announceAddresses);
@@ -67,6 +77,15 @@ public record HostConfig(InetSocketAddress listenAddress, List<Multiaddr> announ
         Objects.requireNonNull(agentVersion, "agentVersion");
         Objects.requireNonNull(muxerLimits, "muxerLimits");
         Objects.requireNonNull(aead, "aead");
+        Objects.requireNonNull(webSocket, "webSocket");
+        if (dns4DomainName != null && !DNS_NAME.matcher(dns4DomainName).matches()) {
+            throw new IllegalArgumentException("dns4DomainName must be a DNS name such as node.example.com, was '"
+                    + dns4DomainName + "'");
+        }
+        if (webSocket.listen() && listenAddress == null) {
+            throw new IllegalArgumentException(
+                    "a WebSocket listener needs a listen address (its IP is the WebSocket's)");
+        }
         if (muxers.isEmpty() || !SUPPORTED_MUXERS.containsAll(muxers)) {
             throw new IllegalArgumentException("muxers must be some of " + SUPPORTED_MUXERS + ", were " + muxers);
         }
@@ -95,8 +114,9 @@ public record HostConfig(InetSocketAddress listenAddress, List<Multiaddr> announ
             throw new IllegalArgumentException("writeBufferHighWater must be at least 64 KiB, was " + writeBufferHighWater);
         }
         for (Multiaddr peer : staticPeers) {
-            if (peer.peerId().isEmpty() || !peer.isTcp()) {
-                throw new IllegalArgumentException("a static peer needs a TCP address ending in /p2p/<peer id>, got " + peer);
+            if (peer.peerId().isEmpty() || !(peer.isTcp() || peer.isWebSocket())) {
+                throw new IllegalArgumentException("a static peer needs a TCP or WebSocket address ending in "
+                        + "/p2p/<peer id>, got " + peer);
             }
         }
     }
@@ -141,6 +161,8 @@ public record HostConfig(InetSocketAddress listenAddress, List<Multiaddr> announ
         private MuxerLimits muxerLimits;
         private List<Multiaddr> staticPeers;
         private AeadSelection.Choice aead;
+        private WebSocketConfig webSocket;
+        private String dns4DomainName;
 
         private Builder(HostConfig c) {
             listenAddress = c.listenAddress;
@@ -162,6 +184,8 @@ public record HostConfig(InetSocketAddress listenAddress, List<Multiaddr> announ
             muxerLimits = c.muxerLimits;
             staticPeers = c.staticPeers;
             aead = c.aead;
+            webSocket = c.webSocket;
+            dns4DomainName = c.dns4DomainName;
         }
 
         public Builder listenAddress(InetSocketAddress v) {
@@ -259,11 +283,22 @@ public record HostConfig(InetSocketAddress listenAddress, List<Multiaddr> announ
             return this;
         }
 
+        public Builder webSocket(WebSocketConfig v) {
+            webSocket = v;
+            return this;
+        }
+
+        public Builder dns4DomainName(String v) {
+            dns4DomainName = v;
+            return this;
+        }
+
         public HostConfig build() {
             return new HostConfig(listenAddress, announceAddresses, agentVersion, muxers, maxConnections,
                     reservedOutboundSlots, ipColocationLimit, handshakeTimeout, firstBytesTimeout, pingInterval,
                     pingTimeout, redialMinBackoff, redialMaxBackoff, duplicateWindow, writeBufferHighWater,
-                    writeStallTimeout, muxerLimits, staticPeers, aead);
+                    writeStallTimeout, muxerLimits, staticPeers, aead,
+                    webSocket, dns4DomainName);
         }
     }
 }

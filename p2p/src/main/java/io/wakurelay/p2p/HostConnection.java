@@ -18,6 +18,7 @@ final class HostConnection implements Connection {
     private final MuxerSession session;
     private final SecureSession secure;
     private final boolean outbound;
+    private final Transport transport;
     private final Multiaddr remoteAddress;
     private final Multiaddr localAddress;
     private final long establishedNanos = System.nanoTime();
@@ -26,12 +27,13 @@ final class HostConnection implements Connection {
     private volatile boolean staticPeer;
     private volatile PeerRecord record;
 
-    HostConnection(Channel channel, MuxerSession session, SecureSession secure, boolean outbound,
+    HostConnection(Channel channel, MuxerSession session, SecureSession secure, boolean outbound, Transport transport,
                    Multiaddr remoteAddress, Multiaddr localAddress) {
         this.channel = channel;
         this.session = session;
         this.secure = secure;
         this.outbound = outbound;
+        this.transport = transport;
         this.remoteAddress = remoteAddress;
         this.localAddress = localAddress;
         this.record = PeerRecord.unknown(secure.remotePeer());
@@ -61,6 +63,11 @@ final class HostConnection implements Connection {
     @Override
     public boolean isOutbound() {
         return outbound;
+    }
+
+    @Override
+    public Transport transport() {
+        return transport;
     }
 
     @Override

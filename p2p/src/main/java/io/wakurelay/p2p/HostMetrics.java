@@ -9,8 +9,11 @@ import io.wakurelay.p2p.mux.MuxerException;
 import io.wakurelay.p2p.noise.AeadSelection;
 import io.wakurelay.p2p.noise.ChaChaPoly;
 import io.wakurelay.p2p.noise.NoiseCounters;
+import io.wakurelay.p2p.ws.WebSocketEvents;
+import io.wakurelay.p2p.ws.WebSocketException;
 
 import java.time.Duration;
+import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -23,8 +26,8 @@ import java.util.function.Supplier;
  */
 final class HostMetrics implements NoiseCounters {
     private final MeterRegistry registry;
-    private final Counter bytesIn;
-    private final Counter bytesOut;
+    private final Map<Transport, Counter> bytesIn = new EnumMap<>(Transport.class);
+    private final Map<Transport, Counter> bytesOut = new EnumMap<>(Transport.class);
     private final Counter encrypted;
     private final Counter decrypted;
     private final Timer pingRtt;
@@ -35,26 +38,34 @@ final class HostMetrics implements NoiseCounters {
     HostMetrics(MeterRegistry registry, Supplier<Number> peers) {
         this.registry = registry;
         Gauge.builder("libp2p.peers", peers).description("peers with an open connection").register(registry);
-        bytesIn = Counter.builder("libp2p.network.bytes").tag("direction", "in")
-                .description("bytes read from and written to peer sockets (encrypted)").baseUnit("bytes").register(registry);
-        bytesOut = Counter.builder("libp2p.network.bytes").tag("direction", "out")
-                .description("bytes read from and written to peer sockets (encrypted)").baseUnit("bytes").register(registry);
+        for (Transport t : Transport.values()) {
+            bytesIn.put(t, Counter.builder("libp2p.network.bytes").tag("direction", "in").tag("transport", t.label())
+                    .description("bytes read from and written to peer sockets (encrypted)").baseUnit("bytes")
+                    .register(registry));
+            bytesOut.put(t, Counter.builder("libp2p.network.bytes").tag("direction", "out").tag("transport", t.label())
+                    .description("bytes read from and written to peer sockets (encrypted)").baseUnit("bytes")
+                    .register(registry));
+        }
         encrypted = Counter.builder("libp2p.noise.bytes").tag("operation", "encrypt")
                 .description("plaintext bytes through the Noise ciphers").baseUnit("bytes").register(registry);
         decrypted = Counter.builder("libp2p.noise.bytes").tag("operation", "decrypt")
                 .description("plaintext bytes through the Noise ciphers").baseUnit("bytes").register(registry);
         pingRtt = Timer.builder("libp2p.ping.rtt").description("round trip of /ipfs/ping/1.0.0 to connected peers")
                 .register(registry);
-        for (String direction : new String[]{"inbound", "outbound"}) {
-            for (String muxer : HostConfig.SUPPORTED_MUXERS) {
-                connectionGauge(direction, muxer);
-            }
-        }
         // the common label values exist from the start, so dashboards show 0 rather than no data
-        HANDSHAKE_OUTCOMES.forEach(o -> counter(HANDSHAKES, "outcome", o));
-        REJECTION_REASONS.forEach(r -> counter(REJECTED, "reason", r));
+        for (Transport t : Transport.values()) {
+            for (String direction : new String[]{"inbound", "outbound"}) {
+                for (String muxer : HostConfig.SUPPORTED_MUXERS) {
+                    connectionGauge(direction, muxer, t);
+                }
+            }
+            HANDSHAKE_OUTCOMES.forEach(o -> counter(HANDSHAKES, "outcome", o, t));
+            REJECTION_REASONS.forEach(r -> counter(REJECTED, "reason", r, t));
+            DIAL_OUTCOMES.forEach(o -> counter(DIALS, "outcome", o, t));
+        }
         DISCONNECT_REASONS.forEach(r -> counter(DISCONNECTS, "reason", r));
-        DIAL_OUTCOMES.forEach(o -> counter(DIALS, "outcome", o));
+        WebSocketEvents.REFUSAL_REASONS.forEach(r -> counter(WEBSOCKET_REFUSED, "reason", r));
+        counter(REPLIES_DROPPED, "reply", WEBSOCKET_PONG);
         MuxerEvents.REFUSAL_REASONS.forEach(r -> counter(STREAMS_REFUSED, "reason", r));
         counter(STREAMS_REFUSED, "reason", PingService.TOO_MANY_STREAMS);
         MuxerEvents.DROPPED_REPLIES.forEach(r -> counter(REPLIES_DROPPED, "reply", r));
@@ -73,14 +84,21 @@ final class HostMetrics implements NoiseCounters {
     private static final String NEGOTIATIONS_FAILED = "libp2p.stream.negotiations.failed";
     private static final String REPLIES_DROPPED = "libp2p.replies.dropped";
     private static final String READ_PAUSES = "libp2p.read.pauses";
+    private static final String WEBSOCKET_REFUSED = "libp2p.websocket.requests.refused";
+    private static final String WEBSOCKET_PONG = "websocket_pong";
+    private static final List<String> WEBSOCKET_VIOLATIONS = List.of(WebSocketException.TEXT_FRAME,
+            WebSocketException.FRAME_TOO_LARGE, WebSocketException.PROTOCOL_ERROR);
     private static final List<String> HANDSHAKE_OUTCOMES = List.of("success", "timeout",
             FirstBytesDeadline.OUTCOME, UpgradeLifecycle.EVICTED, "negotiation_failed", "noise_failed",
-            UpgradeLifecycle.KEY_REFUSED, "wrong_peer_id", "closed", "io_error", "error");
+            UpgradeLifecycle.KEY_REFUSED, "wrong_peer_id", "closed", "io_error", "error", UpgradeLifecycle.TLS_FAILED,
+            WebSocketException.UPGRADE_FAILED, WebSocketException.TEXT_FRAME, WebSocketException.FRAME_TOO_LARGE,
+            WebSocketException.PROTOCOL_ERROR);
     private static final List<String> REJECTION_REASONS = List.of("too_many_connections",
             "too_many_from_address", "shutting_down", "duplicate");
     private static final List<String> DISCONNECT_REASONS = List.of("closed_by_peer", "closed_locally",
             "ping_timeout", "duplicate", "shutting_down", "peer_removed", "io_error", "protocol_error",
-            ConnectionUpgrader.WRITE_STALLED);
+            ConnectionUpgrader.WRITE_STALLED, WebSocketException.TEXT_FRAME, WebSocketException.FRAME_TOO_LARGE,
+            WebSocketException.PROTOCOL_ERROR);
     private static final List<String> DIAL_OUTCOMES = List.of("success", "connect_failed",
             "handshake_failed", "no_slot", "refused");
     private static final List<String> NEGOTIATION_FAILURES = List.of("timeout", "not_supported", "malformed");
@@ -93,7 +111,8 @@ final class HostMetrics implements NoiseCounters {
             STREAMS_REFUSED, "streams the peer opened that were reset at once, by reason",
             NEGOTIATIONS_FAILED, "stream protocol negotiations that failed, by reason",
             REPLIES_DROPPED, "replies to a peer not written because its connection could not take them, by reply",
-            READ_PAUSES, "times a connection stopped being read, by reason");
+            READ_PAUSES, "times a connection stopped being read, by reason",
+            WEBSOCKET_REFUSED, "HTTP requests on the WebSocket port answered with a 4xx, by reason");
 
     /**
      * {@code libp2p_noise_aead{provider}}: 1 for the ChaCha20-Poly1305 that Noise sessions use, 0 for the other.
@@ -107,12 +126,12 @@ final class HostMetrics implements NoiseCounters {
         }
     }
 
-    void bytesIn(int n) {
-        bytesIn.increment(n);
+    void bytesIn(Transport transport, int n) {
+        bytesIn.get(transport).increment(n);
     }
 
-    void bytesOut(int n) {
-        bytesOut.increment(n);
+    void bytesOut(Transport transport, int n) {
+        bytesOut.get(transport).increment(n);
     }
 
     @Override
@@ -140,13 +159,13 @@ final class HostMetrics implements NoiseCounters {
     }
 
     /** A handshake ended: {@code success}, or why it failed. */
-    void handshake(String outcome) {
-        counter(HANDSHAKES, "outcome", outcome).increment();
+    void handshake(String outcome, Transport transport) {
+        counter(HANDSHAKES, "outcome", outcome, transport).increment();
     }
 
     /** A connection was refused before its handshake. */
-    void rejected(String reason) {
-        counter(REJECTED, "reason", reason).increment();
+    void rejected(String reason, Transport transport) {
+        counter(REJECTED, "reason", reason, transport).increment();
     }
 
     /** An established connection ended. */
@@ -154,23 +173,24 @@ final class HostMetrics implements NoiseCounters {
         counter(DISCONNECTS, "reason", reason).increment();
     }
 
-    void dial(String outcome) {
-        counter(DIALS, "outcome", outcome).increment();
+    void dial(String outcome, Transport transport) {
+        counter(DIALS, "outcome", outcome, transport).increment();
     }
 
-    void connectionOpened(boolean outbound, String muxer) {
-        connectionGauge(outbound ? "outbound" : "inbound", muxer).incrementAndGet();
+    void connectionOpened(Connection c) {
+        connectionGauge(c.isOutbound() ? "outbound" : "inbound", c.muxer(), c.transport()).incrementAndGet();
     }
 
-    void connectionClosed(boolean outbound, String muxer) {
-        connectionGauge(outbound ? "outbound" : "inbound", muxer).decrementAndGet();
+    void connectionClosed(Connection c) {
+        connectionGauge(c.isOutbound() ? "outbound" : "inbound", c.muxer(), c.transport()).decrementAndGet();
     }
 
-    private AtomicInteger connectionGauge(String direction, String muxer) {
-        return connections.computeIfAbsent(direction + " " + muxer, k -> {
+    private AtomicInteger connectionGauge(String direction, String muxer, Transport transport) {
+        return connections.computeIfAbsent(direction + " " + muxer + " " + transport.label(), k -> {
             AtomicInteger value = new AtomicInteger();
             Gauge.builder("libp2p.connections", value, AtomicInteger::get).tag("direction", direction).tag("muxer", muxer)
-                    .description("open connections by direction and muxer").register(registry);
+                    .tag("transport", transport.label())
+                    .description("open connections by direction, muxer and transport").register(registry);
             return value;
         });
     }
@@ -188,6 +208,27 @@ final class HostMetrics implements NoiseCounters {
     private Counter counter(String name, String tag, String value) {
         return counters.computeIfAbsent(name + " " + value,
                 k -> Counter.builder(name).tag(tag, value).description(DESCRIPTIONS.get(name)).register(registry));
+    }
+
+    private Counter counter(String name, String tag, String value, Transport transport) {
+        return counters.computeIfAbsent(name + " " + value + " " + transport.label(), k -> Counter.builder(name)
+                .tag(tag, value).tag("transport", transport.label()).description(DESCRIPTIONS.get(name))
+                .register(registry));
+    }
+
+    /** The WebSocket transport's events, counted. */
+    WebSocketEvents webSocketEvents() {
+        return new WebSocketEvents() {
+            @Override
+            public void requestRefused(String reason) {
+                counter(WEBSOCKET_REFUSED, "reason", reason).increment();
+            }
+
+            @Override
+            public void pongDropped() {
+                replyDropped(WEBSOCKET_PONG);
+            }
+        };
     }
 
     /** The muxer sessions' events, counted. */

@@ -11,9 +11,11 @@ import io.wakurelay.p2p.crypto.KeyRefusedException;
 import io.wakurelay.p2p.mss.NegotiationException;
 import io.wakurelay.p2p.noise.NoiseException;
 import io.wakurelay.p2p.noise.PeerIdMismatchException;
+import io.wakurelay.p2p.ws.WebSocketException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import javax.net.ssl.SSLException;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
@@ -29,6 +31,8 @@ final class UpgradeLifecycle extends ChannelInboundHandlerAdapter {
     static final String EVICTED = "evicted";
     /** The handshake outcome of a peer that proved itself with a key this host refuses ({@link KeyRefusedException}). */
     static final String KEY_REFUSED = "key_refused";
+    /** The handshake outcome of a {@code /wss} connection whose TLS handshake failed (an untrusted certificate). */
+    static final String TLS_FAILED = "tls_failed";
     /** Fired down a socket's pipeline (from any thread) when a newcomer took its slot: its handshake ends. */
     static final Object EVICTION = new Object() {
         @Override
@@ -81,7 +85,8 @@ final class UpgradeLifecycle extends ChannelInboundHandlerAdapter {
             fail(ctx, outcome(root), root.getMessage(), root);
             return;
         }
-        String reason = root instanceof IOException ? "io_error" : "protocol_error";
+        String reason = root instanceof WebSocketException w ? w.reason() : root instanceof IOException ? "io_error"
+                : "protocol_error";
         connection.noteCloseReason(reason);
         log.debug("closing {}: {}", connection, root.toString());
         ctx.close();
@@ -118,6 +123,12 @@ final class UpgradeLifecycle extends ChannelInboundHandlerAdapter {
         }
         if (cause instanceof NoiseException || cause instanceof KeyFormatException) {
             return "noise_failed";
+        }
+        if (cause instanceof WebSocketException w) {
+            return w.reason();
+        }
+        if (cause instanceof SSLException) {
+            return TLS_FAILED;
         }
         if (cause instanceof IOException) {
             return "io_error";

@@ -2,10 +2,13 @@
  * A libp2p host on Reactor Netty; knows nothing of Waku (docs/p2p.md). In flow order:
  * <ul>
  * <li>{@link io.wakurelay.p2p.HostConfig}: listen and announce addresses, limits, static peers; {@code DEFAULTS}.</li>
- * <li>{@link io.wakurelay.p2p.Host}: start, accept and dial, protocols, peers, shutdown.</li>
+ * <li>{@link io.wakurelay.p2p.Host}: start, accept and dial (TCP and WebSocket), protocols, peers, shutdown.</li>
+ * <li>{@link io.wakurelay.p2p.Transport}: TCP, WS or WSS, the {@code transport} label of the metrics.</li>
+ * <li>{@code AnnouncedAddresses}: what identify announces (bound addresses, a DNS name, --ext-multiaddr).</li>
  * <li>{@code ConnectionManager}: connection slots, the per-address limit, eviction of the longest handshake, one
  *     connection per peer id.</li>
- * <li>{@code ConnectionUpgrader}: a socket's pipeline, from multistream-select through Noise to the muxer.</li>
+ * <li>{@code ConnectionUpgrader}: a socket's pipeline, from the transport's prelude (WebSocket) and
+ *     multistream-select through Noise to the muxer.</li>
  * <li>{@code FirstBytesDeadline}: an inbound socket that sends nothing is cut off within seconds.</li>
  * <li>{@code ByteCounter}: the socket's bytes, counted.</li>
  * <li>{@code UpgradeLifecycle}: the handshake deadline, eviction, and each failure's counted outcome.</li>
@@ -22,6 +25,7 @@
  * <li>{@link io.wakurelay.p2p.P2pException}: a connection or stream that ended or could not be made.</li>
  * </ul>
  * Subpackages: {@code crypto} (keys, peer ids), {@code multiaddr}, {@code mss} (multistream-select), {@code noise},
- * {@code mux} (yamux, mplex), {@code wire} (varints, length-prefixed messages), {@code echo} (a diagnostic protocol).
+ * {@code mux} (yamux, mplex), {@code wire} (varints, length-prefixed messages), {@code echo} (a diagnostic protocol),
+ * {@code ws} (libp2p over WebSocket).
  */
 package io.wakurelay.p2p;

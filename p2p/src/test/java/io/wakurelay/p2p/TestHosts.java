@@ -49,8 +49,19 @@ final class TestHosts implements AutoCloseable {
         return host.listenAddresses().get(0);
     }
 
+    /** The host's first announced WebSocket address ({@code /ws} or {@code /wss}), with its peer id. */
+    static Multiaddr webSocketAddress(Host host) {
+        return host.listenAddresses().stream().filter(Multiaddr::isWebSocket).findFirst().orElseThrow();
+    }
+
+    /** The counters of {@code name} whose {@code tag} is {@code value}, summed over their other labels (transport). */
     static double count(SimpleMeterRegistry registry, String name, String tag, String value) {
-        var c = registry.find(name).tag(tag, value).counter();
+        return registry.find(name).tag(tag, value).counters().stream().mapToDouble(c -> c.count()).sum();
+    }
+
+    /** One counter of {@code name} whose {@code tag} is {@code value} and whose {@code transport} is {@code transport}. */
+    static double count(SimpleMeterRegistry registry, String name, String tag, String value, Transport transport) {
+        var c = registry.find(name).tag(tag, value).tag("transport", transport.label()).counter();
         return c == null ? 0 : c.count();
     }
 

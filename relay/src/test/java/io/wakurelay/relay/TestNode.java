@@ -12,6 +12,7 @@ import reactor.core.Disposable;
 
 import java.net.InetSocketAddress;
 import java.time.Duration;
+import java.util.function.UnaryOperator;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -34,11 +35,16 @@ final class TestNode implements AutoCloseable {
     }
 
     TestNode(int index, RelayConfig config, PrivateKey key, int port) {
-        HostConfig hostConfig = HostConfig.builder()
+        this(index, config, key, port, b -> b);
+    }
+
+    /** @param hostChanges changes to the host's config (e.g. a WebSocket listener) */
+    TestNode(int index, RelayConfig config, PrivateKey key, int port, UnaryOperator<HostConfig.Builder> hostChanges) {
+        HostConfig hostConfig = hostChanges.apply(HostConfig.builder()
                 .listenAddress(new InetSocketAddress("127.0.0." + (index + 2), port))
                 .handshakeTimeout(Duration.ofSeconds(5))
                 .pingInterval(Duration.ofSeconds(5))
-                .redialMinBackoff(Duration.ofMillis(100)).redialMaxBackoff(Duration.ofSeconds(1))
+                .redialMinBackoff(Duration.ofMillis(100)).redialMaxBackoff(Duration.ofSeconds(1)))
                 .build();
         host = Host.start(hostConfig, key, registry);
         relay = Relay.start(config, host, counters, registry);

@@ -60,7 +60,12 @@ public final class JsPeer implements AutoCloseable {
         /** A js-waku light node (@waku/sdk 0.0.36, libp2p 2.8): Store v3, lightpush and filter client. */
         LIGHT_NODE("light/light-node.mjs"),
         /** js-waku's ENR library (@waku/enr 0.0.33): decodes and creates records; no network. */
-        ENR_TOOL("discovery/enr-tool.mjs");
+        ENR_TOOL("discovery/enr-tool.mjs"),
+        /**
+         * The same light node in a page of headless Chromium (Debian's), over WebSocket as a browser app: @waku/sdk
+         * bundled with esbuild, the browser driven by playwright-core.
+         */
+        BROWSER_NODE("browser/browser-node.mjs");
 
         private final String path;
 

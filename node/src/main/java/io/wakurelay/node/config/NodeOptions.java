@@ -62,11 +62,42 @@ public final class NodeOptions {
     int portsShift;
 
     @Option(names = "--ext-multiaddr", paramLabel = "MULTIADDR", split = ",",
-            description = "address peers should dial, announced by identify instead of the bound one (repeatable)")
+            description = "address peers should dial, announced by identify instead of the bound address of its transport "
+                    + "(TCP, or WebSocket for one with /ws or /wss) (repeatable)")
     List<String> extMultiaddrs = new ArrayList<>();
 
+    @Option(names = "--dns4-domain-name", paramLabel = "NAME",
+            description = "DNS name of this node's public IPv4 address: identify announces /dns4/NAME/tcp/<port> (and "
+                    + "/dns4/NAME/tcp/<websocket port>/ws or /wss) instead of the bound addresses; a browser needs it "
+                    + "for wss")
+    String dns4DomainName;
+
+    @Option(names = "--websocket-support", paramLabel = "BOOL", arity = "0..1", fallbackValue = "true",
+            showDefaultValue = CommandLine.Help.Visibility.ALWAYS,
+            description = "accept libp2p over WebSocket (/ws) on --websocket-port, as browsers (js-waku) dial")
+    boolean websocketSupport;
+
+    @Option(names = "--websocket-port", paramLabel = "PORT",
+            description = "port of the WebSocket listener (0 = any free port)")
+    int websocketPort;
+
+    @Option(names = "--websocket-secure-support", paramLabel = "BOOL", arity = "0..1", fallbackValue = "true",
+            showDefaultValue = CommandLine.Help.Visibility.ALWAYS,
+            description = "WebSocket in TLS (/wss) on --websocket-port, with the two files below (turns WebSocket on)")
+    boolean websocketSecureSupport;
+
+    @Option(names = "--websocket-secure-key-path", paramLabel = "FILE",
+            description = "PEM private key of the wss certificate (PKCS#8, PKCS#1 RSA or SEC1 EC; e.g. certbot's "
+                    + "privkey.pem)")
+    Path websocketSecureKeyPath;
+
+    @Option(names = "--websocket-secure-cert-path", paramLabel = "FILE",
+            description = "PEM certificate chain of wss, leaf first (e.g. certbot's fullchain.pem)")
+    Path websocketSecureCertPath;
+
     @Option(names = "--staticnode", paramLabel = "MULTIADDR", split = ",",
-            description = "peer to connect to and keep connected to, /ip4|/ip6|/dns4|/dns6/.../tcp/N/p2p/<peer id> (repeatable)")
+            description = "peer to connect to and keep connected to, "
+                    + "/ip4|/ip6|/dns4|/dns6/.../tcp/N[/ws|/wss]/p2p/<peer id> (repeatable)")
     List<String> staticNodes = new ArrayList<>();
 
     @Option(names = "--cluster-id", paramLabel = "N",
@@ -401,6 +432,9 @@ public final class NodeOptions {
         if (host.listenAddress() != null) {
             ports.add(host.listenAddress().getPort());
         }
+        if (host.webSocket().listen()) {
+            ports.add(host.webSocket().port());
+        }
         if (rest != null) {
             ports.add(rest.port());
         }
@@ -409,7 +443,8 @@ public final class NodeOptions {
         }
         for (int p : ports) {
             if (p != 0 && !seen.add(p)) {
-                throw new IllegalArgumentException("port " + p + " is used twice (peer, REST and metrics ports must differ)");
+                throw new IllegalArgumentException("port " + p
+                        + " is used twice (peer, WebSocket, REST and metrics ports must differ)");
             }
         }
     }

@@ -45,6 +45,9 @@ final class OptionDefaults {
         d.put("--listen-address", host.listenAddress().getHostString());
         d.put("--tcp-port", String.valueOf(host.listenAddress().getPort()));
         d.put("--ports-shift", "0"); // a command-line convenience only: no component has it
+        d.put("--websocket-support", String.valueOf(host.webSocket().listen()));
+        d.put("--websocket-port", String.valueOf(host.webSocket().port()));
+        d.put("--websocket-secure-support", String.valueOf(host.webSocket().secure()));
         d.put("--cluster-id", String.valueOf(relay.clusterId()));
         d.put("--num-shards-in-network", node.autoSharding() == null ? "0" : String.valueOf(node.autoSharding().numShardsInNetwork()));
         d.put("--max-msg-size", ByteSize.format(limits.maxMessageSize()));

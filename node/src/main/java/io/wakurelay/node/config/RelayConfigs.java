@@ -4,6 +4,8 @@ import io.wakurelay.node.NodeConfig;
 import io.wakurelay.p2p.HostConfig;
 import io.wakurelay.p2p.noise.AeadSelection;
 import io.wakurelay.p2p.multiaddr.Multiaddr;
+import io.wakurelay.p2p.ws.PemFiles;
+import io.wakurelay.p2p.ws.WebSocketConfig;
 import io.wakurelay.protocol.ProtocolLimits;
 import io.wakurelay.protocol.Topics;
 import io.wakurelay.relay.RelayConfig;
@@ -39,15 +41,42 @@ final class RelayConfigs {
                 .aead(NodeOptions.option("--aead-provider", () -> AeadSelection.Choice.parse(o.aeadProvider)))
                 .pingInterval(NodeOptions.option("--ping-interval", () -> DurationText.parse(o.pingInterval)))
                 .staticPeers(statics)
+                .webSocket(webSocket(o))
+                .dns4DomainName(NodeOptions.option("--dns4-domain-name", () -> o.dns4DomainName == null ? null
+                        : HostConfig.builder().dns4DomainName(o.dns4DomainName).build().dns4DomainName()))
                 .build();
     }
 
-    /** A static node's address: TCP, ending in /p2p/<peer id> (the node must prove it is that peer). */
+    /**
+     * nwaku's WebSocket options: {@code --websocket-secure-support} turns WebSocket on too and needs both files, which
+     * are read and checked here, so that a wrong path stops the start naming its flag.
+     */
+    static WebSocketConfig webSocket(NodeOptions o) {
+        WebSocketConfig.Builder ws = NodeConfig.DEFAULTS.host().webSocket().toBuilder()
+                .listen(o.websocketSupport || o.websocketSecureSupport)
+                .port(NodeOptions.option("--websocket-port", () -> o.shifted(o.websocketPort)));
+        if (o.websocketSecureSupport) {
+            if (o.websocketSecureKeyPath == null || o.websocketSecureCertPath == null) {
+                throw new IllegalArgumentException("--websocket-secure-support needs --websocket-secure-key-path and "
+                        + "--websocket-secure-cert-path ("
+                        + (o.websocketSecureKeyPath == null ? "no key" : "no certificate") + " given)");
+            }
+            NodeOptions.option("--websocket-secure-cert-path", () -> PemFiles.certificates(o.websocketSecureCertPath));
+            NodeOptions.option("--websocket-secure-key-path", () -> PemFiles.privateKey(o.websocketSecureKeyPath));
+            NodeOptions.option("--websocket-secure-key-path", () -> PemFiles.serverIdentity(o.websocketSecureCertPath,
+                    o.websocketSecureKeyPath));
+            ws.tls(o.websocketSecureCertPath, o.websocketSecureKeyPath);
+        }
+        return ws.build();
+    }
+
+    /** A static node's address: TCP or WebSocket, ending in /p2p/<peer id> (the node must prove it is that peer). */
     static Multiaddr staticPeer(String text) {
         Multiaddr address = Multiaddr.parse(text);
-        if (!address.isTcp() || address.peerId().isEmpty()) {
-            throw new IllegalArgumentException("'" + text + "' must be a TCP multiaddr ending in /p2p/<peer id>, "
-                    + "e.g. /ip4/127.0.0.1/tcp/60000/p2p/16Uiu2…");
+        if (!(address.isTcp() || address.isWebSocket()) || address.peerId().isEmpty()) {
+            throw new IllegalArgumentException("'" + text + "' must be a TCP or WebSocket multiaddr ending in "
+                    + "/p2p/<peer id>, e.g. /ip4/127.0.0.1/tcp/60000/p2p/16Uiu2… or "
+                    + "/dns4/node.example/tcp/8000/wss/p2p/16Uiu2…");
         }
         return address;
     }

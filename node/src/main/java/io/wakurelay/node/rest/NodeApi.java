@@ -154,8 +154,9 @@ final class NodeApi {
                 }
                 try {
                     Multiaddr address = Multiaddr.parse(p.asText());
-                    if (!address.isTcp() || address.peerId().isEmpty()) {
-                        throw HttpError.badRequest("'" + p.asText() + "' must be a TCP multiaddr ending in /p2p/<peer id>");
+                    if (!(address.isTcp() || address.isWebSocket()) || address.peerId().isEmpty()) {
+                        throw HttpError.badRequest("'" + p.asText()
+                                + "' must be a TCP or WebSocket multiaddr ending in /p2p/<peer id>");
                     }
                     peers.add(address);
                 } catch (MultiaddrFormatException | IllegalArgumentException e) {

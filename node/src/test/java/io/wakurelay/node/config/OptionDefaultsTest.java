@@ -12,10 +12,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /** Option defaults come from the components' DEFAULTS only: none is written in an annotation. */
 class OptionDefaultsTest {
-    /** Options that have no default: lists, the key (made in the data dir), the config file, help and version. */
+    /**
+     * Options that have no default: lists, the key (made in the data dir), the config file, help and version, the DNS
+     * name and the TLS files.
+     */
     private static final Set<String> WITHOUT_DEFAULT = Set.of("--config-file", "--nodekey", "--ext-multiaddr", "--staticnode",
             "--shard", "--pubsub-topic", "--rate-limit", "--rest-allow-origin", "--rest-allow-host", "--help", "--version",
-            "--store-message-db-password-file");
+            "--store-message-db-password-file", "--dns4-domain-name", "--websocket-secure-key-path",
+            "--websocket-secure-cert-path");
 
     private static Iterable<OptionSpec> options() {
         return new CommandLine(new NodeOptions()).getCommandSpec().options();

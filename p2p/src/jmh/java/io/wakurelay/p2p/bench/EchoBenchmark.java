@@ -7,6 +7,8 @@ import io.wakurelay.p2p.HostConfig;
 import io.wakurelay.p2p.crypto.PrivateKey;
 import io.wakurelay.p2p.echo.EchoClient;
 import io.wakurelay.p2p.echo.EchoProtocol;
+import io.wakurelay.p2p.multiaddr.Multiaddr;
+import io.wakurelay.p2p.ws.WebSocketConfig;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -31,7 +33,9 @@ import java.util.concurrent.TimeUnit;
  * concurrently and counted; the interop and host tests check content), so each byte is encrypted and decrypted
  * twice. Echo throughput in bytes/s = FRAMES × chunk / score (each way; 2 cores for the two hosts' event loops);
  * with 1 KiB chunks the score / FRAMES is the cost of one small write through the whole stack (stream, muxer
- * frame, Noise, socket, and back), which is where the muxer's per-frame cost shows.
+ * frame, Noise, socket, and back), which is where the muxer's per-frame cost shows. {@code transport} {@code ws}
+ * runs the same over libp2p's WebSocket transport (each Noise message one masked binary frame from the dialler, one
+ * unmasked frame back).
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
@@ -49,6 +53,9 @@ public class EchoBenchmark {
     @Param({"1024", "65536"})
     int chunk;
 
+    @Param({"tcp", "ws"})
+    String transport;
+
     private Host server;
     private Host client;
     private Connection connection;
@@ -57,10 +64,13 @@ public class EchoBenchmark {
     public void setUp() {
         HostConfig config = HostConfig.builder().listenAddress(new InetSocketAddress("127.0.0.1", 0))
                 .muxers(List.of(muxer)).build();
-        server = Host.start(config, PrivateKey.generateEd25519(), new SimpleMeterRegistry());
+        boolean ws = transport.equals("ws");
+        server = Host.start(config.toBuilder().webSocket(WebSocketConfig.DEFAULTS.toBuilder().listen(ws).port(0).build())
+                .build(), PrivateKey.generateEd25519(), new SimpleMeterRegistry());
         server.handle(EchoProtocol.ID, EchoProtocol.server());
         client = Host.start(config.toBuilder().listenAddress(null).build(), PrivateKey.generateEd25519(), new SimpleMeterRegistry());
-        connection = client.dial(server.listenAddresses().get(0)).block(Duration.ofSeconds(10));
+        Multiaddr address = server.listenAddresses().stream().filter(a -> a.isWebSocket() == ws).findFirst().orElseThrow();
+        connection = client.dial(address).block(Duration.ofSeconds(10));
     }
 
     @TearDown

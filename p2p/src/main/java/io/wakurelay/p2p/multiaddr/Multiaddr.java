@@ -179,19 +179,63 @@ public final class Multiaddr {
      * this.)
      */
     public boolean isTcp() {
-        int size = components.size();
-        return (size == 2 || (size == 3 && components.get(2).protocol() == Protocol.P2P))
-                && HOSTS.contains(components.get(0).protocol())
-                && components.get(1).protocol() == Protocol.TCP;
+        return hostAndTcp() && transportComponents() == 0;
     }
 
     /**
-     * The socket address of a {@link #isTcp() TCP address}; a DNS name is left unresolved (the caller resolves it,
-     * asynchronously). An {@link IllegalStateException} for any other address.
+     * Whether this is a WebSocket address we can dial: a host and {@code /tcp} as for {@link #isTcp()}, then
+     * {@code /ws}, {@code /wss}, {@code /tls/ws} or {@code /tls/sni/<name>/ws}, then at most a {@code /p2p}.
+     */
+    public boolean isWebSocket() {
+        if (!hostAndTcp()) {
+            return false;
+        }
+        int n = transportComponents();
+        List<Protocol> rest = components.subList(2, 2 + n).stream().map(Component::protocol).toList();
+        return rest.equals(List.of(Protocol.WS)) || rest.equals(List.of(Protocol.WSS))
+                || rest.equals(List.of(Protocol.TLS, Protocol.WS))
+                || rest.equals(List.of(Protocol.TLS, Protocol.SNI, Protocol.WS));
+    }
+
+    /** Whether this is a {@link #isWebSocket() WebSocket address} over TLS: {@code /wss} or {@code /tls/…/ws}. */
+    public boolean isSecureWebSocket() {
+        Protocol third = isWebSocket() ? components.get(2).protocol() : null;
+        return third == Protocol.WSS || third == Protocol.TLS;
+    }
+
+    /** The TLS server name of a secure WebSocket address: its {@code /sni} value, else its DNS name. */
+    public Optional<String> tlsServerName() {
+        for (Component c : components) {
+            if (c.protocol() == Protocol.SNI) {
+                return Optional.of(c.value());
+            }
+        }
+        return dnsHost();
+    }
+
+    private boolean hostAndTcp() {
+        return components.size() >= 2 && HOSTS.contains(components.get(0).protocol())
+                && components.get(1).protocol() == Protocol.TCP;
+    }
+
+    /** The components after host and port, without a trailing {@code /p2p}. */
+    private int transportComponents() {
+        return components.size() - 2 - (peerId != null ? 1 : 0);
+    }
+
+    /** This address with {@code suffix} (text, e.g. {@code /ws}) appended. */
+    public Multiaddr encapsulate(String suffix) {
+        return parse(text + suffix);
+    }
+
+    /**
+     * The socket address of a {@link #isTcp() TCP} or {@link #isWebSocket() WebSocket} address (its host and port); a
+     * DNS name is left unresolved (the caller resolves it, asynchronously). An {@link IllegalStateException} for any
+     * other address.
      */
     public InetSocketAddress toSocketAddress() {
-        if (!isTcp()) {
-            throw new IllegalStateException("'" + text + "' is not a TCP address");
+        if (!isTcp() && !isWebSocket()) {
+            throw new IllegalStateException("'" + text + "' is not a TCP or WebSocket address");
         }
         Component host = components.get(0);
         int port = Integer.parseInt(components.get(1).value());

@@ -240,13 +240,37 @@ class MultiaddrTest {
         assertThat(Multiaddr.parse("/ip6/::1/tcp/1/p2p/" + ED25519).isTcp()).isTrue();
         assertThat(Multiaddr.parse("/dns4/a.example/tcp/1").isTcp()).isTrue();
         assertThat(Multiaddr.parse("/dns6/a.example/tcp/1/p2p/" + ED25519).isTcp()).isTrue();
-        for (String other : List.of("/ip4/1.2.3.4/tcp/1/ws", "/ip4/1.2.3.4/udp/1/quic-v1", "/ip4/1.2.3.4",
+        assertThat(Multiaddr.parse("/ip4/1.2.3.4/tcp/1/ws").isTcp()).isFalse();
+        for (String other : List.of("/ip4/1.2.3.4/udp/1/quic-v1", "/ip4/1.2.3.4",
                 "/dnsaddr/a.example/p2p/" + ED25519, "/ip6zone/eth0/ip6/fe80::1/tcp/1", "/tcp/1/ip4/1.2.3.4",
                 "/ip4/1.2.3.4/tcp/1/p2p/" + SHA256 + "/p2p-circuit")) {
             Multiaddr address = Multiaddr.parse(other);
             assertThat(address.isTcp()).as(other).isFalse();
             assertThatThrownBy(address::toSocketAddress).as(other).isInstanceOf(IllegalStateException.class);
         }
+    }
+
+    @Test
+    void webSocketAddressesAreWsWssAndTlsWsWithTheirSocketAddressAndServerName() {
+        for (String ws : List.of("/ip4/1.2.3.4/tcp/8000/ws", "/ip4/1.2.3.4/tcp/8000/ws/p2p/" + ED25519)) {
+            Multiaddr address = Multiaddr.parse(ws);
+            assertThat(address.isWebSocket()).as(ws).isTrue();
+            assertThat(address.isSecureWebSocket()).as(ws).isFalse();
+            assertThat(address.toSocketAddress()).isEqualTo(new java.net.InetSocketAddress("1.2.3.4", 8000));
+        }
+        for (String wss : List.of("/dns4/node.example/tcp/443/wss/p2p/" + ED25519, "/dns4/node.example/tcp/443/tls/ws",
+                "/ip4/1.2.3.4/tcp/443/tls/sni/node.example/ws")) {
+            Multiaddr address = Multiaddr.parse(wss);
+            assertThat(address.isWebSocket()).as(wss).isTrue();
+            assertThat(address.isSecureWebSocket()).as(wss).isTrue();
+            assertThat(address.tlsServerName()).as(wss).contains("node.example");
+            assertThat(address.toSocketAddress().getPort()).isEqualTo(443);
+        }
+        for (String other : List.of("/ip4/1.2.3.4/tcp/1", "/ip4/1.2.3.4/tcp/1/tls", "/ip4/1.2.3.4/tcp/1/ws/ws",
+                "/ip4/1.2.3.4/udp/1/ws", "/ip4/1.2.3.4/tcp/1/p2p/" + ED25519 + "/ws", "/ip4/1.2.3.4/tcp/1/wss/p2p-circuit")) {
+            assertThat(Multiaddr.parse(other).isWebSocket()).as(other).isFalse();
+        }
+        assertThat(Multiaddr.parse("/ip4/1.2.3.4/tcp/1").encapsulate("/ws")).isEqualTo(Multiaddr.parse("/ip4/1.2.3.4/tcp/1/ws"));
     }
 
     @Test
