@@ -7,12 +7,14 @@
 #   1. installs docker.io, docker-compose and debootstrap if missing; starts dockerd if none answers (and stops the one
 #      it started, by PID, at the end);
 #   2. makes the base images from Debian's packages, each kept for later runs: a bookworm root file system
-#      (debootstrap, imported as wakurelay-ci/debian:bookworm), then deploy/ci/Dockerfile.{jdk,jre,prometheus};
+#      (debootstrap, imported as wakurelay-ci/debian:bookworm), then deploy/ci/Dockerfile.{jdk,jre,prometheus,postgres};
 #   3. builds our image from deploy/Dockerfile FROM those (the jars are built inside, with the Maven wrapper);
 #   4. brings up node-a, node-b and Prometheus (docker-compose.yml + docker-compose.ci.yml: Prometheus from Debian's
 #      package, no Grafana) and runs the loadgen service's `drive` against them;
 #   5. checks what deploy/netns-test.sh checks of the same topology, then that `down` stops both nodes by SIGTERM
-#      within their grace period and that a restart on the same volumes still holds every message.
+#      within their grace period and that a restart on the same volumes still holds every message;
+#   6. then the PostgreSQL variant (+ docker-compose.postgres.yml, PostgreSQL from Debian's package): both nodes on
+#      one database, the same drive run, each message stored once and both nodes' Store answering with all of them.
 # Environment: COUNT [300] and WARMUP [50] messages for the loadgen; KEEP=1 leaves the stack and dockerd up.
 set -euo pipefail
 DEPLOY=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -35,6 +37,11 @@ FAILED=0
 STARTED=$(date +%s)
 
 compose() { docker-compose -p "$PROJECT" -f "$DEPLOY/docker-compose.yml" -f "$DEPLOY/docker-compose.ci.yml" "$@"; }
+# the PostgreSQL variant (step 7), its own project: node-a and node-b archiving into one database
+pg_compose() {
+  POSTGRES_IMAGE=wakurelay-ci/postgres docker-compose -p "$PROJECT-pg" -f "$DEPLOY/docker-compose.yml" \
+    -f "$DEPLOY/docker-compose.postgres.yml" -f "$DEPLOY/docker-compose.ci.yml" "$@"
+}
 
 record() { # STATUS TEXT
   printf '%-4s  %s\n' "$1" "$2" | tee -a "$WORK/results.txt" >&2
@@ -65,6 +72,7 @@ cleanup() {
       compose logs --no-color --tail 40 >&2 2>/dev/null || true
     fi
     compose --profile load down -v --timeout 10 >/dev/null 2>&1 || true
+    pg_compose --profile load down -v --timeout 10 >/dev/null 2>&1 || true
     if [[ -n $DOCKERD_PID ]]; then
       log "stopping the dockerd this script started (pid $DOCKERD_PID)"
       kill "$DOCKERD_PID" 2>/dev/null || true
@@ -100,13 +108,13 @@ if ! docker image inspect wakurelay-ci/debian:bookworm >/dev/null 2>&1; then
 fi
 # the build context of the CI images: their Dockerfiles and the host's own extra CA certificates (often none)
 mkdir -p "$WORK/ci/extra-ca"
-cp "$DEPLOY"/ci/Dockerfile.* "$WORK/ci/"
+cp "$DEPLOY"/ci/Dockerfile.* "$DEPLOY"/ci/postgres-entrypoint.sh "$WORK/ci/"
 cp /usr/local/share/ca-certificates/*.crt "$WORK/ci/extra-ca/" 2>/dev/null || true
 # never an empty directory to COPY (update-ca-certificates reads only *.crt)
 printf 'CA certificates of the machine that built this image (deploy/compose-test.sh)\n' >"$WORK/ci/extra-ca/README"
-for image in jdk jre prometheus; do
+for image in jdk jre prometheus postgres; do
   tag=wakurelay-ci/$image
-  [[ $image == prometheus ]] || tag=$tag:17
+  [[ $image == prometheus || $image == postgres ]] || tag=$tag:17
   log "image $tag (deploy/ci/Dockerfile.$image; cached layers are reused)"
   docker build -q -t "$tag" -f "$WORK/ci/Dockerfile.$image" "$WORK/ci" >"$WORK/build-$image.log" 2>&1 ||
     { tail -30 "$WORK/build-$image.log" >&2; die "building $tag failed"; }
@@ -131,6 +139,7 @@ record PASS "image wakurelay:local built from deploy/Dockerfile in $(($(date +%s
 
 # ---- 4. the stack -------------------------------------------------------------------------------------------------
 compose --profile load down -v --timeout 10 >/dev/null 2>&1 || true
+pg_compose --profile load down -v --timeout 10 >/dev/null 2>&1 || true
 log "docker-compose up: node-a, node-b, prometheus"
 compose up -d --no-build >"$WORK/up.log" 2>&1 || { cat "$WORK/up.log" >&2; record FAIL "docker-compose up failed"; exit 1; }
 
@@ -225,6 +234,36 @@ log "restarting node-a and node-b on the same volumes"
 compose up -d --no-build node-a node-b >"$WORK/up2.log" 2>&1 || { cat "$WORK/up2.log" >&2; record FAIL "the restart failed"; }
 wait_for 120 "node-b healthy again" healthy node-b || record FAIL "node-b not healthy after the restart"
 check_eq "after the restart, node-b's store still holds every message" "$TOTAL" "$(store_count http://127.0.0.1:8646 || true)"
+
+# ---- 7. the PostgreSQL variant: both nodes archive into one database (docker-compose.postgres.yml) ----------------
+compose --profile load down -v --timeout 10 >/dev/null 2>&1 || true
+log "docker-compose up with docker-compose.postgres.yml: postgres, node-a, node-b on one database"
+if pg_compose up -d --no-build >"$WORK/up-pg.log" 2>&1; then
+  pg_healthy() { [[ $(docker inspect -f '{{.State.Health.Status}}' "$(pg_compose ps -q "$1")" 2>/dev/null) == healthy ]]; }
+  if wait_for 120 "node-a healthy" pg_healthy node-a && wait_for 120 "node-b healthy" pg_healthy node-b &&
+    wait_for 60 "node-b peered with node-a" peer_of_b && wait_for 60 "the mesh" meshed 8008 && wait_for 60 "the mesh" meshed 8009; then
+    record PASS "PostgreSQL variant: both nodes healthy on one database, in each other's mesh"
+  else
+    record FAIL "PostgreSQL variant: the nodes did not come up or did not mesh"
+    pg_compose logs --no-color --tail 30 >&2 2>/dev/null || true
+  fi
+  set +e
+  LOADGEN_COUNT=$COUNT LOADGEN_WARMUP=$WARMUP pg_compose --profile load run --rm loadgen >"$WORK/loadgen-pg.out" 2>"$WORK/loadgen-pg.err"
+  loadgen_rc=$?
+  set -e
+  check_eq "PostgreSQL variant: loadgen drive exit code (3 = messages missing)" 0 "$loadgen_rc"
+  [[ $loadgen_rc == 0 ]] || tail -20 "$WORK/loadgen-pg.err" >&2
+  # relayed to both nodes, each archives it: the database holds each message once (nwaku's primary key)
+  rows=$(docker exec "$(pg_compose ps -q postgres)" psql -h /run/postgresql -U waku -d waku -tAc \
+    "SELECT count(*) FROM messages" 2>"$WORK/psql.err" || true)
+  check_eq "PostgreSQL variant: rows in the messages table (each message stored once)" "$TOTAL" "$rows"
+  check_eq "PostgreSQL variant: messages in node-a's store (REST, paged)" "$TOTAL" "$(store_count http://127.0.0.1:8645 || true)"
+  check_eq "PostgreSQL variant: messages in node-b's store (REST, paged)" "$TOTAL" "$(store_count http://127.0.0.1:8646 || true)"
+else
+  cat "$WORK/up-pg.log" >&2
+  record FAIL "PostgreSQL variant: docker-compose up failed"
+fi
+pg_compose --profile load down -v --timeout 10 >/dev/null 2>&1 || true
 
 # ---- summary -----------------------------------------------------------------------------------------------------
 log "compose-test took $(($(date +%s) - STARTED)) s"
