@@ -17,6 +17,7 @@ WARMUP=${WARMUP:-1000}
 ROUNDS=${ROUNDS:-2}
 JDKS=${JDKS:-"/usr/lib/jvm/java-17-openjdk-amd64 /usr/lib/jvm/temurin-25-jdk-amd64"}
 OUT=${OUT:-$(mktemp -d "${TMPDIR:-/tmp}/macro-headline.XXXXXX")}
+mkdir -p "$OUT"
 JAR=$ROOT/loadgen/target/wakurelay-loadgen.jar
 [[ -f $JAR ]] || { echo "macro-headline.sh: $JAR is missing: ./mvnw -B -ntp -q install -DskipTests" >&2; exit 1; }
 [[ -d $ROOT/interop/relay/node_modules ]] || { echo "macro-headline.sh: run interop/install.sh first" >&2; exit 1; }
