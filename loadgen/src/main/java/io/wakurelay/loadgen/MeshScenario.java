@@ -1,8 +1,8 @@
 package io.wakurelay.loadgen;
 
 import io.micrometer.core.instrument.Counter;
-import io.netty.buffer.ByteBuf;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.netty.buffer.ByteBuf;
 import io.wakurelay.node.WakuNode;
 import io.wakurelay.protocol.MessageHash;
 
