@@ -136,7 +136,7 @@ class MeshTest {
                 .degrees(11, 11, 11, 0, 0, 0).build()).build();
         double[] flood = sentPerMessage(flooding);
 
-        System.out.printf("per message per node on a 12-node mesh of degree ~10: gossipsub %.2f copies, %.0f bytes; "
+        System.out.printf("per message per node on a 12-node network of 11 peers each: gossipsub %.2f copies, %.0f bytes; "
                 + "flooding %.2f copies, %.0f bytes%n", mesh[0], mesh[1], flood[0], flood[1]);
         assertThat(mesh[0]).isLessThan(flood[0] * 0.75);
         assertThat(mesh[1]).as("bytes on the wire, control and gossip included").isLessThan(flood[1] * 0.8);
@@ -152,11 +152,12 @@ class MeshTest {
         for (int i = 0; i < 12; i++) {
             start(i, config);
         }
+        // every node with every other (11 peers each): flooding then sends ~10 copies per message per node, and a
+        // mesh of at most Dhi = 8 sends at most 7 plus the publisher's share of flood publishing (~0.3), a margin
+        // that holds however the mesh settles between Dlo and Dhi (with 9 peers each it was a coin flip)
         for (int i = 0; i < 12; i++) {
             for (int j = i + 1; j < 12; j++) {
-                if ((i + j) % 6 != 0) {
-                    connect(nodes.get(i), nodes.get(j));
-                }
+                connect(nodes.get(i), nodes.get(j));
             }
         }
         awaitDegrees(config);
