@@ -31,7 +31,7 @@ import static io.wakurelay.relay.ControlKind.PRUNE;
 /**
  * A peer's gossipsub control messages (GRAFT, PRUNE, IHAVE, IWANT, IDONTWANT), handled on the router's state under
  * the router's lock: the router reads the RPC and counts it, this class decides what each control message changes
- * and what to answer, into the router's {@link GossipRouter.Outbox}.
+ * and what to answer, into the router's {@link Outbox}.
  *
  * <p>Nothing a peer sends grows state without a bound, and a flood costs its sender: GRAFTs and PRUNEs for topics
  * this node has no mesh for are ignored without an answer or a backoff entry (go-libp2p-pubsub's "spam hardening"),
@@ -63,7 +63,7 @@ final class ControlHandler {
     }
 
     /** Under the router's lock; {@code score} is the peer's now. */
-    void onControl(PeerState peer, RpcReader.Rpc rpc, double score, long now, GossipRouter.Outbox out) {
+    void onControl(PeerState peer, RpcReader.Rpc rpc, double score, long now, Outbox out) {
         if (rpc.controlOverLimit()) {
             // more than any honest peer puts in one RPC (it has at most our topics to graft, prune or gossip)
             peer.score.behaviourPenalty(GossipRouter.PENALTY);
@@ -80,7 +80,7 @@ final class ControlHandler {
     }
 
     private void onGraftsAndPrunes(PeerState peer, ControlMessage control, double score, long now,
-                                   GossipRouter.Outbox out) {
+                                   Outbox out) {
         int grafts = control.getGraftCount();
         int prunes = control.getPruneCount();
         if (grafts + prunes == 0) {
@@ -103,7 +103,7 @@ final class ControlHandler {
         }
     }
 
-    private void onGraft(PeerState peer, String topic, double score, long now, GossipRouter.Outbox out) {
+    private void onGraft(PeerState peer, String topic, double score, long now, Outbox out) {
         Set<PeerState> members = mesh.get(topic);
         if (members == null) {
             // no answer and no state for a topic we do not relay: the peer may have missed that we just left it, and
@@ -151,7 +151,7 @@ final class ControlHandler {
     }
 
     /** All the IHAVEs of one RPC, as go-libp2p-pubsub takes them: one IWANT in answer, with one promise. */
-    private void onIHaves(PeerState peer, List<ControlIHave> ihaves, double score, long now, GossipRouter.Outbox out) {
+    private void onIHaves(PeerState peer, List<ControlIHave> ihaves, double score, long now, Outbox out) {
         if (ihaves.isEmpty()) {
             return;
         }
@@ -202,7 +202,7 @@ final class ControlHandler {
         out.controlMessage(peer).addIwant(ControlIWant.newBuilder().addAllMessageIDs(wanted));
     }
 
-    private void onIWants(PeerState peer, List<ControlIWant> iwants, double score, GossipRouter.Outbox out) {
+    private void onIWants(PeerState peer, List<ControlIWant> iwants, double score, Outbox out) {
         if (iwants.isEmpty()) {
             return;
         }
@@ -219,7 +219,7 @@ final class ControlHandler {
     }
 
     /** Answers one IWANT from the message cache; false when the peer's IWANT budget ran out on the way. */
-    private boolean onIWant(PeerState peer, ControlIWant iwant, GossipRouter.Outbox out) {
+    private boolean onIWant(PeerState peer, ControlIWant iwant, Outbox out) {
         boolean retransmission = false;
         boolean withinBudget = true;
         for (ByteString raw : iwant.getMessageIDsList()) {
@@ -268,7 +268,7 @@ final class ControlHandler {
     }
 
     /** Prunes {@code peer} from {@code topic}'s mesh with a backoff, both ways: it may not graft again before it. */
-    void prune(PeerState peer, String topic, long backoffNanos, long now, GossipRouter.Outbox out) {
+    void prune(PeerState peer, String topic, long backoffNanos, long now, Outbox out) {
         peer.backoff(topic, now + backoffNanos);
         out.controlMessage(peer).addPrune(ControlPrune.newBuilder().setTopicID(topic)
                 .setBackoff(TimeUnit.NANOSECONDS.toSeconds(backoffNanos)));

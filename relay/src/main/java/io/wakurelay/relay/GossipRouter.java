@@ -11,11 +11,8 @@ import io.wakurelay.protocol.ProtocolViolation;
 import io.wakurelay.protocol.Topics;
 import io.wakurelay.protocol.Violation;
 import io.wakurelay.relay.proto.ControlGraft;
-import io.wakurelay.relay.proto.ControlIHave;
-import io.wakurelay.relay.proto.ControlMessage;
 import io.wakurelay.relay.proto.ControlPrune;
 import io.wakurelay.relay.proto.RPC;
-import com.google.protobuf.ByteString;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -25,7 +22,6 @@ import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
-import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -35,6 +31,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
+import java.util.function.Supplier;
 
 /**
  * The gossipsub v1.1 router of Waku relay: subscriptions, a mesh per topic, fanout, the seen and message caches,
@@ -76,44 +73,16 @@ final class GossipRouter {
     private final RejectedMessages rejected = new RejectedMessages();
     private final MessageCache cache;
     private final ControlHandler control;
+    private final MeshCandidates candidates;
+    private final Heartbeat heartbeat;
     private boolean closed; // guarded by this
     private final Set<String> pendingSubscriptions = new LinkedHashSet<>();
     private final Set<String> pendingUnsubscriptions = new LinkedHashSet<>();
     private final Map<PeerState, Set<String>> pendingPrunes = new LinkedHashMap<>();
-    private long lastDecayNanos;
     /** Subscribed topics, readable without the lock on the hot path. */
     private volatile Set<String> subscribed = Set.of();
     /** The meters of each subscribed topic, by topic: one look-up per message, without the lock. */
     private volatile Map<String, SubscribedTopicMeters> topicMeters = Map.of();
-
-    /** What to write once the lock is released. */
-    static final class Outbox {
-        private final List<PeerState> peers = new ArrayList<>();
-        private final List<ByteBuf> rpcs = new ArrayList<>();
-        private final List<PeerSender.Kind> kinds = new ArrayList<>();
-        private final Map<PeerState, RPC.Builder> control = new LinkedHashMap<>();
-        private final List<PeerState> disconnect = new ArrayList<>();
-        private final List<String> disconnectReasons = new ArrayList<>();
-
-        void add(PeerState peer, ByteBuf rpc, PeerSender.Kind kind) {
-            peers.add(peer);
-            rpcs.add(rpc);
-            kinds.add(kind);
-        }
-
-        RPC.Builder control(PeerState peer) {
-            return control.computeIfAbsent(peer, p -> RPC.newBuilder());
-        }
-
-        ControlMessage.Builder controlMessage(PeerState peer) {
-            return control(peer).getControlBuilder();
-        }
-
-        void disconnect(PeerState peer, String reason) {
-            disconnect.add(peer);
-            disconnectReasons.add(reason);
-        }
-    }
 
     GossipRouter(RelayConfig config, EnvelopeDecoder decoder, PathCounters counters, RelayMetrics metrics,
                  HandOver handOver, ByteBufAllocator alloc, LongSupplier nanoTime, LongSupplier wallClockNanos) {
@@ -131,11 +100,16 @@ final class GossipRouter {
         this.seen = new SeenCache(config.seenCacheCapacity(), params.seenTtl(), now);
         this.cache = new MessageCache(params.historyLength(), params.historyGossip(), config.messageCacheBytes());
         this.control = new ControlHandler(config, metrics, mesh, seen, promises, cache);
-        this.lastDecayNanos = now;
+        this.candidates = new MeshCandidates(subscribers, this::score);
         this.retainedScores = new RetainedScores(config.peerLimits().maxRetainedScores(),
                 scoring.retainScore().toNanos());
-        metrics.bind(this::seenSize, this::seenEvictions, this::cacheBytes, this::cacheEvictions, handOver::pending,
-                this::relayPeerCount, this::queuedBytes, () -> subscriptions().size());
+        this.heartbeat = new Heartbeat(config, metrics, new Heartbeat.RouterState(peers, subscribers, mesh, fanout,
+                fanoutLastPublished, retainedScores, promises, cache), control, candidates, this::score, now);
+        metrics.bind(() -> locked(seen::size), () -> locked(seen::evictedEarly), () -> locked(cache::bytes),
+                () -> locked(cache::evictedEarly), handOver::pending,
+                () -> locked(() -> (int) peers.values().stream().filter(p -> p.sender.isOpen()).count()),
+                () -> locked(() -> peers.values().stream().mapToLong(p -> p.sender.queuedBytes()).sum()),
+                () -> subscriptions().size());
         metrics.bindRejectedIds(this::rejectedIds);
         metrics.bindPeerState(() -> stateSizes().dontWantIds(), () -> stateSizes().promises(),
                 () -> stateSizes().retainedScores());
@@ -387,7 +361,7 @@ final class GossipRouter {
         fanoutLastPublished.put(topic, now);
         Set<PeerState> f = fanout.computeIfAbsent(topic, t -> new HashSet<>());
         if (f.isEmpty()) {
-            f.addAll(pick(candidates(topic, now, scoring.publishThreshold(), false), params.d()));
+            f.addAll(MeshCandidates.pick(candidates.of(topic, now, scoring.publishThreshold(), false), params.d()));
         }
         return f;
     }
@@ -493,9 +467,9 @@ final class GossipRouter {
                 }
             }
             if (members.size() < params.d()) {
-                List<PeerState> more = candidates(topic, now, 0, true);
+                List<PeerState> more = candidates.of(topic, now, 0, true);
                 more.removeAll(members);
-                members.addAll(pick(more, params.d() - members.size()));
+                members.addAll(MeshCandidates.pick(more, params.d() - members.size()));
             }
             mesh.put(topic, members);
             for (PeerState p : members) {
@@ -599,173 +573,6 @@ final class GossipRouter {
     // =====================================================================================================
     // heartbeat
 
-    /** Mesh maintenance, fanout upkeep, gossip emission, cache shifts, score decay and penalties. */
-    void heartbeat() {
-        Outbox out = new Outbox();
-        synchronized (this) {
-            long now = nanoTime.getAsLong();
-            retainedScores.expire(now);
-            brokenPromises(now);
-            Map<PeerState, Double> scores = new HashMap<>();
-            for (PeerState p : peers.values()) {
-                scores.put(p, score(p, now));
-            }
-            for (Map.Entry<String, Set<PeerState>> topicMesh : mesh.entrySet()) {
-                maintainMesh(topicMesh.getKey(), topicMesh.getValue(), scores, now, out);
-            }
-            maintainFanout(scores, now);
-            emitGossip(scores, now, out);
-            cache.shift();
-            for (PeerState p : peers.values()) {
-                p.heartbeat(now);
-                if (scores.get(p) < scoring.graylistThreshold()) {
-                    out.disconnect(p, "graylisted");
-                }
-            }
-            recordScores(scores);
-            updateTopicGauges();
-            // decay after the scores were used, not before: a peer that fell below the graylist threshold since the
-            // last heartbeat is disconnected by this one even when a decay is due, instead of fading back above it
-            if (now - lastDecayNanos >= scoring.decayInterval().toNanos()) {
-                lastDecayNanos = now;
-                peers.values().forEach(p -> p.score.decay());
-                retainedScores.decay();
-            }
-        }
-        send(out);
-        flushSubscriptionChanges();
-    }
-
-    private void brokenPromises(long now) {
-        for (PeerState advertiser : promises.broken(now)) {
-            advertiser.score.behaviourPenalty(PENALTY);
-        }
-    }
-
-    private void maintainMesh(String topic, Set<PeerState> members, Map<PeerState, Double> scores, long now, Outbox out) {
-        long backoff = params.pruneBackoff().toNanos();
-        for (PeerState p : new ArrayList<>(members)) {
-            if (scores.getOrDefault(p, 0.0) < 0) {
-                members.remove(p);
-                p.score.pruned(topic);
-                control.prune(p, topic, backoff, now, out);
-            }
-        }
-        if (members.size() < params.dLo()) {
-            List<PeerState> more = candidates(topic, now, 0, true);
-            more.removeAll(members);
-            graft(topic, pick(more, params.d() - members.size()), members, now, out);
-        }
-        if (members.size() > params.dHi()) {
-            List<PeerState> byScore = new ArrayList<>(members);
-            Collections.shuffle(byScore);
-            byScore.sort(Comparator.comparingDouble((PeerState p) -> scores.getOrDefault(p, 0.0)).reversed());
-            List<PeerState> keep = new ArrayList<>(byScore.subList(0, params.dScore()));
-            List<PeerState> rest = new ArrayList<>(byScore.subList(params.dScore(), byScore.size()));
-            Collections.shuffle(rest);
-            // keep Dout outbound peers among those kept, taking them from the rest if needed
-            long outboundKept = keep.stream().filter(p -> p.outbound).count();
-            for (var it = rest.iterator(); it.hasNext() && outboundKept < params.dOut(); ) {
-                PeerState p = it.next();
-                if (p.outbound) {
-                    keep.add(p);
-                    it.remove();
-                    outboundKept++;
-                }
-            }
-            while (keep.size() < params.d() && !rest.isEmpty()) {
-                keep.add(rest.remove(0));
-            }
-            for (PeerState p : rest) {
-                members.remove(p);
-                p.score.pruned(topic);
-                control.prune(p, topic, backoff, now, out);
-            }
-        }
-        long outbound = members.stream().filter(p -> p.outbound).count();
-        if (members.size() >= params.dLo() && outbound < params.dOut()) {
-            List<PeerState> outboundCandidates = candidates(topic, now, 0, true);
-            outboundCandidates.removeIf(p -> !p.outbound || members.contains(p));
-            graft(topic, pick(outboundCandidates, (int) (params.dOut() - outbound)), members, now, out);
-        }
-    }
-
-    private void graft(String topic, List<PeerState> chosen, Set<PeerState> members, long now, Outbox out) {
-        for (PeerState p : chosen) {
-            members.add(p);
-            p.score.grafted(topic, now);
-            out.controlMessage(p).addGraft(ControlGraft.newBuilder().setTopicID(topic));
-        }
-    }
-
-    private void maintainFanout(Map<PeerState, Double> scores, long now) {
-        fanoutLastPublished.entrySet().removeIf(e -> {
-            boolean expired = now - e.getValue() >= params.fanoutTtl().toNanos();
-            if (expired) {
-                fanout.remove(e.getKey());
-            }
-            return expired;
-        });
-        for (Map.Entry<String, Set<PeerState>> f : fanout.entrySet()) {
-            String topic = f.getKey();
-            f.getValue().removeIf(p -> !p.topics.contains(topic) || scores.getOrDefault(p, 0.0) < scoring.publishThreshold());
-            if (f.getValue().size() < params.d()) {
-                List<PeerState> more = candidates(topic, now, scoring.publishThreshold(), false);
-                more.removeAll(f.getValue());
-                f.getValue().addAll(pick(more, params.d() - f.getValue().size()));
-            }
-        }
-    }
-
-    private void emitGossip(Map<PeerState, Double> scores, long now, Outbox out) {
-        Set<String> topics = new LinkedHashSet<>(mesh.keySet());
-        topics.addAll(fanout.keySet());
-        for (String topic : topics) {
-            List<MessageId> ids = cache.gossipIds(topic);
-            if (ids.isEmpty()) {
-                continue;
-            }
-            Set<PeerState> exclude = new HashSet<>(mesh.getOrDefault(topic, Set.of()));
-            exclude.addAll(fanout.getOrDefault(topic, Set.of()));
-            List<PeerState> eligible = new ArrayList<>();
-            for (PeerState p : subscribers.getOrDefault(topic, Set.of())) {
-                // a peer whose queue is full would get gossip on top of what it does not take
-                if (!exclude.contains(p) && p.sender.isOpen() && !p.sender.isFull()
-                        && scores.getOrDefault(p, 0.0) >= scoring.gossipThreshold()) {
-                    eligible.add(p);
-                }
-            }
-            int count = Math.max(params.dLazy(), (int) (params.gossipFactor() * eligible.size()));
-            List<ByteString> advertised = new ArrayList<>();
-            for (MessageId id : ids.subList(0, Math.min(ids.size(), params.maxIHaveLength()))) {
-                advertised.add(ByteString.copyFrom(id.bytes()));
-            }
-            for (PeerState p : pick(eligible, count)) {
-                out.controlMessage(p).addIhave(ControlIHave.newBuilder().setTopicID(topic).addAllMessageIDs(advertised));
-            }
-        }
-    }
-
-    /** Peers subscribed to {@code topic} with an open relay stream and a score of at least {@code minScore}. */
-    private List<PeerState> candidates(String topic, long now, double minScore, boolean respectBackoff) {
-        List<PeerState> result = new ArrayList<>();
-        for (PeerState p : subscribers.getOrDefault(topic, Set.of())) {
-            if (p.sender.isOpen() && !(respectBackoff && p.inBackoff(topic, now)) && score(p, now) >= minScore) {
-                result.add(p);
-            }
-        }
-        return result;
-    }
-
-    private static List<PeerState> pick(List<PeerState> from, int n) {
-        if (n <= 0 || from.isEmpty()) {
-            return List.of();
-        }
-        List<PeerState> copy = new ArrayList<>(from);
-        Collections.shuffle(copy);
-        return copy.subList(0, Math.min(n, copy.size()));
-    }
-
     private double score(PeerState p, long now) {
         return p.score.score(now, p.address == null ? 1 : peersPerAddress.getOrDefault(p.address, 1));
     }
@@ -778,16 +585,15 @@ final class GossipRouter {
         return score(p, nanoTime.getAsLong()) < scoring.graylistThreshold();
     }
 
-    private void recordScores(Map<PeerState, Double> scores) {
-        Map<String, Integer> bands = new HashMap<>();
-        for (double s : scores.values()) {
-            String band = s < scoring.graylistThreshold() ? "graylisted"
-                    : s < scoring.publishThreshold() ? "below_publish"
-                    : s < scoring.gossipThreshold() ? "below_gossip"
-                    : s < 0 ? "negative" : s == 0 ? "neutral" : "positive";
-            bands.merge(band, 1, Integer::sum);
+    /** Mesh maintenance, fanout upkeep, gossip emission, cache shifts, score decay and penalties. */
+    void heartbeat() {
+        Outbox out = new Outbox();
+        synchronized (this) {
+            heartbeat.run(nanoTime.getAsLong(), out);
+            updateTopicGauges();
         }
-        metrics.scoreBands(bands);
+        send(out);
+        flushSubscriptionChanges();
     }
 
     private void updateTopicGauges() {
@@ -806,19 +612,7 @@ final class GossipRouter {
     // sending
 
     void send(Outbox out) {
-        for (int i = 0; i < out.rpcs.size(); i++) {
-            out.peers.get(i).sender.send(out.rpcs.get(i), out.kinds.get(i));
-        }
-        for (Map.Entry<PeerState, RPC.Builder> c : out.control.entrySet()) {
-            RPC rpc = c.getValue().build();
-            c.getKey().sender.send(RpcWriter.control(alloc, rpc), PeerSender.Kind.CONTROL);
-        }
-        for (int i = 0; i < out.disconnect.size(); i++) {
-            PeerState p = out.disconnect.get(i);
-            metrics.disconnected(out.disconnectReasons.get(i));
-            log.info("disconnecting relay peer {}: {}", p.id, out.disconnectReasons.get(i));
-            p.connection.close();
-        }
+        out.send(alloc, metrics);
     }
 
     // =====================================================================================================
@@ -855,28 +649,9 @@ final class GossipRouter {
         cache.clear();
     }
 
-    private synchronized int seenSize() {
-        return seen.size();
-    }
-
-    private synchronized long seenEvictions() {
-        return seen.evictedEarly();
-    }
-
-    private synchronized long cacheBytes() {
-        return cache.bytes();
-    }
-
-    private synchronized long cacheEvictions() {
-        return cache.evictedEarly();
-    }
-
-    private synchronized int relayPeerCount() {
-        return (int) peers.values().stream().filter(p -> p.sender.isOpen()).count();
-    }
-
-    private synchronized long queuedBytes() {
-        return peers.values().stream().mapToLong(p -> p.sender.queuedBytes()).sum();
+    /** A gauge's reading of state guarded by the lock. */
+    private synchronized <T> T locked(Supplier<T> read) {
+        return read.get();
     }
 
     /** What peers can make the router hold, summed over the connected peers: for the gauges and tests of the bounds. */

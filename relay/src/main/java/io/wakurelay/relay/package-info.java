@@ -7,10 +7,12 @@
  * <li>{@link io.wakurelay.relay.Relay}: start on a host, publish, inject, subscribe, peers, shutdown.</li>
  * <li>{@code RelayStreamReader}: a peer's relay stream, RPC by RPC, paused when the local consumer is behind.</li>
  * <li>{@code RpcReader}: one RPC read without copying message data; its control counted before it is parsed.</li>
- * <li>{@code GossipRouter}: the receive path (message id, seen cache, decode, forward, hand over), subscriptions
- *     and the heartbeat; {@code ControlHandler}: control (GRAFT, PRUNE, IHAVE, IWANT, IDONTWANT) on its state,
- *     within each peer's {@code ControlBudget}, what it ignores counted by {@code ControlKind} and
- *     {@code ControlIgnored}; {@code Promises}: IHAVE's promises.</li>
+ * <li>{@code GossipRouter}: the receive path (message id, seen cache, decode, forward, hand over), peers and
+ *     subscriptions, under one lock; on its state and under that lock, {@code ControlHandler}: control (GRAFT,
+ *     PRUNE, IHAVE, IWANT, IDONTWANT), within each peer's {@code ControlBudget}, what it ignores counted by
+ *     {@code ControlKind} and {@code ControlIgnored}; {@code Heartbeat}: mesh, fanout, gossip, promises, decay;
+ *     {@code MeshCandidates}: who may join a mesh or fanout; {@code Promises}: IHAVE's promises. What they decide
+ *     to write goes into an {@code Outbox}, written after the lock is released.</li>
  * <li>{@code MessageId}, {@code SeenCache} ({@code LongSet}), {@code MessageCache}: dedup and the IWANT cache.</li>
  * <li>{@code PeerState} ({@code DontWantSet}), {@code PeerScore}, {@code RetainedScores}: what the router knows of
  *     a peer, its IDONTWANT ids, its score, and the scores of disconnected peers.</li>
