@@ -1,6 +1,6 @@
 package io.wakurelay.node;
 
-import io.wakurelay.p2p.Connection;
+import io.wakurelay.p2p.connection.Connection;
 import io.wakurelay.p2p.Host;
 import io.wakurelay.p2p.PeerRecord;
 import io.wakurelay.p2p.crypto.PeerId;

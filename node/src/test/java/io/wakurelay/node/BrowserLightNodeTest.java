@@ -1,7 +1,7 @@
 package io.wakurelay.node;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.wakurelay.p2p.Transport;
+import io.wakurelay.p2p.connection.Transport;
 import io.wakurelay.p2p.crypto.PeerId;
 import io.wakurelay.p2p.multiaddr.Multiaddr;
 import io.wakurelay.p2p.ws.WebSocketConfig;

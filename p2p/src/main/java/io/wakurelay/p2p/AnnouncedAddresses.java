@@ -1,5 +1,6 @@
 package io.wakurelay.p2p;
 
+import io.wakurelay.p2p.connection.Transport;
 import io.wakurelay.p2p.multiaddr.Multiaddr;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;

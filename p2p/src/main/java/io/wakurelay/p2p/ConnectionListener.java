@@ -1,5 +1,7 @@
 package io.wakurelay.p2p;
 
+import io.wakurelay.p2p.connection.Connection;
+
 /**
  * Hears of the host's connections (the relay opens its streams here). Called on the connection's event loop; must
  * not block.

@@ -1,5 +1,7 @@
 package io.wakurelay.p2p;
 
+import io.wakurelay.p2p.connection.P2pException;
+
 /** A connection's upgrade failed; {@link #outcome()} is the metric label of why. */
 public final class HandshakeException extends P2pException {
     private final String outcome;

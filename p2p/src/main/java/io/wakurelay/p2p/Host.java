@@ -1,5 +1,9 @@
 package io.wakurelay.p2p;
 
+import io.wakurelay.p2p.connection.Connection;
+import io.wakurelay.p2p.connection.ProtocolHandler;
+import io.wakurelay.p2p.connection.P2pException;
+import io.wakurelay.p2p.connection.Transport;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.netty.bootstrap.Bootstrap;
 import io.netty.bootstrap.ServerBootstrap;

@@ -1,5 +1,9 @@
 package io.wakurelay.p2p;
 
+import io.wakurelay.p2p.connection.Connection;
+import io.wakurelay.p2p.connection.Stream;
+import io.wakurelay.p2p.connection.StreamHandler;
+import io.wakurelay.p2p.connection.Transport;
 import io.netty.channel.Channel;
 import io.netty.util.concurrent.EventExecutor;
 import io.wakurelay.p2p.crypto.PeerId;

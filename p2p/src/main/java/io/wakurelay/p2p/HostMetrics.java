@@ -1,5 +1,8 @@
 package io.wakurelay.p2p;
 
+import io.wakurelay.p2p.connection.Connection;
+import io.wakurelay.p2p.connection.Stream;
+import io.wakurelay.p2p.connection.Transport;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;

@@ -1,5 +1,8 @@
 package io.wakurelay.p2p;
 
+import io.wakurelay.p2p.connection.Stream;
+import io.wakurelay.p2p.connection.StreamHandler;
+import io.wakurelay.p2p.connection.ProtocolHandler;
 import com.google.protobuf.ByteString;
 import com.google.protobuf.InvalidProtocolBufferException;
 import io.netty.buffer.ByteBuf;

@@ -1,5 +1,7 @@
 package io.wakurelay.p2p;
 
+import io.wakurelay.p2p.connection.Stream;
+import io.wakurelay.p2p.connection.StreamHandler;
 import io.netty.buffer.ByteBuf;
 import io.wakurelay.p2p.wire.LengthPrefixedReader;
 import io.wakurelay.p2p.wire.WireFormatException;

@@ -1,5 +1,9 @@
 package io.wakurelay.p2p;
 
+import io.wakurelay.p2p.connection.Connection;
+import io.wakurelay.p2p.connection.Stream;
+import io.wakurelay.p2p.connection.StreamHandler;
+import io.wakurelay.p2p.connection.ProtocolHandler;
 import io.netty.buffer.ByteBuf;
 import io.netty.util.concurrent.ScheduledFuture;
 import io.wakurelay.p2p.echo.EchoProtocol;

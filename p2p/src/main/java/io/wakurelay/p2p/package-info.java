@@ -3,7 +3,6 @@
  * <ul>
  * <li>{@link io.wakurelay.p2p.HostConfig}: listen and announce addresses, limits, static peers; {@code DEFAULTS}.</li>
  * <li>{@link io.wakurelay.p2p.Host}: start, accept and dial (TCP and WebSocket), protocols, peers, shutdown.</li>
- * <li>{@link io.wakurelay.p2p.Transport}: TCP, WS or WSS, the {@code transport} label of the metrics.</li>
  * <li>{@code AnnouncedAddresses}: what identify announces (bound addresses, a DNS name, --ext-multiaddr).</li>
  * <li>{@code ConnectionManager}: connection slots, the per-address limit, eviction of the longest handshake, one
  *     connection per peer id.</li>
@@ -14,17 +13,15 @@
  * <li>{@code UpgradeLifecycle}: the handshake deadline, eviction, and each failure's counted outcome.</li>
  * <li>{@code WriteStallGuard}: an upgraded connection whose socket takes nothing for a while is closed.</li>
  * <li>{@link io.wakurelay.p2p.HandshakeException}: an upgrade that failed, with its outcome.</li>
- * <li>{@code HostConnection} ({@link io.wakurelay.p2p.Connection}): an upgraded connection to a proven peer.</li>
- * <li>{@link io.wakurelay.p2p.Stream}, {@link io.wakurelay.p2p.StreamHandler},
- *     {@link io.wakurelay.p2p.ProtocolHandler}: one negotiated protocol on a connection, and what serves it.</li>
+ * <li>{@code HostConnection}: an upgraded connection to a proven peer (a {@code connection.Connection}).</li>
  * <li>{@link io.wakurelay.p2p.LengthPrefixedHandler}: a stream read as length-prefixed messages.</li>
  * <li>{@code IdentifyService}, {@code PingService}: identify and ping, served and asked.</li>
  * <li>{@code StaticPeers}: peers kept connected, redialled with backoff and jitter.</li>
  * <li>{@link io.wakurelay.p2p.ConnectionListener}, {@link io.wakurelay.p2p.PeerRecord}: what upper layers hear.</li>
  * <li>{@code HostMetrics}: the {@code libp2p_*} meters.</li>
- * <li>{@link io.wakurelay.p2p.P2pException}: a connection or stream that ended or could not be made.</li>
  * </ul>
- * Subpackages: {@code crypto} (keys, peer ids), {@code multiaddr}, {@code mss} (multistream-select), {@code noise},
+ * Subpackages: {@code connection} (what upper layers use: a connection, its streams, what serves a protocol, the
+ * transport, the exception), {@code crypto} (keys, peer ids), {@code multiaddr}, {@code mss} (multistream-select), {@code noise},
  * {@code mux} (yamux, mplex), {@code wire} (varints, length-prefixed messages), {@code echo} (a diagnostic protocol),
  * {@code ws} (libp2p over WebSocket).
  */

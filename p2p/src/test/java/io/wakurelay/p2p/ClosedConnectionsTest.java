@@ -1,5 +1,6 @@
 package io.wakurelay.p2p;
 
+import io.wakurelay.p2p.connection.Connection;
 import io.wakurelay.testkit.Eventually;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;

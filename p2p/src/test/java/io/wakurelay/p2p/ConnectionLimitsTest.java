@@ -1,5 +1,8 @@
 package io.wakurelay.p2p;
 
+import io.wakurelay.p2p.connection.Connection;
+import io.wakurelay.p2p.connection.Stream;
+import io.wakurelay.p2p.connection.StreamHandler;
 import io.wakurelay.p2p.crypto.PrivateKey;
 import io.wakurelay.testkit.Eventually;
 import org.junit.jupiter.api.AfterEach;

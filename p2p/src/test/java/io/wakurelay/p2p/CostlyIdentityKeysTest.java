@@ -1,5 +1,6 @@
 package io.wakurelay.p2p;
 
+import io.wakurelay.p2p.connection.Connection;
 import com.google.protobuf.ByteString;
 import io.wakurelay.p2p.echo.EchoClient;
 import io.wakurelay.p2p.proto.NoiseHandshakePayload;

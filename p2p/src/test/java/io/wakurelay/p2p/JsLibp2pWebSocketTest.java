@@ -1,5 +1,7 @@
 package io.wakurelay.p2p;
 
+import io.wakurelay.p2p.connection.Connection;
+import io.wakurelay.p2p.connection.Transport;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.wakurelay.p2p.crypto.PeerId;
 import io.wakurelay.p2p.crypto.PrivateKey;

@@ -1,5 +1,8 @@
 package io.wakurelay.p2p;
 
+import io.wakurelay.p2p.connection.Stream;
+import io.wakurelay.p2p.connection.StreamHandler;
+import io.wakurelay.p2p.connection.ProtocolHandler;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.PooledByteBufAllocator;
 import io.netty.buffer.Unpooled;

@@ -1,5 +1,6 @@
 package io.wakurelay.p2p;
 
+import io.wakurelay.p2p.connection.Connection;
 import io.netty.buffer.PooledByteBufAllocator;
 import io.wakurelay.p2p.crypto.PrivateKey;
 import io.wakurelay.p2p.echo.EchoClient;

@@ -1,5 +1,7 @@
 package io.wakurelay.p2p;
 
+import io.wakurelay.p2p.connection.Connection;
+import io.wakurelay.p2p.connection.Transport;
 import io.wakurelay.p2p.echo.EchoClient;
 import io.wakurelay.p2p.multiaddr.Multiaddr;
 import io.wakurelay.p2p.ws.WebSocketConfig;

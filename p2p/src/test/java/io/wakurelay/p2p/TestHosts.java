@@ -1,5 +1,6 @@
 package io.wakurelay.p2p;
 
+import io.wakurelay.p2p.connection.Transport;
 import io.wakurelay.p2p.echo.EchoClient;
 import io.wakurelay.p2p.echo.EchoProtocol;
 

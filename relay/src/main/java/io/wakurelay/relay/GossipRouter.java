@@ -2,7 +2,7 @@ package io.wakurelay.relay;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
-import io.wakurelay.p2p.Connection;
+import io.wakurelay.p2p.connection.Connection;
 import io.wakurelay.p2p.crypto.PeerId;
 import io.wakurelay.protocol.Envelope;
 import io.wakurelay.protocol.EnvelopeDecoder;

@@ -1,10 +1,10 @@
 package io.wakurelay.relay;
 
 import com.google.protobuf.InvalidProtocolBufferException;
-import io.wakurelay.p2p.Connection;
+import io.wakurelay.p2p.connection.Connection;
 import io.wakurelay.p2p.LengthPrefixedHandler;
-import io.wakurelay.p2p.ProtocolHandler;
-import io.wakurelay.p2p.StreamHandler;
+import io.wakurelay.p2p.connection.ProtocolHandler;
+import io.wakurelay.p2p.connection.StreamHandler;
 import io.wakurelay.p2p.mss.NegotiationException;
 import io.wakurelay.p2p.wire.Frames;
 import io.wakurelay.protocol.Topics;

@@ -1,7 +1,7 @@
 package io.wakurelay.relay;
 
 import io.netty.buffer.ByteBuf;
-import io.wakurelay.p2p.Stream;
+import io.wakurelay.p2p.connection.Stream;
 
 import java.util.ArrayDeque;
 import java.util.concurrent.atomic.AtomicInteger;

@@ -1,6 +1,6 @@
 package io.wakurelay.relay;
 
-import io.wakurelay.p2p.Connection;
+import io.wakurelay.p2p.connection.Connection;
 import io.wakurelay.p2p.crypto.PeerId;
 
 import java.util.List;

@@ -2,8 +2,8 @@ package io.wakurelay.relay;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.util.concurrent.ScheduledFuture;
-import io.wakurelay.p2p.Stream;
-import io.wakurelay.p2p.StreamHandler;
+import io.wakurelay.p2p.connection.Stream;
+import io.wakurelay.p2p.connection.StreamHandler;
 import io.wakurelay.p2p.wire.LengthPrefixedReader;
 import io.wakurelay.p2p.wire.WireFormatException;
 import io.wakurelay.protocol.Violation;

@@ -1,6 +1,6 @@
 package io.wakurelay.relay;
 
-import io.wakurelay.p2p.Stream;
+import io.wakurelay.p2p.connection.Stream;
 import io.wakurelay.p2p.crypto.PrivateKey;
 import io.wakurelay.relay.proto.Message;
 import io.wakurelay.relay.proto.RPC;

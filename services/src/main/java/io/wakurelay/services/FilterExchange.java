@@ -1,7 +1,7 @@
 package io.wakurelay.services;
 
 import io.netty.buffer.ByteBuf;
-import io.wakurelay.p2p.Stream;
+import io.wakurelay.p2p.connection.Stream;
 import io.wakurelay.p2p.wire.Frames;
 import io.wakurelay.protocol.ProtocolViolation;
 import io.wakurelay.protocol.Topics;

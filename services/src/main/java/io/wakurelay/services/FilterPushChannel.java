@@ -1,9 +1,9 @@
 package io.wakurelay.services;
 
 import io.netty.buffer.ByteBuf;
-import io.wakurelay.p2p.Connection;
-import io.wakurelay.p2p.Stream;
-import io.wakurelay.p2p.StreamHandler;
+import io.wakurelay.p2p.connection.Connection;
+import io.wakurelay.p2p.connection.Stream;
+import io.wakurelay.p2p.connection.StreamHandler;
 import io.wakurelay.p2p.mss.NegotiationException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;

@@ -4,7 +4,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.PooledByteBufAllocator;
-import io.wakurelay.p2p.Connection;
+import io.wakurelay.p2p.connection.Connection;
 import io.wakurelay.p2p.ConnectionListener;
 import io.wakurelay.p2p.Host;
 import io.wakurelay.protocol.Envelope;

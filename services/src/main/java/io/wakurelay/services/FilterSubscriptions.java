@@ -1,6 +1,6 @@
 package io.wakurelay.services;
 
-import io.wakurelay.p2p.Connection;
+import io.wakurelay.p2p.connection.Connection;
 import io.wakurelay.p2p.crypto.PeerId;
 import io.wakurelay.services.FilterSubscriber.Criterion;
 

@@ -2,7 +2,7 @@ package io.wakurelay.services;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
-import io.wakurelay.p2p.Stream;
+import io.wakurelay.p2p.connection.Stream;
 import io.wakurelay.p2p.wire.Frames;
 import io.wakurelay.services.proto.LightPushRequest;
 import io.wakurelay.services.proto.LightPushResponse;

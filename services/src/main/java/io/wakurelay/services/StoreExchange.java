@@ -9,7 +9,7 @@ import io.wakurelay.archive.StorePage;
 import io.wakurelay.archive.StoreQuery;
 import io.wakurelay.archive.StoreResponse;
 import io.wakurelay.archive.StoredMessage;
-import io.wakurelay.p2p.Stream;
+import io.wakurelay.p2p.connection.Stream;
 import io.wakurelay.p2p.wire.Frames;
 import io.wakurelay.services.proto.StoreQueryRequest;
 import org.slf4j.Logger;

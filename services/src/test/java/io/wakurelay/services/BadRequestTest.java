@@ -2,7 +2,7 @@ package io.wakurelay.services;
 
 import com.google.protobuf.InvalidProtocolBufferException;
 import io.wakurelay.p2p.Host;
-import io.wakurelay.p2p.P2pException;
+import io.wakurelay.p2p.connection.P2pException;
 import io.wakurelay.services.proto.FilterSubscribeResponse;
 import io.wakurelay.services.proto.LightPushResponse;
 import io.wakurelay.services.proto.StoreQueryResponse;

@@ -3,7 +3,7 @@ package io.wakurelay.services;
 import com.google.protobuf.InvalidProtocolBufferException;
 import io.wakurelay.p2p.Host;
 import io.wakurelay.p2p.LengthPrefixedHandler;
-import io.wakurelay.p2p.Stream;
+import io.wakurelay.p2p.connection.Stream;
 import io.wakurelay.services.proto.FilterSubscribeRequest;
 import io.wakurelay.services.proto.FilterSubscribeRequest.FilterSubscribeType;
 import io.wakurelay.services.proto.FilterSubscribeResponse;

@@ -2,7 +2,7 @@ package io.wakurelay.node.metrics;
 
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
-import io.wakurelay.p2p.Connection;
+import io.wakurelay.p2p.connection.Connection;
 import io.wakurelay.p2p.Host;
 import io.wakurelay.p2p.PeerRecord;
 

@@ -1,7 +1,7 @@
 package io.wakurelay.p2p.bench;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import io.wakurelay.p2p.Connection;
+import io.wakurelay.p2p.connection.Connection;
 import io.wakurelay.p2p.Host;
 import io.wakurelay.p2p.HostConfig;
 import io.wakurelay.p2p.crypto.PrivateKey;

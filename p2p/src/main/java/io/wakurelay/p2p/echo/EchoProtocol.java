@@ -1,9 +1,9 @@
 package io.wakurelay.p2p.echo;
 
 import io.netty.buffer.ByteBuf;
-import io.wakurelay.p2p.ProtocolHandler;
-import io.wakurelay.p2p.Stream;
-import io.wakurelay.p2p.StreamHandler;
+import io.wakurelay.p2p.connection.ProtocolHandler;
+import io.wakurelay.p2p.connection.Stream;
+import io.wakurelay.p2p.connection.StreamHandler;
 
 /**
  * {@code /wakurelay/echo/1.0.0}, a diagnostic protocol for interop tests and transport benchmarks (a node does not

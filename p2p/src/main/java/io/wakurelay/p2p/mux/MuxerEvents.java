@@ -1,6 +1,6 @@
 package io.wakurelay.p2p.mux;
 
-import io.wakurelay.p2p.Stream;
+import io.wakurelay.p2p.connection.Stream;
 
 import java.util.List;
 

@@ -6,10 +6,10 @@ import io.netty.channel.ChannelHandlerContext;
 import io.netty.util.ReferenceCountUtil;
 import io.netty.util.concurrent.Future;
 import io.netty.util.concurrent.Promise;
-import io.wakurelay.p2p.Connection;
-import io.wakurelay.p2p.P2pException;
-import io.wakurelay.p2p.Stream;
-import io.wakurelay.p2p.StreamHandler;
+import io.wakurelay.p2p.connection.Connection;
+import io.wakurelay.p2p.connection.P2pException;
+import io.wakurelay.p2p.connection.Stream;
+import io.wakurelay.p2p.connection.StreamHandler;
 
 import java.util.ArrayList;
 import java.util.HashMap;

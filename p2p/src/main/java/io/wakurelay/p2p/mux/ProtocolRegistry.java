@@ -1,6 +1,6 @@
 package io.wakurelay.p2p.mux;
 
-import io.wakurelay.p2p.ProtocolHandler;
+import io.wakurelay.p2p.connection.ProtocolHandler;
 
 /** The protocols this node serves, as the muxer sees them when the peer opens a stream. */
 public interface ProtocolRegistry {

@@ -2,9 +2,9 @@ package io.wakurelay.p2p.mux;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
-import io.wakurelay.p2p.P2pException;
-import io.wakurelay.p2p.ProtocolHandler;
-import io.wakurelay.p2p.Stream;
+import io.wakurelay.p2p.connection.P2pException;
+import io.wakurelay.p2p.connection.ProtocolHandler;
+import io.wakurelay.p2p.connection.Stream;
 import io.wakurelay.p2p.wire.Uvarint;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;

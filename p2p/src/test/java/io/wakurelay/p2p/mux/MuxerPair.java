@@ -2,9 +2,9 @@ package io.wakurelay.p2p.mux;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.embedded.EmbeddedChannel;
-import io.wakurelay.p2p.ProtocolHandler;
-import io.wakurelay.p2p.Stream;
-import io.wakurelay.p2p.StreamHandler;
+import io.wakurelay.p2p.connection.ProtocolHandler;
+import io.wakurelay.p2p.connection.Stream;
+import io.wakurelay.p2p.connection.StreamHandler;
 
 import java.util.ArrayList;
 import java.util.List;

@@ -1,4 +1,4 @@
-package io.wakurelay.p2p;
+package io.wakurelay.p2p.connection;
 
 import io.netty.util.concurrent.EventExecutor;
 import io.wakurelay.p2p.crypto.PeerId;

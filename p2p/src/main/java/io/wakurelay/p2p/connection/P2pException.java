@@ -1,4 +1,4 @@
-package io.wakurelay.p2p;
+package io.wakurelay.p2p.connection;
 
 /** A connection or stream ended, or could not be made; the message says why. */
 public class P2pException extends RuntimeException {

@@ -1,4 +1,4 @@
-package io.wakurelay.p2p;
+package io.wakurelay.p2p.connection;
 
 import io.wakurelay.p2p.multiaddr.Multiaddr;
 
@@ -34,7 +34,7 @@ public enum Transport {
     }
 
     /** {@code address} (host and {@code /tcp}) with this transport's components after it. */
-    Multiaddr on(Multiaddr address) {
+    public Multiaddr on(Multiaddr address) {
         return suffix.isEmpty() ? address : address.encapsulate(suffix);
     }
 }

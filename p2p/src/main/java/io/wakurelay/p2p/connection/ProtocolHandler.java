@@ -1,4 +1,4 @@
-package io.wakurelay.p2p;
+package io.wakurelay.p2p.connection;
 
 /** Serves one protocol id: gives each inbound stream negotiated for it a {@link StreamHandler}. */
 @FunctionalInterface

@@ -1,4 +1,4 @@
-package io.wakurelay.p2p;
+package io.wakurelay.p2p.connection;
 
 import io.netty.buffer.ByteBuf;
 
