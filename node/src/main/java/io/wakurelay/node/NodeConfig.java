@@ -3,7 +3,7 @@ package io.wakurelay.node;
 import io.wakurelay.archive.ArchiveConfig;
 import io.wakurelay.node.metrics.MetricsConfig;
 import io.wakurelay.node.rest.RestConfig;
-import io.wakurelay.node.store.StoreLimits;
+import io.wakurelay.services.StoreLimits;
 import io.wakurelay.p2p.HostConfig;
 import io.wakurelay.p2p.crypto.PrivateKey;
 import io.wakurelay.protocol.AutoSharding;

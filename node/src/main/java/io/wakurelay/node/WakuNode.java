@@ -18,7 +18,7 @@ import io.wakurelay.node.rest.LocalDelivery;
 import io.wakurelay.node.rest.RestMetrics;
 import io.wakurelay.node.rest.RestServer;
 import io.wakurelay.node.rest.TopicCache;
-import io.wakurelay.node.store.StoreQueries;
+import io.wakurelay.services.StoreQueries;
 import io.wakurelay.p2p.Host;
 import io.wakurelay.p2p.crypto.NodeKey;
 import io.wakurelay.p2p.crypto.PeerId;
@@ -106,7 +106,7 @@ public final class WakuNode implements NodeStatus, AutoCloseable {
             ServicesConfig services = config.services();
             StoreQueries queries = archive == null ? null : new StoreQueries(archive, config.store(), metrics.registry());
             if (services.store() != null && archive != null) {
-                StoreService store = StoreService.start(services.store(), host, archive, queries.slots(), metrics.registry());
+                StoreService store = StoreService.start(services.store(), host, queries, metrics.registry());
                 components.add("store service", store, store::shutdown, store);
             }
             LightpushService lightpush = services.lightpush() == null ? null

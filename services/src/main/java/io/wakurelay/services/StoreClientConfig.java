@@ -14,8 +14,8 @@ public record StoreClientConfig(int maxResponseBytes, Duration timeout) {
     public static final StoreClientConfig DEFAULTS = new StoreClientConfig(16 * 1024 * 1024, Duration.ofSeconds(20));
 
     public StoreClientConfig {
-        if (maxResponseBytes < StoreServiceConfig.MIN_RESPONSE_BYTES) {
-            throw new IllegalArgumentException("maxResponseBytes must be at least " + StoreServiceConfig.MIN_RESPONSE_BYTES
+        if (maxResponseBytes < StoreLimits.MIN_PAGE_BYTES) {
+            throw new IllegalArgumentException("maxResponseBytes must be at least " + StoreLimits.MIN_PAGE_BYTES
                     + ", was " + maxResponseBytes);
         }
         Durations.positive("timeout", timeout);

@@ -64,7 +64,7 @@ final class StoreExchange extends ServerExchange {
             return;
         }
         ByteBufAllocator alloc = stream.alloc();
-        int maxBytes = service.config().maxResponseBytes();
+        int maxBytes = service.maxResponseBytes();
         Mono.fromCallable(() -> readPage(query, maxBytes))
                 .subscribeOn(service.queryScheduler())
                 .map(result -> {

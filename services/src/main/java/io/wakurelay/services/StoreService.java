@@ -30,7 +30,7 @@ public final class StoreService implements AutoCloseable {
 
     private final StoreServiceConfig config;
     private final Host host;
-    private final MessageArchive archive;
+    private final StoreQueries queries;
     private final Meters meters;
     private final StoreMetrics metrics;
     private final PeerRateLimiter rateLimiter;
@@ -39,41 +39,33 @@ public final class StoreService implements AutoCloseable {
     private volatile boolean closing;
     private volatile Mono<Void> shutdown;
 
-    private StoreService(StoreServiceConfig config, Host host, MessageArchive archive, QuerySlots slots, MeterRegistry registry) {
+    private StoreService(StoreServiceConfig config, Host host, StoreQueries queries, MeterRegistry registry) {
         this.config = config;
         this.host = host;
-        this.archive = archive;
+        this.queries = queries;
         this.meters = new Meters(registry);
         this.metrics = new StoreMetrics(meters);
         this.rateLimiter = new PeerRateLimiter(config.rateLimit(), System::nanoTime);
-        this.queryLimit = slots;
+        this.queryLimit = queries.slots();
         // the slots keep at most slots.max() tasks here: a thread each, no queue beyond them
-        this.queryScheduler = Schedulers.newBoundedElastic(slots.max(), slots.max(),
+        this.queryScheduler = Schedulers.newBoundedElastic(queryLimit.max(), queryLimit.max(),
                 "store-query", 60, true);
     }
 
     /**
-     * Starts serving {@value StoreServiceConfig#PROTOCOL_ID} on {@code host} from {@code archive}.
+     * Starts serving {@value StoreServiceConfig#PROTOCOL_ID} on {@code host}, answering from {@code queries}: the
+     * node's one Store query service, whose slots and page budget hold for this protocol and REST alike.
      *
      * @param registry where the service registers its meters (docs/services.md); removed at shutdown
      */
-    public static StoreService start(StoreServiceConfig config, Host host, MessageArchive archive, MeterRegistry registry) {
-        return start(config, host, archive, new QuerySlots(config.maxConcurrentQueries()), registry);
-    }
-
-    /**
-     * Starts serving as {@link #start(StoreServiceConfig, Host, MessageArchive, MeterRegistry)} does, with the query
-     * slots of another way in to the same archive (the node's REST store), so that one bound holds for both; the
-     * config's {@code maxConcurrentQueries} is then not used.
-     */
-    public static StoreService start(StoreServiceConfig config, Host host, MessageArchive archive, QuerySlots slots,
-                                     MeterRegistry registry) {
+    public static StoreService start(StoreServiceConfig config, Host host, StoreQueries queries, MeterRegistry registry) {
         StoreService service = new StoreService(Objects.requireNonNull(config, "config"),
-                Objects.requireNonNull(host, "host"), Objects.requireNonNull(archive, "archive"),
-                Objects.requireNonNull(slots, "slots"), Objects.requireNonNull(registry, "registry"));
+                Objects.requireNonNull(host, "host"), Objects.requireNonNull(queries, "queries"),
+                Objects.requireNonNull(registry, "registry"));
         host.handle(StoreServiceConfig.PROTOCOL_ID, stream -> new StoreExchange(service));
         log.info("store service started: {} (page limit {} bytes, {} queries at once, rate {} per peer)",
-                StoreServiceConfig.PROTOCOL_ID, config.maxResponseBytes(), slots.max(), config.rateLimit());
+                StoreServiceConfig.PROTOCOL_ID, service.maxResponseBytes(), queries.limits().maxConcurrentQueries(),
+                config.rateLimit());
         return service;
     }
 
@@ -87,7 +79,12 @@ public final class StoreService implements AutoCloseable {
     }
 
     MessageArchive archive() {
-        return archive;
+        return queries.archive();
+    }
+
+    /** The page budget as a response limit: the encoded response stays within it. */
+    int maxResponseBytes() {
+        return (int) Math.min(queries.limits().maxPageBytes(), Integer.MAX_VALUE - 16);
     }
 
     StoreMetrics metrics() {

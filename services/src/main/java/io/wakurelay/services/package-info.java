@@ -5,6 +5,9 @@
  *       request rate (429 past it) and the queries-at-once limit of the store (503 past it);</li>
  *   <li>{@code ServerExchange}: one request, one response, then the end of this side, on an inbound stream; with
  *       {@code OneMessageReader} (the length prefix judged before the body is buffered);</li>
+ *   <li>the node's one Store query service, for REST and Store v3 alike: {@link io.wakurelay.services.StoreQueries}
+ *       under {@link io.wakurelay.services.StoreLimits} (query slots, page bytes), opening an
+ *       {@link io.wakurelay.services.OpenQuery}, or refusing with {@link io.wakurelay.services.StoreBusyException};</li>
  *   <li>Store v3: {@link io.wakurelay.services.StoreService} and {@link io.wakurelay.services.StoreServiceConfig};
  *       {@code StoreExchange} (decode, validate with the archive's {@code StoreQuery}, query on a bounded
  *       scheduler, answer); {@code StoreCodec} (the fields, and the page cut to the response limit);

@@ -34,6 +34,7 @@ class BadRequestTest {
     static void start() {
         node = new ServiceNode(0, dir, new ServiceNode.Options(
                 StoreServiceConfig.builder().requestTimeout(TIMEOUT).rateLimit(RateLimit.UNLIMITED).build(),
+                StoreLimits.DEFAULTS,
                 LightpushConfig.builder().requestTimeout(TIMEOUT).rateLimit(RateLimit.UNLIMITED).build(),
                 FilterConfig.builder().requestTimeout(TIMEOUT).rateLimit(RateLimit.UNLIMITED).build()));
         client = RawExchange.clientHost(50);

@@ -36,25 +36,30 @@ final class ServiceNode implements AutoCloseable {
     static final String CONTENT_TOPIC = "/wakurelay/1/services/proto";
 
     /** Which services run, with what config; null: off. */
-    record Options(StoreServiceConfig store, LightpushConfig lightpush, FilterConfig filter) {
+    record Options(StoreServiceConfig store, StoreLimits storeLimits, LightpushConfig lightpush, FilterConfig filter) {
         static Options all() {
-            return new Options(StoreServiceConfig.DEFAULTS, LightpushConfig.DEFAULTS, FilterConfig.DEFAULTS);
+            return new Options(StoreServiceConfig.DEFAULTS, StoreLimits.DEFAULTS, LightpushConfig.DEFAULTS,
+                    FilterConfig.DEFAULTS);
         }
 
         static Options none() {
-            return new Options(null, null, null);
+            return new Options(null, StoreLimits.DEFAULTS, null, null);
         }
 
         Options withStore(StoreServiceConfig c) {
-            return new Options(c, lightpush, filter);
+            return new Options(c, storeLimits, lightpush, filter);
+        }
+
+        Options withStore(StoreServiceConfig c, StoreLimits limits) {
+            return new Options(c, limits, lightpush, filter);
         }
 
         Options withLightpush(LightpushConfig c) {
-            return new Options(store, c, filter);
+            return new Options(store, storeLimits, c, filter);
         }
 
         Options withFilter(FilterConfig c) {
-            return new Options(store, lightpush, c);
+            return new Options(store, storeLimits, lightpush, c);
         }
     }
 
@@ -63,6 +68,7 @@ final class ServiceNode implements AutoCloseable {
     final Relay relay;
     final MessageArchive archive;
     final StoreService store;
+    private final StoreQueries queries;
     final LightpushService lightpush;
     final FilterService filter;
     private final Disposable archiving;
@@ -91,7 +97,8 @@ final class ServiceNode implements AutoCloseable {
                 filter.onAccepted(e);
             }
         })).subscribe();
-        store = options.store() == null ? null : StoreService.start(options.store(), host, archive, registry);
+        queries = new StoreQueries(archive, options.storeLimits(), registry);
+        store = options.store() == null ? null : StoreService.start(options.store(), host, queries, registry);
         lightpush = options.lightpush() == null ? null : LightpushService.start(options.lightpush(), host, relay, registry);
     }
 
@@ -133,6 +140,7 @@ final class ServiceNode implements AutoCloseable {
         if (store != null) {
             store.shutdown(grace).block();
         }
+        queries.close();
         if (filter != null) {
             filter.shutdown(grace).block();
         }

@@ -108,7 +108,7 @@ class StoreClientTest {
             }
         });
 
-        RemoteStoreException e = failure(client(StoreClientConfig.builder().maxResponseBytes(StoreServiceConfig.MIN_RESPONSE_BYTES)
+        RemoteStoreException e = failure(client(StoreClientConfig.builder().maxResponseBytes(StoreLimits.MIN_PAGE_BYTES)
                 .build()), huge.listenAddresses().get(0));
 
         assertThat(e.statusCode()).isEqualTo(300);

@@ -49,7 +49,11 @@ class StoreServiceTest {
     }
 
     private ServiceNode node(StoreServiceConfig config) {
-        ServiceNode node = new ServiceNode(0, dir, ServiceNode.Options.none().withStore(config));
+        return node(config, StoreLimits.DEFAULTS);
+    }
+
+    private ServiceNode node(StoreServiceConfig config, StoreLimits limits) {
+        ServiceNode node = new ServiceNode(0, dir, ServiceNode.Options.none().withStore(config, limits));
         closeables.add(node);
         return node;
     }
@@ -187,7 +191,7 @@ class StoreServiceTest {
 
     @Test
     void aPageThatWouldExceedTheResponseLimitEndsEarlyWithACursorAndPagingStillReturnsEveryMessageOnce() {
-        ServiceNode node = node(StoreServiceConfig.builder().maxResponseBytes(StoreServiceConfig.MIN_RESPONSE_BYTES).build());
+        ServiceNode node = node(StoreServiceConfig.DEFAULTS, new StoreLimits(16, StoreLimits.MIN_PAGE_BYTES));
         List<MessageHash> published = publishSeries(node, 24, 50_000); // 20 of them would be about 1 MB
 
         List<List<StoredMessage>> forward = allPages(node, byTopic(true));
@@ -243,7 +247,7 @@ class StoreServiceTest {
 
     @Test
     void whenEveryQuerySlotIsTakenAQueryIsAnswered429AtOnceNotQueued() {
-        ServiceNode node = node(StoreServiceConfig.builder().maxConcurrentQueries(1).build());
+        ServiceNode node = node(StoreServiceConfig.DEFAULTS, new StoreLimits(1, StoreLimits.DEFAULTS.maxPageBytes()));
         publishSeries(node, 3, 10);
         assertThat(node.store.queryLimit().tryAcquire()).as("the one slot, taken as a long query would").isTrue();
         try {

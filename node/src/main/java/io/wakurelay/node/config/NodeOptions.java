@@ -9,7 +9,7 @@ import io.wakurelay.node.NodeConfig;
 import io.wakurelay.node.ServicesConfig;
 import io.wakurelay.node.metrics.MetricsConfig;
 import io.wakurelay.node.rest.RestConfig;
-import io.wakurelay.node.store.StoreLimits;
+import io.wakurelay.services.StoreLimits;
 import io.wakurelay.p2p.HostConfig;
 import io.wakurelay.p2p.crypto.NodeKey;
 import io.wakurelay.p2p.crypto.PrivateKey;
@@ -243,8 +243,9 @@ public final class NodeOptions {
     int storeMaxQueries;
 
     @Option(names = "--store-max-page-bytes", paramLabel = "SIZE",
-            description = "stored bytes of the messages of one Store page with data; a page that would pass it ends early "
-                    + "with a cursor (its first message is always in)")
+            description = "bytes of one Store page with data, over REST and Store v3 alike (at least 256KiB); a page "
+                    + "that would pass it ends early with a cursor (REST: its first message is always in; Store v3: the "
+                    + "encoded response stays within it, and js-waku reads at most 4MiB)")
     String storeMaxPageBytes;
 
     @Option(names = "--lightpush", paramLabel = "BOOL", arity = "0..1", fallbackValue = "true", showDefaultValue = CommandLine.Help.Visibility.ALWAYS,
@@ -394,7 +395,7 @@ public final class NodeOptions {
         StoreLimits storeLimits = option("--store-max-queries/--store-max-page-bytes",
                 () -> new StoreLimits(storeMaxQueries, ByteSize.parse(storeMaxPageBytes)));
         node.rest(restConfig).metrics(metrics).store(storeLimits)
-                .services(option("--rate-limit/--filter-*", () -> ServiceOptions.services(this, storeLimits)));
+                .services(option("--rate-limit/--filter-*", () -> ServiceOptions.services(this)));
         checkPortsDiffer(host, restConfig, metrics);
         return node.build();
     }

@@ -1,7 +1,6 @@
 package io.wakurelay.node.config;
 
 import io.wakurelay.node.ServicesConfig;
-import io.wakurelay.node.store.StoreLimits;
 import io.wakurelay.services.FilterConfig;
 import io.wakurelay.services.LightpushConfig;
 import io.wakurelay.services.RateLimit;
@@ -22,9 +21,9 @@ final class ServiceOptions {
     private ServiceOptions() {
     }
 
-    static ServicesConfig services(NodeOptions o, StoreLimits storeLimits) {
+    static ServicesConfig services(NodeOptions o) {
         Map<String, RateLimit> rates = rateLimits(o.rateLimits);
-        StoreServiceConfig.Builder store = StoreServiceConfig.builder().maxConcurrentQueries(storeLimits.maxConcurrentQueries());
+        StoreServiceConfig.Builder store = StoreServiceConfig.builder();
         LightpushConfig.Builder lightpush = LightpushConfig.builder();
         FilterConfig.Builder filter = FilterConfig.builder()
                 .subscriptionTimeout(Duration.ofSeconds(o.filterSubscriptionTimeout))

@@ -6,7 +6,7 @@ import com.google.protobuf.ByteString;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.wakurelay.archive.StoredMessage;
-import io.wakurelay.node.store.OpenQuery;
+import io.wakurelay.services.OpenQuery;
 import io.wakurelay.protocol.proto.WakuMessage;
 
 import java.io.IOException;

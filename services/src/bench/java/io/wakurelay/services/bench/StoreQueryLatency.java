@@ -22,6 +22,8 @@ import io.wakurelay.protocol.proto.WakuMessage;
 import io.wakurelay.services.RateLimit;
 import io.wakurelay.services.StoreClient;
 import io.wakurelay.services.StoreClientConfig;
+import io.wakurelay.services.StoreLimits;
+import io.wakurelay.services.StoreQueries;
 import io.wakurelay.services.StoreService;
 import io.wakurelay.services.StoreServiceConfig;
 import reactor.core.publisher.Flux;
@@ -65,7 +67,7 @@ final class StoreQueryLatency {
             Host client = Host.start(HostConfig.builder().listenAddress(new InetSocketAddress("127.0.0.3", 0)).build(),
                     PrivateKey.generateEd25519(), new SimpleMeterRegistry());
             StoreService store = StoreService.start(StoreServiceConfig.builder().rateLimit(RateLimit.UNLIMITED).build(),
-                    server, archive, new SimpleMeterRegistry());
+                    server, new StoreQueries(archive, StoreLimits.DEFAULTS, new SimpleMeterRegistry()), new SimpleMeterRegistry());
             StoreClient storeClient = StoreClient.start(StoreClientConfig.DEFAULTS, client, new SimpleMeterRegistry());
             Multiaddr address = server.listenAddresses().get(0);
             Function<StoreQuery, StoreResponse> overLibp2p = q -> storeClient.query(address, q).block(Duration.ofSeconds(10));

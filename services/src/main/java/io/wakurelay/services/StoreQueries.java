@@ -1,4 +1,4 @@
-package io.wakurelay.node.store;
+package io.wakurelay.services;
 
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
@@ -8,23 +8,27 @@ import io.wakurelay.archive.QuerySlots;
 import io.wakurelay.archive.StoreQuery;
 
 /**
- * The node's Store query service, shared by every way a query arrives (REST's {@code GET /store/v3/messages};
- * {@code /vac/waku/store-query/3.0.0} takes the same {@link #slots()}): a query takes one of {@link StoreLimits#maxConcurrentQueries()}
- * slots and opens one page of at most {@link StoreLimits#maxPageBytes()} stored bytes, which the caller then
- * writes out message by message and closes.
+ * The node's Store query service, the one door of every way a query arrives: REST's {@code GET /store/v3/messages}
+ * calls {@link #open}, and the Store v3 server ({@link StoreService}) takes the same {@link #slots()} and page budget.
+ * A query takes one of {@link StoreLimits#maxConcurrentQueries()} slots and opens one page of at most
+ * {@link StoreLimits#maxPageBytes()} stored bytes, which the caller then writes out message by message and closes.
  */
-public final class StoreQueries {
+public final class StoreQueries implements AutoCloseable {
     private final MessageArchive archive;
     private final StoreLimits limits;
     private final QuerySlots limiter;
+    private final MeterRegistry registry;
+    private final Gauge running;
+    private final FunctionCounter refused;
 
     public StoreQueries(MessageArchive archive, StoreLimits limits, MeterRegistry registry) {
         this.archive = archive;
         this.limits = limits;
         this.limiter = new QuerySlots(limits.maxConcurrentQueries());
-        Gauge.builder("waku.store.queries.running", limiter, QuerySlots::running)
+        this.registry = registry;
+        this.running = Gauge.builder("waku.store.queries.running", limiter, QuerySlots::running)
                 .description("store queries being answered (their pages open)").register(registry);
-        FunctionCounter.builder("waku.store.queries.refused", limiter, QuerySlots::refused)
+        this.refused = FunctionCounter.builder("waku.store.queries.refused", limiter, QuerySlots::refused)
                 .description("store queries refused because every query slot was taken").register(registry);
     }
 
@@ -48,6 +52,11 @@ public final class StoreQueries {
         }
     }
 
+    /** The archive the queries read. */
+    public MessageArchive archive() {
+        return archive;
+    }
+
     public StoreLimits limits() {
         return limits;
     }
@@ -59,5 +68,12 @@ public final class StoreQueries {
     /** The node's query slots, shared with the Store v3 protocol server so that one bound holds for both. */
     public QuerySlots slots() {
         return limiter;
+    }
+
+    /** Removes the meters; the archive is its owner's to close. Call after every way in has stopped. */
+    @Override
+    public void close() {
+        registry.remove(running);
+        registry.remove(refused);
     }
 }

@@ -1,4 +1,4 @@
-package io.wakurelay.node.store;
+package io.wakurelay.services;
 
 /** Every query slot is taken ({@link StoreLimits#maxConcurrentQueries()}): nothing was read; retry shortly. */
 public final class StoreBusyException extends RuntimeException {

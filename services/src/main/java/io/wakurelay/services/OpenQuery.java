@@ -1,4 +1,4 @@
-package io.wakurelay.node.store;
+package io.wakurelay.services;
 
 import io.wakurelay.archive.QuerySlots;
 import io.wakurelay.archive.StorePage;
