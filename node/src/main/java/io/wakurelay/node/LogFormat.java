@@ -1,10 +1,10 @@
 package io.wakurelay.node;
 
 import ch.qos.logback.classic.LoggerContext;
-import ch.qos.logback.classic.encoder.JsonEncoder;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.Appender;
 import ch.qos.logback.core.OutputStreamAppender;
+import net.logstash.logback.encoder.LogstashEncoder;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -12,8 +12,11 @@ import java.util.Iterator;
 import java.util.Locale;
 
 /**
- * The log line format, as nwaku's {@code --log-format}: {@code TEXT} (logback.xml's one line per event) or
- * {@code JSON} (one JSON object per line, logback's own {@link JsonEncoder}, for log shippers).
+ * The log line format, as nwaku's {@code --log-format}: {@code TEXT} (logback.xml's one line per event, structured
+ * values after the message as {@code key=value}) or {@code JSON} (one JSON object per line for log shippers, by
+ * logstash-logback-encoder: {@code @timestamp}, {@code level}, {@code logger_name}, {@code thread_name},
+ * {@code message}, {@code stack_trace}, and each structured value of the event, such as {@code peer}, {@code topic}
+ * or {@code hash}, as a field of its own). ADR 0071.
  */
 public enum LogFormat {
     TEXT, JSON;
@@ -41,17 +44,22 @@ public enum LogFormat {
         ch.qos.logback.classic.Logger root = context.getLogger(Logger.ROOT_LOGGER_NAME);
         for (Iterator<Appender<ILoggingEvent>> it = root.iteratorForAppenders(); it.hasNext(); ) {
             if (it.next() instanceof OutputStreamAppender<ILoggingEvent> appender) {
-                JsonEncoder encoder = new JsonEncoder();
+                LogstashEncoder encoder = new LogstashEncoder();
                 encoder.setContext(context);
-                // the message as read, not its template and arguments apart; the context (name, birth) says nothing
-                encoder.setWithFormattedMessage(true);
-                encoder.setWithMessage(false);
-                encoder.setWithArguments(false);
-                encoder.setWithContext(false);
+                // the logger context's name and birth time say nothing about an event; the numeric level repeats it
+                encoder.setIncludeContext(false);
+                encoder.setFieldNames(withoutLevelValue());
                 encoder.start();
-                // set at start-up, before the node has threads that log
+                // set at start-up, before anything has logged (NodeMain applies the format first)
                 appender.setEncoder(encoder);
             }
         }
+    }
+
+    private static net.logstash.logback.fieldnames.LogstashFieldNames withoutLevelValue() {
+        var names = new net.logstash.logback.fieldnames.LogstashFieldNames();
+        names.setLevelValue("[ignore]");
+        names.setVersion("[ignore]");
+        return names;
     }
 }

@@ -2,6 +2,8 @@ package io.wakurelay.node;
 
 import io.wakurelay.node.config.ConfigSources;
 import io.wakurelay.node.config.NodeOptions;
+import io.wakurelay.p2p.ListenFailedException;
+import io.wakurelay.p2p.connection.Transport;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import picocli.CommandLine;
@@ -34,22 +36,31 @@ public final class NodeMain {
         NodeConfig config;
         List<String> warnings = new ArrayList<>();
         try {
-            config = parse(args, environment, warnings::add);
-        } catch (ConfigurationException e) {
+            NodeOptions options = parseOptions(args, environment, warnings::add);
+            if (options == null) {
+                return 0; // --help or --version
+            }
+            // logging first: building the configuration may log (a node key created), and with --log-format JSON
+            // every line, the first included, must be JSON
+            LogLevels.set(options.parsedLogLevel());
+            options.parsedLogFormat().apply();
+            config = toConfig(options, environment);
+        } catch (ConfigurationException | IllegalArgumentException e) {
             System.err.println("wakurelay-node: " + e.getMessage());
             System.err.println("Run with --help to see every option and its default.");
             return EXIT_CONFIG;
         }
-        if (config == null) {
-            return 0; // --help or --version
-        }
-        LogLevels.set(config.logLevel());
-        config.logFormat().apply();
         Logger log = LoggerFactory.getLogger(NodeMain.class);
-        warnings.forEach(log::warn); // after the format is set, so that JSON logs hold only JSON
+        warnings.forEach(log::warn);
         WakuNode node;
         try {
             node = WakuNode.start(config);
+        } catch (ListenFailedException e) {
+            // a port in use is the operator's to change, not a bug: the setting to change, and no stack trace
+            String flag = e.transport() == Transport.TCP ? "--tcp-port" : "--websocket-port";
+            log.error("node failed to start: {}; choose another port with {} (or --ports-shift), or stop what uses it",
+                    e.getMessage(), flag);
+            return EXIT_START;
         } catch (RuntimeException e) {
             log.error("node failed to start: {}", e.getMessage(), e);
             return EXIT_START;
@@ -74,6 +85,20 @@ public final class NodeMain {
 
     /** @param warnings told what the node will start despite (config file keys it ignores) */
     static NodeConfig parse(String[] args, Map<String, String> environment, Consumer<String> warnings) {
+        NodeOptions options = parseOptions(args, environment, warnings);
+        return options == null ? null : toConfig(options, environment);
+    }
+
+    private static NodeConfig toConfig(NodeOptions options, Map<String, String> environment) {
+        try {
+            return options.toConfig(environment);
+        } catch (IllegalArgumentException | java.io.UncheckedIOException e) {
+            throw new ConfigurationException(e.getMessage(), e);
+        }
+    }
+
+    /** The options as given, parsed but not yet built into a configuration; null when --help or --version was answered. */
+    private static NodeOptions parseOptions(String[] args, Map<String, String> environment, Consumer<String> warnings) {
         NodeOptions options = new NodeOptions();
         try {
             Path file = ConfigSources.configFileArgument(args, environment);
@@ -100,7 +125,7 @@ public final class NodeMain {
                 cli.printVersionHelp(System.out);
                 return null;
             }
-            return options.toConfig(environment);
+            return options;
         } catch (CommandLine.ParameterException | IllegalArgumentException | java.io.UncheckedIOException e) {
             throw new ConfigurationException(e.getMessage(), e);
         }

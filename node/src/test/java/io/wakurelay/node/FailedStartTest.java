@@ -1,17 +1,22 @@
 package io.wakurelay.node;
 
+import io.wakurelay.p2p.ListenFailedException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
 import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.nio.file.Path;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-/** A node that cannot start closes what it had started: the archive's lock, the p2p port and the metrics port. */
+/**
+ * A node that cannot start says why and closes what it had started: the archive's lock, the p2p port and the metrics
+ * port.
+ */
 class FailedStartTest {
     @TempDir
     Path dir;
@@ -30,6 +35,22 @@ class FailedStartTest {
         try (WakuNode node = WakuNode.start(TestNodes.local(dir).build())) {
             assertThat(node.archive()).isNotNull();
             assertThat(node.archive().healthy()).isTrue();
+        }
+    }
+
+    @Test
+    void aNodeWhosePeerPortIsTakenSaysWhichAddressAndClosesWhatItOpened() throws IOException {
+        try (ServerSocket taken = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            NodeConfig config = TestNodes.local(dir).host(NodeConfig.DEFAULTS.host().toBuilder()
+                    .listenAddress(new InetSocketAddress("127.0.0.1", taken.getLocalPort())).build()).build();
+
+            // Netty's bind failure is a checked exception: it used to pass by the clean-up as a raw stack trace
+            assertThatThrownBy(() -> WakuNode.start(config)).isInstanceOf(ListenFailedException.class)
+                    .hasMessageContaining("cannot listen on 127.0.0.1:" + taken.getLocalPort() + " (tcp)")
+                    .hasMessageContaining("in use");
+        }
+        try (WakuNode node = WakuNode.start(TestNodes.local(dir).build())) {
+            assertThat(node.archive().healthy()).as("the archive was closed, so it opens again").isTrue();
         }
     }
 }

@@ -160,7 +160,13 @@ public final class Host implements AutoCloseable {
                         accept(channel, transport);
                     }
                 });
-        return bootstrap.bind(address).syncUninterruptibly().channel();
+        // awaited rather than synced: a failed bind rethrows Netty's checked NativeIoException, which would pass by the
+        // callers' clean-up of RuntimeExceptions
+        ChannelFuture bound = bootstrap.bind(address).awaitUninterruptibly();
+        if (!bound.isSuccess()) {
+            throw new ListenFailedException(address, transport, bound.cause());
+        }
+        return bound.channel();
     }
 
     private Transport webSocketTransport() {

@@ -115,7 +115,8 @@ final class StaticPeers {
             if (stopped || closed) {
                 return; // removed, or the host is shutting down: its connections close, nothing is dialled again
             }
-            log.info("static peer {} disconnected; dialling it again", address);
+            log.atInfo().addKeyValue("address", String.valueOf(address))
+                    .log("static peer disconnected; dialling it again");
             later();
         }
 

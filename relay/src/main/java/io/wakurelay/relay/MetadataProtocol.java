@@ -93,8 +93,8 @@ final class MetadataProtocol {
     }
 
     private void mismatch(Connection connection, int theirs) {
-        log.info("disconnecting {}: it is in cluster {}, this node in cluster {}", connection.remotePeer(), theirs,
-                clusterId.getAsInt());
+        log.atInfo().addKeyValue("peer", String.valueOf(connection.remotePeer())).addKeyValue("cluster", theirs)
+                .addKeyValue("ourCluster", clusterId.getAsInt()).log("disconnecting a peer of another cluster");
         metrics.disconnected("cluster_mismatch");
         connection.close();
     }

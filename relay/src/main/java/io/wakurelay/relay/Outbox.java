@@ -60,7 +60,9 @@ final class Outbox {
         for (int i = 0; i < disconnect.size(); i++) {
             PeerState p = disconnect.get(i);
             metrics.disconnected(disconnectReasons.get(i));
-            log.info("disconnecting relay peer {}: {}", p.id, disconnectReasons.get(i));
+            log.atInfo().addKeyValue("peer", String.valueOf(p.id))
+                    .addKeyValue("reason", String.valueOf(disconnectReasons.get(i)))
+                    .log("disconnecting relay peer");
             p.connection.close();
         }
     }

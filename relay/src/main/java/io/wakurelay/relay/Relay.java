@@ -144,8 +144,9 @@ public final class Relay implements AutoCloseable {
     }
 
     private void stuck(Connection connection) {
-        log.info("disconnecting relay peer {}: {} messages in a row did not fit its queue", connection.remotePeer(),
-                config.maxDropsBeforeDisconnect());
+        log.atInfo().addKeyValue("peer", String.valueOf(connection.remotePeer()))
+                .addKeyValue("drops", config.maxDropsBeforeDisconnect())
+                .log("disconnecting relay peer: messages in a row did not fit its queue");
         metrics.disconnected("slow_consumer");
         connection.close();
     }
@@ -262,7 +263,9 @@ public final class Relay implements AutoCloseable {
             if (subscribed && !handOver.offerPublished(envelope.retain())) {
                 // the queue filled between the check and now: the message is out; only the local copy is lost
                 envelope.release();
-                log.warn("local consumer full: {} was relayed but not delivered locally", envelope.hash());
+                log.atWarn().addKeyValue("hash", String.valueOf(envelope.hash()))
+                        .addKeyValue("topic", String.valueOf(envelope.pubsubTopic()))
+                        .log("local consumer full: a message was relayed but not delivered locally");
             }
             return new PublishResult(envelope.hash(), false, relayedTo);
         } finally {

@@ -128,8 +128,9 @@ final class FilterPushChannel {
             opening = false;
             failPending();
             if (e instanceof NegotiationException.NotSupported) {
-                log.info("filter subscriber {} does not accept {}; removing its subscription", connection.remotePeer(),
-                        FilterConfig.PUSH_PROTOCOL_ID);
+                log.atInfo().addKeyValue("peer", String.valueOf(connection.remotePeer()))
+                        .addKeyValue("protocol", String.valueOf(FilterConfig.PUSH_PROTOCOL_ID))
+                        .log("filter subscriber does not accept pushes; removing its subscription");
                 remove.accept(FilterRemoval.PUSH_REFUSED);
             } else {
                 log.debug("cannot open a filter push stream to {}: {}", connection.remotePeer(), e.toString());

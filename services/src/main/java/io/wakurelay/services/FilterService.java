@@ -121,7 +121,7 @@ public final class FilterService implements AutoCloseable {
             }
             metrics.handleMessage.record(System.nanoTime() - start, TimeUnit.NANOSECONDS);
         } catch (RuntimeException e) {
-            log.warn("filter push of {} failed", envelope.hash(), e);
+            log.atWarn().addKeyValue("hash", String.valueOf(envelope.hash())).setCause(e).log("filter push failed");
         }
     }
 

@@ -145,7 +145,9 @@ abstract class ServerExchange implements StreamHandler {
         try {
             handle(stream, request);
         } catch (RuntimeException e) {
-            log.warn("{} handler failed on a request from {}", stream.protocol(), stream.remotePeer(), e);
+            log.atWarn().addKeyValue("protocol", String.valueOf(stream.protocol()))
+                    .addKeyValue("peer", String.valueOf(stream.remotePeer())).setCause(e)
+                    .log("handler failed on a request");
             respondOnLoop(failureResponse(stream, Failure.INTERNAL, "internal error"));
         } finally {
             request.release();

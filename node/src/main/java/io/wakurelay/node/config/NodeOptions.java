@@ -340,6 +340,16 @@ public final class NodeOptions {
                     + "then what has not finished is closed")
     String shutdownGrace;
 
+    /** {@code --log-level}, read alone so that logging is set before the rest of the configuration is built. */
+    public String parsedLogLevel() {
+        return option("--log-level", () -> LogLevels.parse(logLevel));
+    }
+
+    /** {@code --log-format}, read alone so that the first line the node logs is already in that format. */
+    public LogFormat parsedLogFormat() {
+        return option("--log-format", () -> LogFormat.parse(logFormat));
+    }
+
     /**
      * Builds and validates the configuration; nothing is opened yet except the data directory (for the node key).
      *
@@ -361,8 +371,8 @@ public final class NodeOptions {
                     + "which turns relay off for light clients, can only be true here)");
         }
         NodeConfig.Builder node = defaults.toBuilder().dataDir(dataDir)
-                .logLevel(option("--log-level", () -> LogLevels.parse(logLevel)))
-                .logFormat(option("--log-format", () -> LogFormat.parse(logFormat)))
+                .logLevel(parsedLogLevel())
+                .logFormat(parsedLogFormat())
                 .shutdownGrace(option("--shutdown-grace", () -> DurationText.parse(shutdownGrace)))
                 .autoSharding(numShardsInNetwork == 0 ? null
                         : option("--num-shards-in-network", () -> new AutoSharding(clusterId, numShardsInNetwork)));

@@ -97,7 +97,9 @@ public final class NodeKey {
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write a new node key to " + file, e);
         }
-        LOG.info("created a new secp256k1 node key in {} for peer {}", file, PeerId.fromPublicKey(key.publicKey()));
+        LOG.atInfo().addKeyValue("file", String.valueOf(file))
+                .addKeyValue("peer", String.valueOf(PeerId.fromPublicKey(key.publicKey())))
+                .log("created a new secp256k1 node key");
         return key;
     }
 

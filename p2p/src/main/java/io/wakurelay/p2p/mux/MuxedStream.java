@@ -226,7 +226,9 @@ abstract class MuxedStream implements Stream {
             try {
                 handler = protocolHandler == null ? null : protocolHandler.onStream(this);
             } catch (RuntimeException e) {
-                log.warn("handler of {} failed to accept a stream from {}", selected, remotePeer(), e);
+                log.atWarn().addKeyValue("protocol", String.valueOf(selected))
+                        .addKeyValue("peer", String.valueOf(remotePeer())).setCause(e)
+                        .log("handler failed to accept a stream");
             }
             if (ended) {
                 // the protocol handler refused the stream by resetting it as it accepted it: no handler is called
@@ -314,7 +316,9 @@ abstract class MuxedStream implements Stream {
     }
 
     private void handlerFailed(String callback, RuntimeException e) {
-        log.warn("{} handler of {} failed in {}; resetting the stream", protocol, remotePeer(), callback, e);
+        log.atWarn().addKeyValue("protocol", String.valueOf(protocol))
+                .addKeyValue("peer", String.valueOf(remotePeer())).addKeyValue("callback", String.valueOf(callback))
+                .setCause(e).log("handler failed; resetting the stream");
         if (!ended) {
             sendReset();
             session.flush();
@@ -358,7 +362,9 @@ abstract class MuxedStream implements Stream {
             try {
                 handler.onClosed(this, cause);
             } catch (RuntimeException e) {
-                log.warn("{} handler of {} failed in onClosed", protocol, remotePeer(), e);
+                log.atWarn().addKeyValue("protocol", String.valueOf(protocol))
+                        .addKeyValue("peer", String.valueOf(remotePeer())).setCause(e)
+                        .log("handler failed in onClosed");
             }
         }
     }
