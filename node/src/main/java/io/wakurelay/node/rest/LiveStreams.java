@@ -50,6 +50,11 @@ public final class LiveStreams {
                 : new LiveStreams(config.maxStreams(), config.streamBufferMessages(), config.streamBufferBytes(), config.streamsMemoryBytes());
     }
 
+    /** Topics with at least one open stream (an entry per topic, removed with its last stream). */
+    int topicCount() {
+        return byTopic.size();
+    }
+
     /** True when someone listens on the topic; lets the node skip rendering otherwise. */
     public boolean hasListeners(String topic) {
         Set<Stream> streams = byTopic.get(topic);
@@ -67,7 +72,13 @@ public final class LiveStreams {
             return null;
         }
         Stream stream = new Stream(Sinks.many().unicast().onBackpressureBuffer(Queues.<byte[]>get(bufferMessages).get()), disconnect);
-        byTopic.computeIfAbsent(topic, t -> new CopyOnWriteArraySet<>()).add(stream);
+        // added inside compute, so that a topic's last stream closing at the same moment cannot drop the set this one
+        // joins
+        byTopic.compute(topic, (t, streams) -> {
+            Set<Stream> joined = streams == null ? new CopyOnWriteArraySet<>() : streams;
+            joined.add(stream);
+            return joined;
+        });
         if (completed) {
             // opened as the node began to shut down, after completeAll() went by: ends at once, or REST's drain
             // would wait its whole grace for a stream nobody completes
@@ -76,10 +87,11 @@ public final class LiveStreams {
         return stream.sink.asFlux()
                 .doOnNext(event -> stream.taken(event.length))
                 .doFinally(signal -> {
-                    Set<Stream> streams = byTopic.get(topic);
-                    if (streams != null) {
+                    // a topic's entry goes with its last stream: topics streamed once do not stay behind
+                    byTopic.computeIfPresent(topic, (t, streams) -> {
                         streams.remove(stream);
-                    }
+                        return streams.isEmpty() ? null : streams;
+                    });
                     stream.close();
                     open.decrementAndGet();
                 });

@@ -123,4 +123,24 @@ class LiveStreamsTest {
         assertThat(reader.isDisposed()).as("completed without a request").isTrue();
         assertThat(streams.openStreams()).isZero();
     }
+
+    @Test
+    void aTopicsEntryGoesWithItsLastStreamSoThatTopicsStreamedOnceDoNotPileUp() {
+        LiveStreams streams = new LiveStreams(4, 256, 1000, 10_000);
+        for (int i = 0; i < 1000; i++) { // a client that streams a new topic each time, one at a time
+            Reader reader = read(streams.open("/app/1/topic-" + i + "/proto", () -> { }));
+            reader.dispose();
+        }
+        assertThat(streams.topicCount()).isZero();
+
+        Reader first = read(streams.open(TOPIC, () -> { }));
+        Reader second = read(streams.open(TOPIC, () -> { }));
+        first.dispose();
+        assertThat(streams.topicCount()).as("one stream left on the topic").isEqualTo(1);
+        streams.publish(TOPIC, new byte[10]);
+        second.request(1);
+        assertThat(second.taken).hasSize(1);
+        second.dispose();
+        assertThat(streams.topicCount()).isZero();
+    }
 }
