@@ -135,6 +135,9 @@ public final class WakuNode implements NodeStatus, AutoCloseable {
                     streams, WakuNode::nowNanos, config.relay().limits().maxTopicBytes(), config.autoSharding(),
                     lightpush == null ? null : lightpush::push);
             this.rest = rest == null ? null : components.add("REST server", rest, rest::shutdown, rest);
+            if (rest != null) {
+                RestMetrics.bindRequests(metrics.registry(), rest);
+            }
             config.host().staticPeers().forEach(host::addStaticPeer);
         } catch (RuntimeException e) {
             components.unwind();

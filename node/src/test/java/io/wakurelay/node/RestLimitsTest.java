@@ -7,7 +7,14 @@ import io.wakurelay.relay.RelayConfig;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import io.wakurelay.testkit.Eventually;
+
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.stream.IntStream;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -15,7 +22,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * Past each limit a REST client can reach, the answer is a 4xx that names the limit, nothing is half done, and the
  * node goes on serving: pubsub topics past the relay's {@code maxTopics} (1,024; it was a 500 with a stack trace),
- * content topics past {@link TopicCache#MAX_CONTENT_TOPICS}, event streams past {@code --rest-max-streams}.
+ * content topics past {@link TopicCache#MAX_CONTENT_TOPICS}, event streams past {@code --rest-max-streams}, requests in
+ * flight past the streams and 256 more.
  */
 class RestLimitsTest {
     private static final String DEFAULT_TOPIC = "/waku/2/rs/0/0";
@@ -90,6 +98,40 @@ class RestLimitsTest {
             assertThat(refused.status()).as(refused.body()).isEqualTo(429);
             assertThat(refused.body()).contains("--rest-max-streams", "at most 1");
             assertThat(rest.get("/health").status()).isEqualTo(200);
+        }
+    }
+
+    @Test
+    void requestsThatNeverFinishHoldAtMostTheInFlightBoundAndTheNextIsA503AtOnce() throws Exception {
+        RestConfig noStreams = TestNodes.rest().maxStreams(0).build();
+        List<Socket> stuck = new ArrayList<>();
+        try (WakuNode node = WakuNode.start(TestNodes.local(dir).rest(noStreams).metrics(TestNodes.metrics()).build())) {
+            Http rest = new Http(node.restAddress());
+            Http metrics = new Http(node.metricsAddress());
+            // clients that announce a body and never send it: each one is a request being answered
+            byte[] head = ("POST /relay/v1/messages/" + Http.topic(DEFAULT_TOPIC) + " HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                    + "Content-Type: application/json\r\nContent-Length: 100\r\n\r\n").getBytes(StandardCharsets.US_ASCII);
+            for (int i = 0; i < 256; i++) {
+                Socket socket = new Socket(node.restAddress().getAddress(), node.restAddress().getPort());
+                stuck.add(socket);
+                socket.getOutputStream().write(head);
+            }
+            Eventually.until(() -> Http.metric(metrics.get("/metrics").body(), "waku_rest_requests_in_flight") >= 256,
+                    Duration.ofSeconds(20), () -> metrics.get("/metrics").body().lines()
+                            .filter(l -> l.startsWith("waku_rest_requests")).toList().toString());
+
+            Http.Reply refused = rest.get("/health");
+            assertThat(refused.status()).as(refused.body()).isEqualTo(503);
+            assertThat(refused.body()).contains("256 requests already");
+            assertThat(Http.metric(metrics.get("/metrics").body(), "waku_rest_requests_refused_total")).isEqualTo(1);
+            for (Socket socket : stuck) { // the stuck clients leave: their requests end with their connections
+                socket.close();
+            }
+            Eventually.until(() -> rest.get("/health").status() == 200, Duration.ofSeconds(20), () -> "still refused");
+        } finally {
+            for (Socket socket : stuck) {
+                socket.close();
+            }
         }
     }
 }

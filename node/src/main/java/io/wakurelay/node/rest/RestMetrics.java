@@ -25,4 +25,13 @@ public final class RestMetrics {
         FunctionCounter.builder("waku.rest.streams.disconnected", streams, LiveStreams::disconnected)
                 .description("stream readers disconnected because they took nothing while a whole buffer of events was dropped").register(registry);
     }
+
+    /** The server's requests in flight and those refused at the bound. */
+    public static void bindRequests(MeterRegistry registry, RestServer server) {
+        Gauge.builder("waku.rest.requests.in_flight", server, RestServer::inFlight)
+                .description("REST requests being answered, event streams included").register(registry);
+        FunctionCounter.builder("waku.rest.requests.refused", server, RestServer::refusedInFlight)
+                .description("REST requests answered 503 at once because as many were being answered as allowed")
+                .register(registry);
+    }
 }

@@ -29,6 +29,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BiFunction;
 import java.util.function.LongSupplier;
 
@@ -44,6 +45,13 @@ public final class RestServer implements AutoCloseable {
     private static final String ADMIN = "/admin/";
     private static final String AUTO_MESSAGES = "/relay/v1/auto/messages";
     static final int MAX_REQUEST_LINE = 16 * 1024;
+    /**
+     * Requests answered at once besides the event streams ({@code --rest-max-streams} of them): past them a request
+     * is answered 503 with {@code Retry-After} at once, so that clients that never finish cannot pile up.
+     */
+    static final int MAX_REQUESTS_BESIDES_STREAMS = 256;
+    /** The time a client has to send a whole request (headers and body) once it began. */
+    static final Duration REQUEST_READ_TIMEOUT = Duration.ofSeconds(30);
 
     private final ObjectMapper mapper;
     private final RelayApi relay;
@@ -56,6 +64,8 @@ public final class RestServer implements AutoCloseable {
     private final DisposableServer server;
     private final AtomicBoolean draining = new AtomicBoolean();
     private final AtomicInteger inFlight = new AtomicInteger();
+    private final AtomicLong refusedInFlight = new AtomicLong();
+    private final int maxInFlight;
 
     /** Binds {@code config}'s address and serves from then on. */
     public static RestServer start(RestConfig config, RelayPort relay, StoreQueries store, RemoteStore remoteStore,
@@ -77,16 +87,29 @@ public final class RestServer implements AutoCloseable {
         this.guard = new RequestGuard(config);
         this.streams = streams;
         this.admin = config.admin();
+        this.maxInFlight = config.maxStreams() + MAX_REQUESTS_BESIDES_STREAMS;
         this.server = HttpServer.create()
                 .host(config.address())
                 .port(config.port())
                 .option(ChannelOption.ALLOCATOR, PooledByteBufAllocator.DEFAULT)
                 .childOption(ChannelOption.ALLOCATOR, PooledByteBufAllocator.DEFAULT)
                 .idleTimeout(Duration.ofMinutes(2))
+                // a body sent slowly held its connection and up to a whole body's memory for as long as it trickled
+                .requestTimeout(REQUEST_READ_TIMEOUT)
                 // a Store v3 query may list 100 hashes of 66 characters each in its URL
                 .httpRequestDecoder(spec -> spec.maxInitialLineLength(MAX_REQUEST_LINE))
                 .handle(this::handle)
                 .bindNow();
+    }
+
+    /** Requests being answered now, event streams included. */
+    public int inFlight() {
+        return inFlight.get();
+    }
+
+    /** Requests refused because {@link #inFlight()} was at its bound. */
+    public long refusedInFlight() {
+        return refusedInFlight.get();
     }
 
     public InetSocketAddress address() {
@@ -94,10 +117,17 @@ public final class RestServer implements AutoCloseable {
     }
 
     private Publisher<Void> handle(HttpServerRequest request, HttpServerResponse response) {
-        inFlight.incrementAndGet(); // before the check: drain() then either sees this request or it sees draining
+        int now = inFlight.incrementAndGet(); // before the check: drain() then either sees this request or draining
         if (draining.get()) {
             inFlight.decrementAndGet();
             return shuttingDown(request, response);
+        }
+        if (now > maxInFlight) {
+            inFlight.decrementAndGet();
+            refusedInFlight.incrementAndGet();
+            response.header(HttpHeaderNames.RETRY_AFTER, "1");
+            return Responses.error(response, mapper, new HttpError(HttpResponseStatus.SERVICE_UNAVAILABLE,
+                    "the node is answering " + maxInFlight + " requests already; retry shortly"));
         }
         Publisher<Void> reply;
         try {
