@@ -131,7 +131,7 @@ public final class WakuNode implements NodeStatus, AutoCloseable {
             }));
 
             RestServer rest = config.rest() == null ? null
-                    : RestServer.start(config.rest(), new RelayBinding(relay), queries, storeClient::query, this, mapper, cache,
+                    : RestServer.start(config.rest(), new RelayBinding(relay), queries, storeClient::open, this, mapper, cache,
                     streams, WakuNode::nowNanos, config.relay().limits().maxTopicBytes(), config.autoSharding(),
                     lightpush == null ? null : lightpush::push);
             this.rest = rest == null ? null : components.add("REST server", rest, rest::shutdown, rest);

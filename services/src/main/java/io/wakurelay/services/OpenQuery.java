@@ -41,11 +41,16 @@ public final class OpenQuery implements Iterator<StoredMessage>, AutoCloseable {
 
     /** A page a remote store answered (REST's {@code peerAddr}): nothing to free. */
     public static OpenQuery remote(StoreResponse page) {
+        return remote(page, () -> { });
+    }
+
+    /** A page a remote store answered, {@code onClose} run once when it is closed (the store client's slot). */
+    public static OpenQuery remote(StoreResponse page, Runnable onClose) {
         long bytes = 0;
         for (StoredMessage m : page.messages()) {
             bytes += m.message() == null ? 0 : m.message().getSerializedSize();
         }
-        return new OpenQuery(page.messages().iterator(), page.paginationCursor(), page.messages().size(), bytes, () -> { });
+        return new OpenQuery(page.messages().iterator(), page.paginationCursor(), page.messages().size(), bytes, onClose);
     }
 
     /** The next query's cursor; null when there are no more results. */

@@ -11,6 +11,8 @@ public final class RemoteStoreException extends RuntimeException {
 
     public static final int BAD_RESPONSE = 300;
     public static final int PEER_DIAL_FAILURE = 504;
+    /** This node's own bound: as many queries of other stores are open as it allows. */
+    public static final int TOO_MANY_REQUESTS = 429;
 
     private final int statusCode;
 

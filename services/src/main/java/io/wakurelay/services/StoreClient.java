@@ -1,8 +1,11 @@
 package io.wakurelay.services;
 
 import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
+import io.wakurelay.archive.QuerySlots;
 import io.wakurelay.archive.StoreQuery;
 import io.wakurelay.archive.StoreResponse;
 import io.wakurelay.p2p.Host;
@@ -20,6 +23,7 @@ import java.util.Objects;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * Queries another node's store over {@value StoreServiceConfig#PROTOCOL_ID}: dials the peer (or reuses the host's
@@ -39,7 +43,14 @@ public final class StoreClient implements AutoCloseable {
     private final Meters meters;
     private final Map<String, Counter> outcomes = new ConcurrentHashMap<>();
     private final Timer duration;
+    private final QuerySlots slots = new QuerySlots(MAX_OPEN_QUERIES);
     private volatile boolean closed;
+
+    /**
+     * Pages of other nodes' stores held at once through {@link #open} (REST's {@code peerAddr}), from the dial until
+     * the caller has written the page out and closed it; one more is refused (429) at once.
+     */
+    public static final int MAX_OPEN_QUERIES = 16;
 
     private StoreClient(StoreClientConfig config, Host host, MeterRegistry registry) {
         this.config = config;
@@ -49,6 +60,10 @@ public final class StoreClient implements AutoCloseable {
             outcomes.put(outcome, meters.add(Counter.builder("waku.store.client.queries").tag("outcome", outcome)
                     .description("queries of other nodes' stores, by outcome").register(registry)));
         }
+        meters.add(Gauge.builder("waku.store.client.queries.open", slots, QuerySlots::running)
+                .description("pages of other nodes' stores being fetched or written out (REST peerAddr)").register(registry));
+        meters.add(FunctionCounter.builder("waku.store.client.queries.refused", slots, QuerySlots::refused)
+                .description("queries of other nodes' stores refused because as many were open as allowed").register(registry));
         duration = meters.add(Timer.builder("waku.store.client.query.duration")
                 .description("time from the dial to the whole response of a query of another node's store")
                 .serviceLevelObjectives(LatencyBuckets.between(Duration.ofMillis(1), Duration.ofSeconds(10))).register(registry));
@@ -105,6 +120,30 @@ public final class StoreClient implements AutoCloseable {
                         case RemoteStoreException.PEER_DIAL_FAILURE -> "peer_dial_failure";
                         default -> "error_status";
                     }, start));
+        });
+    }
+
+    /**
+     * {@link #query(Multiaddr, StoreQuery, String)}, as a page that holds one of {@link #MAX_OPEN_QUERIES} slots from
+     * the dial until it is closed, so that clients cannot make the node hold any number of remote pages at once.
+     *
+     * @return the page (the caller closes it); errors with {@link RemoteStoreException}, status 429 when every slot
+     * is taken
+     */
+    public Mono<OpenQuery> open(Multiaddr peer, StoreQuery query, String requestId) {
+        return Mono.defer(() -> {
+            if (!slots.tryAcquire()) {
+                return Mono.error(new RemoteStoreException(RemoteStoreException.TOO_MANY_REQUESTS, "the node is asking "
+                        + "other stores " + MAX_OPEN_QUERIES + " queries already; retry shortly"));
+            }
+            AtomicBoolean held = new AtomicBoolean(true);
+            Runnable release = () -> {
+                if (held.compareAndSet(true, false)) {
+                    slots.release();
+                }
+            };
+            return query(peer, query, requestId).map(page -> OpenQuery.remote(page, release))
+                    .doOnError(e -> release.run()).doOnCancel(release);
         });
     }
 

@@ -14,11 +14,13 @@ import io.wakurelay.services.proto.StoreQueryResponse;
 import io.wakurelay.testkit.Eventually;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -176,5 +178,31 @@ class StoreClientTest {
 
         assertThat(StoreClient.reason(refused)).isEqualTo("Connection refused: /127.0.0.1:9");
         assertThat(StoreClient.reason(new IllegalStateException())).isEqualTo("the connection failed");
+    }
+
+    @Test
+    void atMostSixteenRemotePagesAreOpenAtOnceAndTheNextIsA429UntilOneIsClosed(@TempDir Path dir) {
+        try (ServiceNode store = new ServiceNode(0, dir, ServiceNode.Options.none().withStore(StoreServiceConfig.DEFAULTS))) {
+            StoreClient c = client(StoreClientConfig.DEFAULTS);
+            Multiaddr peer = store.host.listenAddresses().get(0);
+            List<OpenQuery> open = new ArrayList<>();
+            for (int i = 0; i < StoreClient.MAX_OPEN_QUERIES; i++) {
+                open.add(c.open(peer, QUERY, null).block(WAIT)); // written out slowly: held until closed
+            }
+            assertThat(registry.get("waku.store.client.queries.open").gauge().value()).isEqualTo(16);
+
+            RemoteStoreException refused = catchThrowableOfType(RemoteStoreException.class,
+                    () -> c.open(peer, QUERY, null).block(WAIT));
+            assertThat(refused.statusCode()).isEqualTo(429);
+            assertThat(refused.getMessage()).contains("16 queries already");
+            assertThat(registry.get("waku.store.client.queries.refused").functionCounter().count()).isEqualTo(1);
+
+            open.remove(0).close();
+            open.get(0).close(); // closing twice frees one slot, not two
+            open.get(0).close();
+            open.add(c.open(peer, QUERY, null).block(WAIT));
+            open.forEach(OpenQuery::close);
+            assertThat(registry.get("waku.store.client.queries.open").gauge().value()).isZero();
+        }
     }
 }

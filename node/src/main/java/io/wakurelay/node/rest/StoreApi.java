@@ -90,7 +90,7 @@ final class StoreApi {
         // it is read, one chunk at a time as the client takes them, and closed (freeing its slot) however that ends.
         // A remote page arrives whole (bounded by the store client's response limit) and is written out the same way.
         Mono<OpenQuery> open = peer != null
-                ? remote.query(peer, query, requestId).map(OpenQuery::remote)
+                ? remote.open(peer, query, requestId)
                 : Mono.fromCallable(() -> contained(() -> queries.open(query))).subscribeOn(Schedulers.boundedElastic());
         return Mono.usingWhen(open, page -> stream(response, page, query.includeData(), requestId),
                         page -> Mono.fromRunnable(page::close), (page, error) -> Mono.fromRunnable(page::close),
