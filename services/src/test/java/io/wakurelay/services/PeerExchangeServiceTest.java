@@ -137,6 +137,7 @@ class PeerExchangeServiceTest {
         assertThat(server.host.protocols()).contains(PeerExchangeConfig.PROTOCOL_ID);
         service.close();
         assertThat(server.host.protocols()).doesNotContain(PeerExchangeConfig.PROTOCOL_ID);
+        assertThat(server.registry.find("waku.px.peers.sent").meters()).as("meters removed at shutdown").isEmpty();
         assertThatThrownBy(() -> client(requester).request(server.address(), 5).block(WAIT))
                 .isInstanceOfSatisfying(PeerExchangeException.class,
                         e -> assertThat(e.kind()).isEqualTo(PeerExchangeException.Kind.DIAL_FAILURE));

@@ -83,15 +83,20 @@ public final class PeerRecords {
 
     /**
      * Up to {@code max} records that {@code eligible} accepts, each eligible record equally likely (reservoir
-     * sampling, as nwaku picks the records it serves), in no particular order.
+     * sampling, as nwaku picks the records it serves), in no particular order. {@code eligible} is called without
+     * this cache's lock held (on a copy of the records), so it may consult other locked state.
      */
-    public synchronized List<Enr> sample(int max, Predicate<Enr> eligible, RandomGenerator random) {
-        List<Enr> chosen = new ArrayList<>(Math.min(max, records.size()));
+    public List<Enr> sample(int max, Predicate<Enr> eligible, RandomGenerator random) {
         if (max <= 0) {
-            return chosen;
+            return new ArrayList<>();
         }
+        List<Enr> all;
+        synchronized (this) {
+            all = new ArrayList<>(records.values());
+        }
+        List<Enr> chosen = new ArrayList<>(Math.min(max, all.size()));
         int seen = 0;
-        for (Enr record : records.values()) {
+        for (Enr record : all) {
             if (!eligible.test(record)) {
                 continue;
             }
