@@ -51,6 +51,13 @@ class PeerExchangeNodeTest {
         Eventually.until(() -> d.relay().peers().stream().anyMatch(p -> p.peerId().equals(peerOf(c))),
                 () -> "C is not a relay peer of D: " + d.relay().peers());
         assertThat(a.metrics().scrape()).contains("waku_px_peers_sent_total 1.0");
+        // D dialled A, A dialled C, and both serve peer exchange (counted once identify has told A so)
+        Eventually.until(() -> a.metrics().scrape().contains(
+                        "waku_connected_peers{direction=\"In\",protocol=\"/vac/waku/peer-exchange/2.0.0-alpha1\"} 1.0")
+                        && a.metrics().scrape().contains(
+                        "waku_connected_peers{direction=\"Out\",protocol=\"/vac/waku/peer-exchange/2.0.0-alpha1\"} 1.0"),
+                () -> "A's waku_connected_peers of peer exchange: " + a.metrics().scrape().lines()
+                        .filter(l -> l.contains("peer-exchange") && l.startsWith("waku_connected_peers")).toList());
         assertThat(d.metrics().scrape()).contains("waku_px_records_total{outcome=\"connected\"} 1.0")
                 .contains("waku_px_cache_records 1.0");
     }
