@@ -71,6 +71,14 @@ class PeerExchangeOptionsTest {
     }
 
     @Test
+    void thePeerExchangeNodeMayBeGivenByItsEnrToo() {
+        PrivateKey key = PrivateKey.generateSecp256k1();
+        Enr record = EnrBuilder.of(key).announce(List.of(Multiaddr.parse("/ip4/127.0.0.9/tcp/60009"))).build(1);
+        assertThat(px(parse("--peer-exchange-node", record.text())).node()).isEqualTo(
+                Multiaddr.parse("/ip4/127.0.0.9/tcp/60009/p2p/" + PeerId.fromPublicKey(key.publicKey())));
+    }
+
+    @Test
     void badValuesAreRefusedNamingTheOption() {
         assertRefused("--peer-exchange-node /ip4/127.0.0.1/tcp/60001", "--peer-exchange-node");
         assertRefused("--staticnode enr:-not-a-record", "--staticnode");

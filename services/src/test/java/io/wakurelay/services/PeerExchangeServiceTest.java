@@ -130,6 +130,35 @@ class PeerExchangeServiceTest {
     }
 
     @Test
+    void randomRequestsGetA200OrA400AndNothingElse() {
+        PxPeer server = peer(1);
+        PxPeer known = peer(3);
+        PeerRecords records = new PeerRecords(10);
+        server.connectTo(known);
+        records.offer(known.record(CLUSTER));
+        serve(server, records, PeerExchangeConfig.builder().rateLimit(RateLimit.UNLIMITED).build());
+        var client = closer.keep(RawExchange.clientHost(2));
+        java.util.SplittableRandom random = new java.util.SplittableRandom(29);
+        int ok = 0;
+        for (int i = 0; i < 200; i++) {
+            byte[] body = new byte[random.nextInt(0, 40)];
+            random.nextBytes(body);
+            if (i % 4 == 0 && body.length > 2) { // a query field with random content, to get past the first byte
+                body[0] = 0x0a;
+                body[1] = (byte) (body.length - 2);
+            }
+            PeerExchangeResponse response = response(RawExchange.run(client, server.address(),
+                    PeerExchangeConfig.PROTOCOL_ID, RawExchange.frame(body), true, WAIT));
+            assertThat(response.getStatusCode()).isIn(200, 400);
+            if (response.getStatusCode() == 200) {
+                ok++;
+                assertThat(response.getPeerInfosCount()).isLessThanOrEqualTo(1);
+            }
+        }
+        assertThat(ok).as("some random requests are valid queries").isPositive();
+    }
+
+    @Test
     void aStoppedServiceNoLongerServesTheProtocol() {
         PxPeer server = peer(1);
         PxPeer requester = peer(2);
