@@ -1,14 +1,15 @@
 // A js-waku light node (@waku/sdk 0.0.36 createLightNode, libp2p 2.8: TCP, Noise, mplex, identify, ping, Waku
-// metadata; clients of Store v3, lightpush and filter v2) pinned to one peer, driven by JSON lines on stdin/stdout.
-// See ../README.md for the contract.
+// metadata; clients of Store v3, lightpush, filter v2 and peer exchange) pinned to one peer, driven by JSON lines on
+// stdin/stdout. See ../README.md for the contract.
 //
 //   node --import ../polyfill.mjs light-node.mjs --peer <multiaddr with /p2p/> [--cluster 0 --shards 0 |
-//        --pubsub-topic /waku/2/rs/0/0] [--dial-timeout-ms N] [--timeout-s N]
+//        --pubsub-topic /waku/2/rs/0/0] [--dial-timeout-ms N] [--peer-exchange] [--timeout-s N]
 import { randomUUID } from 'node:crypto'
 import { performance } from 'node:perf_hooks'
 import { tcp } from '@libp2p/tcp'
 import { multiaddr } from '@multiformats/multiaddr'
-import { proto_lightpush as lightpushProto, proto_store as storeProto } from '@waku/proto'
+import { EnrDecoder } from '@waku/enr'
+import { proto_lightpush as lightpushProto, proto_peer_exchange as pxProto, proto_store as storeProto } from '@waku/proto'
 import { createDecoder, createEncoder, createLightNode, utils, waku } from '@waku/sdk'
 import {
   COMMON_ARGS, connectionInfo, emit, emitLibp2pEvents, errorText, frames, fromBase64, fromHex0x, lengthPrefixed, list,
@@ -19,6 +20,7 @@ const STORE_CODEC = '/vac/waku/store-query/3.0.0'
 const LIGHTPUSH_CODEC = '/vac/waku/lightpush/3.0.0'
 const LIGHTPUSH_V2_CODEC = '/vac/waku/lightpush/2.0.0-beta1'
 const FILTER_CODEC = '/vac/waku/filter-subscribe/2.0.0-beta1'
+const PX_CODEC = '/vac/waku/peer-exchange/2.0.0-alpha1'
 
 const args = parseArgs(process.argv.slice(2), {
   ...COMMON_ARGS,
@@ -28,7 +30,12 @@ const args = parseArgs(process.argv.slice(2), {
   'pubsub-topic': {
     type: 'string', help: 'pubsub topics /waku/2/rs/<cluster>/<shard>[,…]; overrides --cluster/--shards'
   },
-  'dial-timeout-ms': { type: 'int', default: 10_000, help: 'how long the first dial of --peer may take' }
+  'dial-timeout-ms': { type: 'int', default: 10_000, help: 'how long the first dial of --peer may take' },
+  'peer-exchange': {
+    type: 'bool',
+    help: "run js-waku's peer exchange discovery (@waku/discovery wakuPeerExchangeDiscovery): it asks the pinned " +
+      'peer once identify completes; each peer it finds is emitted as a "discovery" event'
+  }
 })
 
 /** {clusterId, shards} from --pubsub-topic or --cluster/--shards. */
@@ -88,6 +95,7 @@ async function start (emitEvent) {
     networkConfig,
     defaultBootstrap: false,
     numPeersToUse: 1,
+    discovery: args['peer-exchange'] ? { peerExchange: true, dns: false, peerCache: false } : undefined,
     libp2p: {
       addresses: { listen: [] },
       transports: [tcp()],
@@ -95,6 +103,9 @@ async function start (emitEvent) {
     }
   })
   emitLibp2pEvents(node.libp2p, emitEvent)
+  node.libp2p.addEventListener('peer:discovery', (e) => emitEvent('discovery', {
+    peerId: e.detail.id.toString(), multiaddrs: (e.detail.multiaddrs ?? []).map(String)
+  }))
 
   // Peers whose identify has completed on their current connection: until then the peer store may list only the
   // protocols of the streams opened so far.
@@ -264,6 +275,29 @@ async function start (emitEvent) {
     }
   }
 
+  /** One peer exchange query of the pinned peer, by hand; every record decoded by @waku/enr. */
+  async function peerExchange (msg, peerId) {
+    const requestBytes = pxProto.PeerExchangeRPC.encode({ query: { numPeers: BigInt(msg.numPeers ?? 5) } })
+    const { response, ms, responseBytes } = await exchange(peerId, PX_CODEC, requestBytes, msg.timeoutMs ?? 20_000)
+    const decoded = pxProto.PeerExchangeRPC.decode(response)
+    if (decoded.response === undefined) throw new Error('the PeerExchangeRPC answer carries no response')
+    const records = []
+    for (const info of decoded.response.peerInfos) {
+      const enr = await EnrDecoder.fromRLP(info.enr)
+      records.push({
+        enr: toBase64(info.enr),
+        peerId: enr.peerId?.toString() ?? null,
+        ip: enr.ip ?? null,
+        tcp: enr.tcp ?? null,
+        locationMultiaddrs: enr.getAllLocationMultiaddrs().map(String),
+        waku2: enr.waku2 ?? null,
+        shardInfo: enr.shardInfo === undefined ? null
+          : { clusterId: enr.shardInfo.clusterId, shards: enr.shardInfo.shards }
+      })
+    }
+    return { records, responseBytes, ms }
+  }
+
   const filterDecoders = new Map()
 
   const commands = {
@@ -328,6 +362,11 @@ async function start (emitEvent) {
       filterDecoders.delete(key)
       if (!ok) throw new Error(`the filter unsubscription from ${contentTopic} failed (see the log)`)
       return {}
+    },
+
+    async peerExchange (msg) {
+      const { peerId } = await pinnedPeerWith([PX_CODEC], msg.peerTimeoutMs ?? 10_000)
+      return await peerExchange(msg, peerId)
     },
 
     async peers () {

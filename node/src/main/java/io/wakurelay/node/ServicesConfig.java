@@ -10,17 +10,29 @@ import java.util.Objects;
 /**
  * The Waku request-response services the node serves on its host (docs/services.md); a null part is off.
  *
- * @param store       the Store v3 server, run when the node archives ({@code --store})
- * @param lightpush   the lightpush v3 server ({@code --lightpush})
- * @param filter      the filter v2 server ({@code --filter})
- * @param storeClient how the node asks other nodes' stores (REST's {@code peerAddr}); always on
+ * @param store        the Store v3 server, run when the node archives ({@code --store})
+ * @param lightpush    the lightpush v3 server ({@code --lightpush})
+ * @param filter       the filter v2 server ({@code --filter})
+ * @param storeClient  how the node asks other nodes' stores (REST's {@code peerAddr}); always on
+ * @param peerExchange peer exchange's server, client and record cache (docs/discovery.md)
  */
 public record ServicesConfig(StoreServiceConfig store, LightpushConfig lightpush, FilterConfig filter,
-                             StoreClientConfig storeClient) {
+                             StoreClientConfig storeClient, PeerExchangeSettings peerExchange) {
     public static final ServicesConfig DEFAULTS = new ServicesConfig(StoreServiceConfig.DEFAULTS, LightpushConfig.DEFAULTS,
-            FilterConfig.DEFAULTS, StoreClientConfig.DEFAULTS);
+            FilterConfig.DEFAULTS, StoreClientConfig.DEFAULTS, PeerExchangeSettings.DEFAULTS);
 
     public ServicesConfig {
         Objects.requireNonNull(storeClient, "storeClient");
+        Objects.requireNonNull(peerExchange, "peerExchange");
+    }
+
+    /** With peer exchange as {@link PeerExchangeSettings#DEFAULTS}. */
+    public ServicesConfig(StoreServiceConfig store, LightpushConfig lightpush, FilterConfig filter,
+            StoreClientConfig storeClient) {
+        this(store, lightpush, filter, storeClient, PeerExchangeSettings.DEFAULTS);
+    }
+
+    public ServicesConfig withPeerExchange(PeerExchangeSettings v) {
+        return new ServicesConfig(store, lightpush, filter, storeClient, v);
     }
 }

@@ -45,8 +45,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
 
 /**
- * One running node: a libp2p host with Waku relay on it, and the Waku services (Store v3, lightpush, filter) beside
- * it; the relay's accepted messages flow to filter subscribers, local REST consumers and into the archive; REST and
+ * One running node: a libp2p host with Waku relay on it, and the Waku services (Store v3, lightpush, filter, peer
+ * exchange) beside it; the relay's accepted messages flow to filter subscribers, local REST consumers and into the archive; REST and
  * metrics servers on top. The components start in the order below and {@link #close()} stops them in reverse
  * ({@link StartedComponents}), the order that loses nothing: REST stops taking requests (503 while the rest stops),
  * the services stop serving, the relay stops taking messages and hands over what it accepted, the host closes its
@@ -117,6 +117,8 @@ public final class WakuNode implements NodeStatus, AutoCloseable {
             this.filter = filter == null ? null : components.add("filter service", filter, filter::shutdown, filter);
             StoreClient storeClient = StoreClient.start(services.storeClient(), host, metrics.registry());
             components.add("store client", storeClient, storeClient::shutdown, storeClient);
+            NodePeerExchange peerExchange = NodePeerExchange.start(services.peerExchange(), host,
+                    config.relay().clusterId(), metrics.registry(), components);
             this.enr = NodeRecord.publish(config.dataDir(), host, config.relay().clusterId(), relay.subscriptions(),
                     served(services, archive != null, lightpush != null, filter != null));
 
@@ -139,6 +141,7 @@ public final class WakuNode implements NodeStatus, AutoCloseable {
                 RestMetrics.bindRequests(metrics.registry(), rest);
             }
             config.host().staticPeers().forEach(host::addStaticPeer);
+            peerExchange.startLoop();
         } catch (RuntimeException e) {
             components.unwind();
             throw e;

@@ -6,7 +6,8 @@
  * added to {@code StartedComponents}, which stops them in the reverse order within one grace. {@link io.wakurelay.node.NodeStatus} is what REST may ask of it
  * ({@link io.wakurelay.node.PeerView}s built by {@code PeerViews}, the log level through
  * {@link io.wakurelay.node.LogLevels}); {@code RelayBinding} gives REST the relay; {@code NodeRecord} makes the node's ENR (module
- * {@code discovery}) once the services are up. {@link io.wakurelay.node.NodeProcess}
+ * {@code discovery}) once the services are up; {@code NodePeerExchange} wires peer exchange (its record cache, server,
+ * client and the loop of {@code --peer-exchange-node}) as {@link io.wakurelay.node.PeerExchangeSettings} says. {@link io.wakurelay.node.NodeProcess}
  * runs a node in its own JVM for tests and the load generator. docs/architecture.md follows a message through it.
  */
 package io.wakurelay.node;

@@ -21,6 +21,13 @@
  *       {@code FilterSubscriber} (who wants what, looked up without a lock per accepted message);
  *       {@code FilterPushFrame} (one {@code MessagePush} per message, shared); {@code FilterPushChannel} (one
  *       subscriber's push stream and its bound); {@code FilterRemoval}, {@code FilterStatus}, {@code FilterMetrics};</li>
+ *   <li>peer exchange (rfc-index core/34): {@link io.wakurelay.services.PeerExchangeService} and
+ *       {@link io.wakurelay.services.PeerExchangeConfig}; {@code PeerExchangeExchange} (a sample of the records of
+ *       connected peers, from discovery's {@code PeerRecords}); {@code PeerExchangeStatus}, {@code PeerExchangeMetrics};
+ *       the client {@link io.wakurelay.services.PeerExchangeClient} (ask, decode, dial, keep) with
+ *       {@link io.wakurelay.services.PeerExchangeClientConfig}, {@code PeerExchangeClientExchange},
+ *       {@link io.wakurelay.services.PeerExchangeException}, {@code PeerExchangeClientMetrics}; and
+ *       {@link io.wakurelay.services.PeerExchangeLoop} (the node's {@code --peer-exchange-node}, asked every minute);</li>
  *   <li>{@code ServiceMetrics}, {@code Meters}: the {@code waku_service_*} meters and their removal at shutdown.</li>
  * </ul>
  * The generated protobuf types are in {@code io.wakurelay.services.proto}.

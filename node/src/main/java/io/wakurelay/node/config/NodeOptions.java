@@ -97,7 +97,8 @@ public final class NodeOptions {
 
     @Option(names = "--staticnode", paramLabel = "MULTIADDR", split = ",",
             description = "peer to connect to and keep connected to, "
-                    + "/ip4|/ip6|/dns4|/dns6/.../tcp/N[/ws|/wss]/p2p/<peer id> (repeatable)")
+                    + "/ip4|/ip6|/dns4|/dns6/.../tcp/N[/ws|/wss]/p2p/<peer id>, or its ENR enr:… (dialled at its first "
+                    + "TCP or WebSocket address, and served by peer exchange) (repeatable)")
     List<String> staticNodes = new ArrayList<>();
 
     @Option(names = "--cluster-id", paramLabel = "N",
@@ -268,9 +269,21 @@ public final class NodeOptions {
             description = "(pubsub topic, content topic) pairs one filter subscriber may hold")
     int filterMaxCriteria;
 
+    @Option(names = "--peer-exchange", paramLabel = "BOOL", arity = "0..1", fallbackValue = "true",
+            showDefaultValue = CommandLine.Help.Visibility.ALWAYS,
+            description = "serve peer exchange (/vac/waku/peer-exchange/2.0.0-alpha1): answer with the ENRs of connected "
+                    + "peers whose ENR this node knows (from --staticnode enr:… and from --peer-exchange-node)")
+    boolean peerExchange;
+
+    @Option(names = "--peer-exchange-node", paramLabel = "MULTIADDR",
+            description = "node to ask for peers by peer exchange, at start and every minute; the peers found are "
+                    + "dialled (within --max-connections) and their ENRs served in turn")
+    String peerExchangeNode;
+
     @Option(names = "--rate-limit", paramLabel = "PROTOCOL:RATE", split = ",",
-            description = "per-peer request rate of store, lightpush or filter (nwaku's form, e.g. store:30/1s, "
-                    + "lightpush:none; without PROTOCOL: all three); defaults: store 30/1s, lightpush 30/1s, filter 30/1m")
+            description = "per-peer request rate of store, lightpush, filter or px (peer exchange) (nwaku's form, e.g. "
+                    + "store:30/1s, lightpush:none; without PROTOCOL: all four); defaults: store 30/1s, lightpush 30/1s, "
+                    + "filter 30/1m, px 30/1m")
     List<String> rateLimits = new ArrayList<>();
 
     @Option(names = "--rest", paramLabel = "BOOL", arity = "0..1", fallbackValue = "true", showDefaultValue = CommandLine.Help.Visibility.ALWAYS, description = "serve the REST API")

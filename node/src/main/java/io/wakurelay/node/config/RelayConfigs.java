@@ -1,5 +1,6 @@
 package io.wakurelay.node.config;
 
+import io.wakurelay.discovery.enr.Enr;
 import io.wakurelay.node.NodeConfig;
 import io.wakurelay.p2p.HostConfig;
 import io.wakurelay.p2p.noise.AeadSelection;
@@ -72,6 +73,9 @@ final class RelayConfigs {
 
     /** A static node's address: TCP or WebSocket, ending in /p2p/<peer id> (the node must prove it is that peer). */
     static Multiaddr staticPeer(String text) {
+        if (text.strip().startsWith(Enr.TEXT_PREFIX)) {
+            return staticRecordAddress(Enr.parse(text));
+        }
         Multiaddr address = Multiaddr.parse(text);
         if (!(address.isTcp() || address.isWebSocket()) || address.peerId().isEmpty()) {
             throw new IllegalArgumentException("'" + text + "' must be a TCP or WebSocket multiaddr ending in "
@@ -79,6 +83,13 @@ final class RelayConfigs {
                     + "/dns4/node.example/tcp/8000/wss/p2p/16Uiu2…");
         }
         return address;
+    }
+
+    /** The address a static peer given by its ENR is dialled at: the record's first TCP or WebSocket address. */
+    static Multiaddr staticRecordAddress(Enr record) {
+        return record.dialAddresses().stream().filter(a -> a.isTcp() || a.isWebSocket()).findFirst()
+                .orElseThrow(() -> new IllegalArgumentException("the ENR of " + record.peerId()
+                        + " names no TCP or WebSocket address to dial"));
     }
 
     static RelayConfig relay(NodeOptions o, ProtocolLimits limits) {

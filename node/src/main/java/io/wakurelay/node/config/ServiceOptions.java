@@ -1,22 +1,27 @@
 package io.wakurelay.node.config;
 
+import io.wakurelay.discovery.enr.Enr;
+import io.wakurelay.node.PeerExchangeSettings;
 import io.wakurelay.node.ServicesConfig;
+import io.wakurelay.p2p.multiaddr.Multiaddr;
 import io.wakurelay.services.FilterConfig;
 import io.wakurelay.services.LightpushConfig;
+import io.wakurelay.services.PeerExchangeConfig;
 import io.wakurelay.services.RateLimit;
 import io.wakurelay.services.StoreClientConfig;
 import io.wakurelay.services.StoreServiceConfig;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
-/** The Waku services' part of the node's configuration (store, lightpush, filter), from its command line. */
+/** The Waku services' part of the node's configuration (store, lightpush, filter, peer exchange), from its command line. */
 final class ServiceOptions {
     /** The protocols {@code --rate-limit} names, as nwaku names them. */
-    private static final List<String> RATE_LIMITED = List.of("store", "lightpush", "filter");
+    private static final List<String> RATE_LIMITED = List.of("store", "lightpush", "filter", "px");
 
     private ServiceOptions() {
     }
@@ -38,11 +43,29 @@ final class ServiceOptions {
         if (rates.containsKey("filter")) {
             filter.rateLimit(rates.get("filter"));
         }
+        PeerExchangeConfig.Builder px = PeerExchangeConfig.builder();
+        if (rates.containsKey("px")) {
+            px.rateLimit(rates.get("px"));
+        }
         return new ServicesConfig(o.store ? store.build() : null, o.lightpush ? lightpush.build() : null,
-                o.filter ? filter.build() : null, StoreClientConfig.DEFAULTS);
+                o.filter ? filter.build() : null, StoreClientConfig.DEFAULTS, peerExchange(o, px.build()));
     }
 
-    /** {@code store:30/1s}, {@code lightpush:none}, or a bare rate for all three; a later entry overrides an earlier. */
+    /** Peer exchange: the server, the node asked, and the records of the static peers given as ENRs. */
+    static PeerExchangeSettings peerExchange(NodeOptions o, PeerExchangeConfig server) {
+        List<Enr> records = new ArrayList<>();
+        for (String s : o.staticNodes) {
+            if (s.strip().startsWith(Enr.TEXT_PREFIX)) {
+                records.add(NodeOptions.option("--staticnode", () -> Enr.parse(s)));
+            }
+        }
+        Multiaddr node = o.peerExchangeNode == null || o.peerExchangeNode.isBlank() ? null
+                : NodeOptions.option("--peer-exchange-node", () -> RelayConfigs.staticPeer(o.peerExchangeNode));
+        return PeerExchangeSettings.DEFAULTS.withServer(o.peerExchange ? server : null).withNode(node)
+                .withStaticRecords(records);
+    }
+
+    /** {@code store:30/1s}, {@code lightpush:none}, {@code px:10/1m}, or a bare rate for all four; a later entry overrides an earlier. */
     static Map<String, RateLimit> rateLimits(List<String> entries) {
         Map<String, RateLimit> rates = new LinkedHashMap<>();
         for (String entry : entries) {

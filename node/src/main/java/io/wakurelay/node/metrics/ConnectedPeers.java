@@ -18,7 +18,8 @@ public final class ConnectedPeers {
     /** The Waku protocols nwaku's peer manager counts peers of. */
     public static final List<String> PROTOCOLS = List.of(
             "/vac/waku/relay/2.0.0", "/vac/waku/store-query/3.0.0", "/vac/waku/lightpush/3.0.0",
-            "/vac/waku/filter-subscribe/2.0.0-beta1", "/vac/waku/filter-push/2.0.0-beta1", "/vac/waku/metadata/1.0.0");
+            "/vac/waku/filter-subscribe/2.0.0-beta1", "/vac/waku/filter-push/2.0.0-beta1", "/vac/waku/metadata/1.0.0",
+            "/vac/waku/peer-exchange/2.0.0-alpha1");
 
     private ConnectedPeers() {
     }

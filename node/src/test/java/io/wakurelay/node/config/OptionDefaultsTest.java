@@ -14,12 +14,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 class OptionDefaultsTest {
     /**
      * Options that have no default: lists, the key (made in the data dir), the config file, help and version, the DNS
-     * name and the TLS files.
+     * name, the TLS files and the peer exchange node.
      */
     private static final Set<String> WITHOUT_DEFAULT = Set.of("--config-file", "--nodekey", "--ext-multiaddr", "--staticnode",
             "--shard", "--pubsub-topic", "--rate-limit", "--rest-allow-origin", "--rest-allow-host", "--help", "--version",
             "--store-message-db-password-file", "--dns4-domain-name", "--websocket-secure-key-path",
-            "--websocket-secure-cert-path");
+            "--websocket-secure-cert-path", "--peer-exchange-node");
 
     private static Iterable<OptionSpec> options() {
         return new CommandLine(new NodeOptions()).getCommandSpec().options();

@@ -1,0 +1,50 @@
+package io.wakurelay.node;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import io.wakurelay.discovery.enr.Enr;
+import io.wakurelay.discovery.peers.PeerRecords;
+import io.wakurelay.p2p.Host;
+import io.wakurelay.services.PeerExchangeClient;
+import io.wakurelay.services.PeerExchangeLoop;
+import io.wakurelay.services.PeerExchangeService;
+
+/**
+ * Peer exchange wired into the node: one record cache, filled with the records given as static peers and with what
+ * the client finds and reaches; the server answers from it (records of peers connected at the time of the request);
+ * the loop asks {@code --peer-exchange-node} once the static peers are being dialled.
+ */
+final class NodePeerExchange {
+    private final PeerExchangeSettings settings;
+    private final PeerExchangeClient client;
+    private final StartedComponents components;
+
+    private NodePeerExchange(PeerExchangeSettings settings, PeerExchangeClient client, StartedComponents components) {
+        this.settings = settings;
+        this.client = client;
+        this.components = components;
+    }
+
+    /** Starts the server (when on) and the client, each added to {@code components}. */
+    static NodePeerExchange start(PeerExchangeSettings settings, Host host, int clusterId, MeterRegistry registry,
+            StartedComponents components) {
+        PeerRecords records = new PeerRecords(settings.cacheCapacity());
+        for (Enr record : settings.staticRecords()) {
+            records.offer(record);
+        }
+        if (settings.server() != null) {
+            PeerExchangeService server = PeerExchangeService.start(settings.server(), host, records, clusterId, registry);
+            components.add("peer exchange service", server, server::shutdown, server);
+        }
+        PeerExchangeClient client = PeerExchangeClient.start(settings.client(), host, records, clusterId, registry);
+        components.add("peer exchange client", client, client::shutdown, client);
+        return new NodePeerExchange(settings, client, components);
+    }
+
+    /** Starts asking the peer exchange node, when one is configured. */
+    void startLoop() {
+        if (settings.node() != null) {
+            PeerExchangeLoop loop = PeerExchangeLoop.start(client, settings.node());
+            components.add("peer exchange loop", loop, loop::shutdown, loop);
+        }
+    }
+}

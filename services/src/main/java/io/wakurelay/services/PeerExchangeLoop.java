@@ -1,0 +1,62 @@
+package io.wakurelay.services;
+
+import io.wakurelay.p2p.multiaddr.Multiaddr;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import reactor.core.Disposable;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
+import reactor.core.scheduler.Scheduler;
+import reactor.core.scheduler.Schedulers;
+
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * Asks one node for peers at start and then every {@link PeerExchangeClientConfig#interval()}, as nwaku's
+ * {@code peerExchangeLoop} does for {@code --peer-exchange-node} when discv5 is off: each round is one
+ * {@link PeerExchangeClient#discover}; a round that fails is logged and the next one comes at its time. Rounds never
+ * overlap (a round that takes longer than the interval delays the next).
+ */
+public final class PeerExchangeLoop implements AutoCloseable {
+    private static final Logger log = LoggerFactory.getLogger(PeerExchangeLoop.class);
+
+    private final Disposable rounds;
+
+    private PeerExchangeLoop(Disposable rounds) {
+        this.rounds = rounds;
+    }
+
+    /** Starts asking {@code node} through {@code client}. */
+    public static PeerExchangeLoop start(PeerExchangeClient client, Multiaddr node) {
+        return start(client, node, Schedulers.parallel());
+    }
+
+    static PeerExchangeLoop start(PeerExchangeClient client, Multiaddr node, Scheduler timer) {
+        Objects.requireNonNull(node, "node");
+        Duration interval = client.config().interval();
+        log.info("peer exchange: asking {} for {} peers now and every {} s", node, client.config().numPeers(),
+                interval.toSeconds());
+        Disposable rounds = Flux.interval(Duration.ZERO, interval, timer)
+                .onBackpressureDrop()
+                .concatMap(i -> client.discover(node)
+                        .doOnNext(round -> log.info("peer exchange: {} answered {} records; connected to {} of their peers",
+                                node, round.received(), round.connected().size()))
+                        .onErrorResume(e -> {
+                            log.warn("peer exchange: asking {} failed: {}", node, e.getMessage());
+                            return Mono.empty();
+                        }), 1)
+                .subscribe();
+        return new PeerExchangeLoop(rounds);
+    }
+
+    /** Stops asking; a round under way is cancelled. Idempotent. */
+    public Mono<Void> shutdown(Duration grace) {
+        return Mono.fromRunnable(rounds::dispose);
+    }
+
+    @Override
+    public void close() {
+        rounds.dispose();
+    }
+}
