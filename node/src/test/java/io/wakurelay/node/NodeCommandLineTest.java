@@ -3,6 +3,7 @@ package io.wakurelay.node;
 import io.wakurelay.archive.Durability;
 import io.wakurelay.node.config.ConfigSources;
 import io.wakurelay.node.config.NodeOptions;
+import io.wakurelay.p2p.crypto.NodeKey;
 import io.wakurelay.p2p.crypto.PeerId;
 import io.wakurelay.p2p.crypto.PrivateKey;
 import io.wakurelay.p2p.multiaddr.Multiaddr;
@@ -57,7 +58,8 @@ class NodeCommandLineTest {
         assertThat(c.relay().pubsubTopics()).containsExactly("/waku/2/rs/0/0");
         assertThat(c.relay().clusterId()).isZero();
         assertThat(c.host().muxers()).containsExactly("/yamux/1.0.0", "/mplex/6.7.0");
-        assertThat(c.nodeKey().type()).as("nwaku's node keys are secp256k1").hasToString("SECP256K1");
+        assertThat(c.nodeKey()).as("made by the node when it starts, not while its options are read").isNull();
+        assertThat(dir.resolve(NodeKey.FILE_NAME)).as("parsing creates nothing").doesNotExist();
     }
 
     @Test
@@ -203,8 +205,18 @@ class NodeCommandLineTest {
 
     @Test
     void keepsTheSamePeerIdAcrossRestarts() {
+        PrivateKey made = NodeKey.loadOrCreate(dir); // as the node's first start makes it
+        assertThat(made.type()).as("nwaku's node keys are secp256k1").hasToString("SECP256K1");
         String[] args = {"--data-dir", dir.toString()};
-        assertThat(NodeMain.parse(args, Map.of()).nodeKey().publicKey()).isEqualTo(NodeMain.parse(args, Map.of()).nodeKey().publicKey());
+        assertThat(NodeMain.parse(args, Map.of()).nodeKey().publicKey()).isEqualTo(made.publicKey());
+        assertThat(NodeMain.parse(args, Map.of()).nodeKey().publicKey()).isEqualTo(made.publicKey());
+    }
+
+    @Test
+    void anOptionRefusedAfterTheDataDirLeavesNoNodeKeyBehind() {
+        assertThatThrownBy(() -> NodeMain.parse(new String[]{"--data-dir", dir.toString(), "--store-durability", "fsync"},
+                Map.of())).hasMessageContaining("durability");
+        assertThat(dir.resolve(NodeKey.FILE_NAME)).doesNotExist();
     }
 
     @Test

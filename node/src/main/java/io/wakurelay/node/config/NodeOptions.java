@@ -364,7 +364,8 @@ public final class NodeOptions {
     }
 
     /**
-     * Builds and validates the configuration; nothing is opened yet except the data directory (for the node key).
+     * Builds and validates the configuration. Creates nothing: a node key file that exists is read, one that does not
+     * is made by the node when it starts.
      *
      * @throws IllegalArgumentException saying which option is wrong
      */
@@ -393,9 +394,11 @@ public final class NodeOptions {
         node.relay(option("relay options", () -> RelayConfigs.relay(this, limits)));
         HostConfig host = option("peer options", () -> RelayConfigs.host(this));
         node.host(host);
-        // the key is read (or made) here rather than at start, so that a bad key file is a configuration error
+        // a key file that is there is read here, so that a broken one is a configuration error
         node.nodeKey(nodeKey != null ? option("--nodekey", () -> PrivateKey.secp256k1Hex(nodeKey))
-                : option("--data-dir", () -> NodeKey.loadOrCreate(dataDir)));
+                // read if it is there (a broken one is refused now); made by the node at start if not: parsing
+                // creates nothing, so a bad option further on leaves no key behind
+                : option("--data-dir", () -> NodeKey.loadIfPresent(dataDir).orElse(null)));
         ArchiveConfig embedded = !store ? null : option("store options", () -> defaults.archive().toBuilder()
                 .dataDir(dataDir.resolve("store"))
                 .postgres(null)

@@ -49,6 +49,21 @@ public final class NodeKey {
         }
     }
 
+    /**
+     * The key in {@code <dataDir>/nodekey} if there is one, read and checked; empty when there is none. Writes
+     * nothing: for reading a configuration, where nothing may be created yet.
+     */
+    public static java.util.Optional<PrivateKey> loadIfPresent(Path dataDir) {
+        Path file = dataDir.resolve(FILE_NAME);
+        try {
+            return java.util.Optional.of(load(file));
+        } catch (NoSuchFileException missing) {
+            return java.util.Optional.empty();
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read the node key " + file, e);
+        }
+    }
+
     private static PrivateKey load(Path file) throws IOException {
         long size = Files.size(file);
         if (size > MAX_FILE_SIZE) {
