@@ -29,6 +29,8 @@ public final class ArchiveMeters implements AutoCloseable {
     public static final String RETENTION_FAILURE = "retpolicy_failure";
     /** nwaku's label for a message it does not archive because of its timestamp (PostgreSQL here: one without any). */
     public static final String TOO_OLD = "invalid_message_too_old";
+    /** nwaku's label for a message whose timestamp lies too far ahead. */
+    public static final String FUTURE = "invalid_message_future_timestamp";
 
     private static final String ERRORS = "archive failures: batches that failed to commit (retried), retention passes that "
             + "failed, messages not archived for their timestamp (PostgreSQL: none)";
@@ -48,6 +50,7 @@ public final class ArchiveMeters implements AutoCloseable {
     private Counter retentionRuns;
     private Counter retentionErrors;
     private Counter withoutTimestamp;
+    private Counter futureTimestamp;
 
     /**
      * @param messages       the {@code waku_archive_messages{type="stored"}} gauge's source
@@ -88,6 +91,9 @@ public final class ArchiveMeters implements AutoCloseable {
                 .description(ERRORS)
                 .register(registry));
         withoutTimestamp = keep(Counter.builder("waku.archive.errors").tag("type", TOO_OLD)
+                .description(ERRORS)
+                .register(registry));
+        futureTimestamp = keep(Counter.builder("waku.archive.errors").tag("type", FUTURE)
                 .description(ERRORS)
                 .register(registry));
         retentionRuns = counter("waku.archive.retention.runs", "retention passes");
@@ -140,6 +146,11 @@ public final class ArchiveMeters implements AutoCloseable {
     /** Messages not archived because they have no timestamp (PostgreSQL, as nwaku). */
     public Counter withoutTimestamp() {
         return withoutTimestamp;
+    }
+
+    /** Messages not archived because their timestamp lies past what a partition can hold (PostgreSQL). */
+    public Counter futureTimestamp() {
+        return futureTimestamp;
     }
 
     public Counter retentionRuns() {

@@ -33,6 +33,13 @@ final class Partitions {
     static final long PARTITION_LOCK = 123456789;
     static final long HOUR_SECONDS = 3600;
     private static final long NANOS_PER_SECOND = 1_000_000_000L;
+    /**
+     * The first timestamp no partition can hold: its hour ends past the largest timestamp in nanoseconds (in 2262).
+     * A message that names one would make the partition's bounds overflow, fail the batch, and, retried, stop the
+     * writes of every node of the fleet that got it; it is skipped instead.
+     */
+    static final long FIRST_UNPARTITIONABLE_NANOS =
+            Long.MAX_VALUE / NANOS_PER_SECOND / HOUR_SECONDS * HOUR_SECONDS * NANOS_PER_SECOND;
     private static final Pattern NAME = Pattern.compile("messages_(\\d+)_(\\d+)");
     private static final Logger log = LoggerFactory.getLogger(Partitions.class);
 

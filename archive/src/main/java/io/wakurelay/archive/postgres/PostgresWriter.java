@@ -113,11 +113,14 @@ final class PostgresWriter implements WriteSession.Writer, AutoCloseable {
         int duplicates = 0;
         int ephemeral = 0;
         int withoutTimestamp = 0;
+        int beyondPartitions = 0;
         for (Envelope envelope : batch) {
             if (envelope.ephemeral()) {
                 ephemeral++;
             } else if (envelope.message().timestamp() <= 0) {
                 withoutTimestamp++;
+            } else if (envelope.message().timestamp() >= Partitions.FIRST_UNPARTITIONABLE_NANOS) {
+                beyondPartitions++;
             } else if (!inBatch.add(envelope.hash())) {
                 duplicates++;
             } else {
@@ -153,8 +156,9 @@ final class PostgresWriter implements WriteSession.Writer, AutoCloseable {
         metrics.duplicates().increment(duplicates);
         metrics.ephemeralSkipped().increment(ephemeral);
         metrics.withoutTimestamp().increment(withoutTimestamp);
+        metrics.futureTimestamp().increment(beyondPartitions);
         recovered();
-        return new CommittedBatch(stored, duplicates, ephemeral, withoutTimestamp, System.nanoTime());
+        return new CommittedBatch(stored, duplicates, ephemeral, withoutTimestamp + beyondPartitions, System.nanoTime());
     }
 
     private Set<MessageHash> insert(List<Envelope> rows) throws SQLException {

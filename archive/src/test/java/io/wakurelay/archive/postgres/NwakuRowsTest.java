@@ -91,4 +91,20 @@ class NwakuRowsTest {
             assertThat(byTopic).extracting(StoredMessage::hash).containsExactly(messageHash);
         }
     }
+
+    @Test
+    void aMessageTimestampedPastWhatAPartitionCanHoldIsSkippedAndCountedAndTheRestOfItsBatchIsStored() {
+        ArchiveConfig config = PostgresFixture.config(postgres);
+        WakuMessage far = message(3, new byte[0], 0).toBuilder().setTimestamp(Long.MAX_VALUE - 1).build();
+        Envelope beyond = TestEnvelopes.encode(TestEnvelopes.PUBSUB, far);
+        Envelope now = TestEnvelopes.encode(TestEnvelopes.PUBSUB, message(4, new byte[0], 0));
+        SimpleMeterRegistry registry = new SimpleMeterRegistry();
+        try (PostgresArchive archive = PostgresArchive.open(config, registry)) {
+            // its partition's upper bound overflowed: the batch failed, was retried for ever, and the writes stopped
+            List<CommittedBatch> batches = ArchiveFixture.writeAll(archive, List.of(beyond, now));
+            assertThat(ArchiveFixture.stored(batches)).containsExactly(now.hash());
+            assertThat(registry.get("waku.archive.errors").tag("type", "invalid_message_future_timestamp").counter()
+                    .count()).isEqualTo(1);
+        }
+    }
 }
