@@ -32,6 +32,11 @@ public record ArchiveConfig(Path dataDir, RetentionPolicy retention, Durability 
                             Duration maxBatchDelay, int maxPendingMessages, long blockCacheBytes,
                             long writeBufferBytes, Duration retentionInterval, long writeRateBytes, PostgresConfig postgres) {
     private static final int MAX_BATCH_MESSAGES_LIMIT = 10_000;
+    /**
+     * PostgreSQL: one batch is one multi-row INSERT of 8 bind parameters per message, and a statement takes at most
+     * 65,535 of them; a larger batch would fail every time and be retried for ever.
+     */
+    public static final int MAX_POSTGRES_BATCH_MESSAGES = 65_535 / 8;
     private static final int MAX_PENDING_LIMIT = 1_000_000;
     private static final Duration MAX_BATCH_DELAY_LIMIT = Duration.ofSeconds(10);
     private static final Duration MAX_FLUSH_INTERVAL_LIMIT = Duration.ofSeconds(60);
@@ -57,6 +62,10 @@ public record ArchiveConfig(Path dataDir, RetentionPolicy retention, Durability 
         Objects.requireNonNull(retentionInterval, "retentionInterval");
         if (maxBatchMessages < 1 || maxBatchMessages > MAX_BATCH_MESSAGES_LIMIT) {
             throw new IllegalArgumentException("maxBatchMessages must be 1.." + MAX_BATCH_MESSAGES_LIMIT + ", was " + maxBatchMessages);
+        }
+        if (postgres != null && maxBatchMessages > MAX_POSTGRES_BATCH_MESSAGES) {
+            throw new IllegalArgumentException("maxBatchMessages must be at most " + MAX_POSTGRES_BATCH_MESSAGES
+                    + " with PostgreSQL (65,535 bind parameters per statement, 8 per message), was " + maxBatchMessages);
         }
         if (maxBatchDelay.isNegative() || maxBatchDelay.compareTo(MAX_BATCH_DELAY_LIMIT) > 0) {
             throw new IllegalArgumentException("maxBatchDelay must be 0.." + MAX_BATCH_DELAY_LIMIT.toSeconds() + " s, was " + maxBatchDelay);

@@ -44,6 +44,10 @@ class ArchiveConfigTest {
                 128L << 20, 64L << 20, Duration.ofMinutes(1), 0, null)).isInstanceOf(NullPointerException.class).hasMessage("dataDir");
         assertThatThrownBy(() -> defaults.toBuilder().writeRateBytes(512 * 1024).build())
                 .hasMessageStartingWith("writeRateBytes must be 0 (no limit) or at least 1 MiB per second");
+        assertThatThrownBy(() -> defaults.toBuilder().postgres(PostgresConfig.DEFAULTS).maxBatchMessages(8192)
+                .maxPendingMessages(8192).build()).hasMessageStartingWith("maxBatchMessages must be at most 8191 with PostgreSQL");
+        assertThat(defaults.toBuilder().postgres(PostgresConfig.DEFAULTS).maxBatchMessages(8191).maxPendingMessages(8191)
+                .build().maxBatchMessages()).isEqualTo(8191);
     }
 
     @Test
