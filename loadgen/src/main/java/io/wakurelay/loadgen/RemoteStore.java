@@ -33,13 +33,18 @@ final class RemoteStore {
         this.contentTopic = contentTopic;
     }
 
+    /** Pages of 100 read by one {@link #newHashes} call at most. */
+    static final int MAX_PAGES_PER_POLL = 1_000;
+
     /**
      * The hashes stored since the last call, in (timestamp, hash) order from {@code startTimeNanos}: follows
      * the store's own pagination cursor, so each message is seen once.
      */
     List<String> newHashes(long startTimeNanos) {
         List<String> out = new ArrayList<>();
-        while (true) {
+        // a store that kept answering cursors (or empty pages with one) held this loop and its list for ever: at most
+        // MAX_PAGES_PER_POLL pages a call, the rest on the next call from the same cursor
+        for (int pages = 0; pages < MAX_PAGES_PER_POLL; pages++) {
             String query = "pubsubTopic=" + enc(pubsubTopic) + "&contentTopics=" + enc(contentTopic) + "&startTime=" + startTimeNanos
                     + "&pageSize=100&ascending=true&includeData=false" + (cursor == null ? "" : "&cursor=" + cursor);
             JsonNode page = get(query);
@@ -50,10 +55,11 @@ final class RemoteStore {
             if (messages.size() > 0) {
                 cursor = messages.get(messages.size() - 1).get("messageHash").asText();
             }
-            if (!page.hasNonNull("paginationCursor")) {
+            if (!page.hasNonNull("paginationCursor") || messages.isEmpty()) {
                 return out;
             }
         }
+        return out;
     }
 
     /** Which of {@code hashes} the store holds. */
