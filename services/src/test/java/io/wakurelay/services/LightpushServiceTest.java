@@ -134,7 +134,7 @@ class LightpushServiceTest {
         LightPushResponse noMessage = push(a, request("t", message(5, 10)).toBuilder().clearMessage().build());
         assertThat(noMessage.getStatusCode()).isEqualTo(400);
 
-        LightPushResponse badContentTopic = push(a, request("t", message(6, 10).toBuilder().setContentTopic("chat").build()));
+        LightPushResponse badContentTopic = push(a, request("t", message(6, 10).toBuilder().setContentTopic("ch\0at").build()));
         assertThat(badContentTopic.getStatusCode()).isEqualTo(420);
         assertThat(badContentTopic.getStatusDesc()).startsWith("invalid_content_topic");
 

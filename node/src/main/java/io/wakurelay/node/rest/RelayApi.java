@@ -172,7 +172,7 @@ final class RelayApi {
 
     private String shardOf(AutoSharding sharding, String contentTopic) {
         try {
-            Topics.checkContentTopic(contentTopic, maxTopicBytes);
+            Topics.checkShardableContentTopic(contentTopic, maxTopicBytes);
             return sharding.pubsubTopic(contentTopic);
         } catch (ProtocolViolation e) {
             throw HttpError.badRequest(e.getMessage());
