@@ -46,8 +46,10 @@ final class QuerySql {
         List<String> terms = new ArrayList<>();
         switch (query.kind()) {
             case TOPICS -> {
-                terms.add("pubsubTopic = ?");
-                q.parameters.add(query.pubsubTopic());
+                if (query.pubsubTopic() != null) { // content topics alone match on every pubsub topic
+                    terms.add("pubsubTopic = ?");
+                    q.parameters.add(query.pubsubTopic());
+                }
                 if (!query.contentTopics().isEmpty()) {
                     terms.add("contentTopic = ANY (?)");
                     q.parameters.add(query.contentTopics().toArray(new String[0]));
