@@ -16,7 +16,7 @@ import java.io.UncheckedIOException;
 /**
  * Reads request bodies: JSON only ({@code Content-Type: application/json}, else 415: a web page can send a form or
  * {@code text/plain} POST to any address without asking, but not JSON), with a size limit, refusing oversized ones
- * before buffering them whole.
+ * (400, as nwaku) before buffering them whole.
  */
 final class Bodies {
     private Bodies() {
@@ -82,7 +82,8 @@ final class Bodies {
         return out;
     }
 
+    /** 400, as nwaku answers a body over its limit (scripts check for it; 413 would be the HTTP word for it). */
     private static HttpError tooLarge(int maxBytes) {
-        return new HttpError(HttpResponseStatus.REQUEST_ENTITY_TOO_LARGE, "request body is larger than " + maxBytes + " bytes");
+        return HttpError.badRequest("request body is larger than " + maxBytes + " bytes");
     }
 }

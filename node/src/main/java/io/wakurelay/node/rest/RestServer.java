@@ -19,6 +19,7 @@ import reactor.core.publisher.Mono;
 import reactor.netty.Connection;
 import reactor.netty.DisposableServer;
 import reactor.netty.channel.AbortedException;
+import reactor.netty.NettyPipeline;
 import reactor.netty.http.server.HttpServer;
 import reactor.netty.http.server.HttpServerRequest;
 import reactor.netty.http.server.HttpServerResponse;
@@ -85,6 +86,12 @@ public final class RestServer implements AutoCloseable {
                 .idleTimeout(Duration.ofMinutes(2))
                 // a Store v3 query may list 100 hashes of 66 characters each in its URL
                 .httpRequestDecoder(spec -> spec.maxInitialLineLength(MAX_REQUEST_LINE))
+                // a client still sending an oversized request line reads its 414 instead of a reset, as from nwaku
+                .doOnChannelInit((observer, channel, remote) -> {
+                    if (channel.pipeline().get(NettyPipeline.HttpCodec) != null) {
+                        channel.pipeline().addAfter(NettyPipeline.HttpCodec, LingeringClose.NAME, new LingeringClose());
+                    }
+                })
                 .handle(this::handle)
                 .bindNow();
     }
@@ -116,7 +123,7 @@ public final class RestServer implements AutoCloseable {
             return Responses.json(response, mapper, HttpResponseStatus.SERVICE_UNAVAILABLE,
                     Map.of("nodeHealth", NodeApi.SHUTTING_DOWN, "protocolsHealth", List.of()));
         }
-        return Responses.error(response, mapper, new HttpError(HttpResponseStatus.SERVICE_UNAVAILABLE, "the node is shutting down"));
+        return Responses.error(request, response, mapper, new HttpError(HttpResponseStatus.SERVICE_UNAVAILABLE, "the node is shutting down"));
     }
 
     /**
@@ -245,7 +252,7 @@ public final class RestServer implements AutoCloseable {
             return Mono.empty();
         }
         if (e instanceof HttpError error) {
-            return Responses.error(response, mapper, error);
+            return Responses.error(request, response, mapper, error);
         }
         if (e instanceof AbortedException) {
             // the client hung up before its answer was ready (a poller giving up): nothing failed here
@@ -253,7 +260,7 @@ public final class RestServer implements AutoCloseable {
             return Mono.empty();
         }
         log.error("{} {} failed", request.method(), request.uri(), e);
-        return Responses.error(response, mapper, new HttpError(HttpResponseStatus.INTERNAL_SERVER_ERROR, "internal error"));
+        return Responses.error(request, response, mapper, new HttpError(HttpResponseStatus.INTERNAL_SERVER_ERROR, "internal error"));
     }
 
     @Override
