@@ -91,6 +91,10 @@ final class QueryParameters {
     }
 
     private static String decode(String encoded) {
-        return QueryStringDecoder.decodeComponent(encoded, StandardCharsets.UTF_8);
+        try {
+            return QueryStringDecoder.decodeComponent(encoded, StandardCharsets.UTF_8);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("the query string is not valid: " + e.getMessage(), e);
+        }
     }
 }

@@ -60,7 +60,7 @@ final class StoreApi {
         try {
             params = QueryParameters.of(request.uri());
         } catch (IllegalArgumentException e) { // a broken %-escape in the query string
-            return refuse(response, json, HttpResponseStatus.BAD_REQUEST, "", "the query string is not valid: " + e.getMessage());
+            return refuse(response, json, HttpResponseStatus.BAD_REQUEST, "", e.getMessage());
         }
         String requestId;
         try {
