@@ -242,6 +242,14 @@ class NwakuRestAnswersTest {
         assertThat(reply.json().get("error").asText()).contains("larger than");
     }
 
+    /** Over nwaku's own body limit (16 MiB) chronos answers 413; so do we. */
+    @Test
+    void aBodyOverNwakusOwnLimitIs413() {
+        RawHttp.Reply reply = new RawHttp(node.restAddress()).request("POST", "/relay/v1/messages/" + Http.topic(TOPIC),
+                new byte[(16 << 20) + 1], "application/json");
+        assertThat(reply.status()).isEqualTo(413);
+    }
+
     @Test
     void aQueryStringOfSixMegabytesIsAnswered414NotReset() {
         String target = "/store/v3/messages?contentTopics=" + "a".repeat(5_900_000);

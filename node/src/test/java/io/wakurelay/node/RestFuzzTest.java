@@ -453,7 +453,7 @@ class RestFuzzTest {
         return new Case("not-json", valid.method, valid.target, valid.body, type, null, Map.of(), expected);
     }
 
-    /** A valid publish on a valid topic this node does not relay: 400 not_subscribed, never a silent 200. */
+    /** A valid publish on a valid topic this node does not relay: 400 in nwaku's words, never a silent 200. */
     private static Case unrelayedTopic(Random r) {
         String topic = "/waku/2/rs/77/" + r.nextInt(1000);
         return new Case("unrelayed-topic", "POST", "/relay/v1/messages/" + Http.topic(topic), validPublish(r).getBytes(StandardCharsets.UTF_8),
