@@ -14,7 +14,8 @@ import java.util.Locale;
  * <ul>
  *   <li>by topics: a pubsub topic and 0..10 content topics, or 1..10 content topics on any pubsub topic (nwaku's
  *   archive answers these too, though Store v3 asks for a pubsub topic with them);</li>
- *   <li>by hashes: 1..100 message hashes, not combined with topics;</li>
+ *   <li>by hashes: 1..100 message hashes, narrowed by topics when they are given too (as nwaku's drivers, which
+ *   join every filter with AND);</li>
  *   <li>by time: neither, every message.</li>
  * </ul>
  * Each kind may be narrowed by {@code startTime}/{@code endTime} (Unix ns, both inclusive). Results are ordered by
@@ -62,9 +63,6 @@ public record StoreQuery(String pubsubTopic, List<String> contentTopics, List<Me
         }
         if (hashes.size() > MAX_HASHES) {
             throw new InvalidQueryException("at most " + MAX_HASHES + " hashes per query, got " + hashes.size());
-        }
-        if (!hashes.isEmpty() && pubsubTopic != null) {
-            throw new InvalidQueryException("hashes cannot be combined with pubsubTopic or contentTopics");
         }
         if (startTime != null && endTime != null && startTime > endTime) {
             throw new InvalidQueryException("startTime " + startTime + " is after endTime " + endTime);

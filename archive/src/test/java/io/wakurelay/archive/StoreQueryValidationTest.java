@@ -62,10 +62,12 @@ class StoreQueryValidationTest {
                 .isInstanceOf(InvalidQueryException.class).hasMessage("at most 100 hashes per query, got 101");
     }
 
+    /** As nwaku's drivers: topics given with hashes narrow them; the query is by hashes. */
     @Test
-    void hashesAreNotCombinedWithTopics() {
-        assertThatThrownBy(() -> StoreQuery.builder().pubsubTopic(PUBSUB).hashes(HASH).build())
-                .isInstanceOf(InvalidQueryException.class).hasMessage("hashes cannot be combined with pubsubTopic or contentTopics");
+    void hashesWithTopicsAreAQueryByHashes() {
+        StoreQuery query = StoreQuery.builder().pubsubTopic(PUBSUB).contentTopics("/a/1/b/c").hashes(HASH).build();
+        assertThat(query.kind()).isEqualTo(StoreQuery.Kind.HASHES);
+        assertThat(query.pubsubTopic()).isEqualTo(PUBSUB);
     }
 
     @Test

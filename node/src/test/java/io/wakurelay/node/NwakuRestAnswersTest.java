@@ -133,10 +133,13 @@ class NwakuRestAnswersTest {
         assertThat(count("/store/v3/messages?startTime=" + (firstTimestamp + 3) + "&endTime=" + firstTimestamp)).isZero();
     }
 
+    /** nwaku's archive drivers join every filter: hashes given with a pubsub topic find those on that topic. */
     @Test
-    void hashesWinOverAPubsubTopic() {
-        String query = "/store/v3/messages?pubsubTopic=" + Http.topic(OTHER_TOPIC) + "&hashes=" + hashes.get(0) + "," + hashes.get(1);
-        assertThat(count(query)).isEqualTo(2);
+    void hashesWithAPubsubTopicFindTheHashedMessagesOnThatTopic() {
+        String hashed = "&hashes=" + hashes.get(0) + "," + hashes.get(1) + "," + hashes.get(3);
+        assertThat(count("/store/v3/messages?pubsubTopic=" + Http.topic(TOPIC) + hashed)).isEqualTo(2);
+        assertThat(count("/store/v3/messages?pubsubTopic=" + Http.topic(OTHER_TOPIC) + hashed)).isEqualTo(1);
+        assertThat(count("/store/v3/messages?contentTopics=" + Http.topic(FREE_FORM) + hashed)).isZero();
     }
 
     @ParameterizedTest

@@ -201,13 +201,28 @@ final class StoreReader implements AutoCloseable {
                 continue;
             }
             byte[] tail = Keys.tail(Keys.timestampOfInfo(info), keys.get(i));
-            if (range.contains(tail, query.ascending())) {
-                hits.add(new Hit(tail, Keys.pubsubOfInfo(info)));
+            String pubsubTopic = Keys.pubsubOfInfo(info);
+            if (range.contains(tail, query.ascending()) && (query.pubsubTopic() == null || query.pubsubTopic().equals(pubsubTopic))
+                    && hasContentTopic(read, tail, query.contentTopics())) {
+                hits.add(new Hit(tail, pubsubTopic));
             }
         }
         Comparator<Hit> order = (a, b) -> Keys.compare(a.tail(), b.tail());
         hits.sort(query.ascending() ? order : order.reversed());
         return hits.size() > wanted ? hits.subList(0, wanted) : hits;
+    }
+
+    /** Topics given with hashes narrow them (as nwaku's drivers); a message's content topic is in its by_time entry. */
+    private boolean hasContentTopic(ReadOptions read, byte[] tail, List<String> contentTopics) throws RocksDBException {
+        if (contentTopics.isEmpty()) {
+            return true;
+        }
+        byte[] value = db.get(families.byTime(), read, tail);
+        if (value == null) {
+            return false; // the snapshot that holds its message_info holds this too: missing is corruption, no match
+        }
+        String contentTopic = Keys.string(Keys.contentOfTimeValue(value));
+        return contentTopics.contains(contentTopic);
     }
 
     private List<Hit> byTopics(Snapshot snapshot, StoreQuery query, TailRange range, int wanted) throws RocksDBException {

@@ -15,7 +15,8 @@ import java.util.Locale;
  * are ignored, an empty value is an absent one, booleans are Nim's {@code parseBool}, a time that is not positive is
  * no bound, a negative page size is the largest page (nwaku converts it to an unsigned number, past the maximum).
  * What nwaku takes but can match nothing (an invalid pubsub topic, {@code startTime} after {@code endTime}) is a
- * query with no answer rather than a 400. Errors carry nwaku's words, which scripts compare.
+ * query with no answer rather than a 400; hashes given with topics are narrowed by them, as nwaku's archive drivers
+ * join every filter. Errors carry nwaku's words, which scripts compare.
  */
 final class StoreQueryParser {
     /** The archive's own generous limit on a topic's length (StoreQuery's); a longer one was never stored. */
@@ -49,17 +50,14 @@ final class StoreQueryParser {
                 .cursor(cursor).pageSize(pageSize)
                 // nwaku: absent or empty is forward; any other value than "true" is backward
                 .ascending(ascending.isEmpty() || ascending.equals("true"));
-        if (!hashes.isEmpty()) {
-            b.hashes(hashes); // the hashes win over topics, as in nwaku's archive
-        } else {
-            if (!pubsubTopic.isEmpty()) {
-                nothing |= !Topics.isValidPubsubTopic(pubsubTopic, TOPIC_BYTES_LIMIT);
-                b.pubsubTopic(pubsubTopic);
-            }
-            List<String> storable = contentTopics.stream().filter(StoreQueryParser::storable).toList();
-            nothing |= !contentTopics.isEmpty() && storable.isEmpty();
-            b.contentTopics(storable);
+        b.hashes(hashes);
+        if (!pubsubTopic.isEmpty()) {
+            nothing |= !Topics.isValidPubsubTopic(pubsubTopic, TOPIC_BYTES_LIMIT);
+            b.pubsubTopic(pubsubTopic);
         }
+        List<String> storable = contentTopics.stream().filter(StoreQueryParser::storable).toList();
+        nothing |= !contentTopics.isEmpty() && storable.isEmpty();
+        b.contentTopics(storable);
         return new Parsed(nothing ? null : b.build());
     }
 
