@@ -32,19 +32,11 @@ final class QueryParameters {
                     continue;
                 }
                 int eq = pair.indexOf('=');
-                String name = decode(eq < 0 ? pair : pair.substring(0, eq)).toLowerCase(java.util.Locale.ROOT);
+                String name = key(decode(eq < 0 ? pair : pair.substring(0, eq)));
                 raw.computeIfAbsent(name, n -> new ArrayList<>()).add(eq < 0 ? "" : pair.substring(eq + 1));
             }
         }
         return new QueryParameters(raw);
-    }
-
-    Iterable<String> names() {
-        return raw.keySet();
-    }
-
-    boolean has(String name) {
-        return raw.containsKey(key(name));
     }
 
     private static String key(String name) {
@@ -59,21 +51,6 @@ final class QueryParameters {
     String first(String name, String fallback) {
         List<String> values = raw.get(key(name));
         return values == null || values.isEmpty() ? fallback : decode(values.get(0));
-    }
-
-    /**
-     * @return the decoded value, or {@code fallback} when absent
-     * @throws IllegalArgumentException when it is given more than once or has a broken %-escape
-     */
-    String single(String name, String fallback) {
-        List<String> values = raw.get(key(name));
-        if (values == null || values.isEmpty()) {
-            return fallback;
-        }
-        if (values.size() > 1) {
-            throw new IllegalArgumentException(name + " is given " + values.size() + " times");
-        }
-        return decode(values.get(0));
     }
 
     /** Every comma-separated part of every occurrence, each decoded after the split; blank parts are skipped. */

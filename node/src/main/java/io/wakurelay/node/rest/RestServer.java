@@ -35,7 +35,9 @@ import java.util.function.LongSupplier;
 
 /**
  * The REST API (nwaku-compatible where nwaku has the endpoint). Every error is a JSON body with a 4xx status
- * for bad input; anything unexpected is logged and answered 500 without internals.
+ * for bad input, except those in nwaku's words that scripts compare, which are text/plain as nwaku sends them unless
+ * the client asks for JSON ({@link HttpError#nwakuText}); anything unexpected is logged and answered 500 without
+ * internals.
  */
 public final class RestServer implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(RestServer.class);

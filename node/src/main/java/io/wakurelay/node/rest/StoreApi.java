@@ -36,6 +36,7 @@ final class StoreApi {
     private static final Logger log = LoggerFactory.getLogger(StoreApi.class);
     /** nwaku's words for a cursor that is not stored (its archive driver's error, through the self-store request). */
     static final String CURSOR_NOT_FOUND = "error in handleSelfStoreRequest: BAD_RESPONSE: archive error: DRIVER_ERROR: cursor not found";
+    private static final String PEER_ADDR_ERROR = "Failed parsing remote peer info: ";
 
     /** How long one chunk of an answer may wait for the client to take it before the answer is cut (its slot freed). */
     static final Duration WRITE_STALL_TIMEOUT = Duration.ofSeconds(20);
@@ -117,7 +118,10 @@ final class StoreApi {
         return Responses.sendOneByOne(response, chunks, WRITE_STALL_TIMEOUT);
     }
 
-    /** The answer to a query that failed before its first byte was sent: always a JSON answer, never a dropped request. */
+    /**
+     * The answer to a query that failed before its first byte was sent, never a dropped request: nwaku's words as
+     * text/plain for what nwaku refuses so (JSON for a client that asks for it), the store's JSON shape otherwise.
+     */
     private Publisher<Void> failed(HttpServerResponse response, boolean json, String requestId, Throwable e) {
         if (e instanceof UnknownCursorException) {
             // nwaku: 500 with its driver's words; ours would say more, but scripts look for these
@@ -161,8 +165,6 @@ final class StoreApi {
     static HttpResponseStatus remoteStatus(int code) {
         return code == HttpResponseStatus.TOO_MANY_REQUESTS.code() ? HttpResponseStatus.TOO_MANY_REQUESTS : HttpResponseStatus.OK;
     }
-
-    private static final String PEER_ADDR_ERROR = "Failed parsing remote peer info: ";
 
     /** The remote store to ask, or null for this node's own archive. */
     private static Multiaddr peerAddr(QueryParameters params) {
