@@ -12,8 +12,10 @@ import java.util.Locale;
 /**
  * A Store v3 query. Three kinds, as in Store v3:
  * <ul>
- *   <li>by topics: a pubsub topic and 0..10 content topics (content topics without a pubsub topic are refused);</li>
- *   <li>by hashes: 1..100 message hashes, not combined with topics;</li>
+ *   <li>by topics: a pubsub topic and 0..10 content topics, or 1..10 content topics on any pubsub topic (nwaku's
+ *   archive answers these too, though Store v3 asks for a pubsub topic with them);</li>
+ *   <li>by hashes: 1..100 message hashes, narrowed by topics when they are given too (as nwaku's drivers, which
+ *   join every filter with AND);</li>
  *   <li>by time: neither, every message.</li>
  * </ul>
  * Each kind may be narrowed by {@code startTime}/{@code endTime} (Unix ns, both inclusive). Results are ordered by
@@ -56,17 +58,11 @@ public record StoreQuery(String pubsubTopic, List<String> contentTopics, List<Me
         for (String contentTopic : contentTopics) {
             checkTopic(() -> Topics.checkContentTopic(contentTopic, TOPIC_BYTES_LIMIT), "contentTopics");
         }
-        if (!contentTopics.isEmpty() && pubsubTopic == null) {
-            throw new InvalidQueryException("contentTopics need a pubsubTopic (Store v3)");
-        }
         if (contentTopics.size() > MAX_CONTENT_TOPICS) {
             throw new InvalidQueryException("at most " + MAX_CONTENT_TOPICS + " contentTopics per query, got " + contentTopics.size());
         }
         if (hashes.size() > MAX_HASHES) {
             throw new InvalidQueryException("at most " + MAX_HASHES + " hashes per query, got " + hashes.size());
-        }
-        if (!hashes.isEmpty() && pubsubTopic != null) {
-            throw new InvalidQueryException("hashes cannot be combined with pubsubTopic or contentTopics");
         }
         if (startTime != null && endTime != null && startTime > endTime) {
             throw new InvalidQueryException("startTime " + startTime + " is after endTime " + endTime);
@@ -81,7 +77,7 @@ public record StoreQuery(String pubsubTopic, List<String> contentTopics, List<Me
         if (!hashes.isEmpty()) {
             return Kind.HASHES;
         }
-        return pubsubTopic != null ? Kind.TOPICS : Kind.TIME;
+        return pubsubTopic != null || !contentTopics.isEmpty() ? Kind.TOPICS : Kind.TIME;
     }
 
     public static Builder builder() {

@@ -33,10 +33,12 @@ class StoreQueryValidationTest {
                 .isInstanceOf(InvalidQueryException.class).hasMessage("pageSize must not be negative, was -1");
     }
 
+    /** nwaku's archive answers content topics without a pubsub topic (on every pubsub topic); so does ours. */
     @Test
-    void contentTopicsNeedAPubsubTopic() {
-        assertThatThrownBy(() -> StoreQuery.builder().contentTopics("/app/1/chat/proto").build())
-                .isInstanceOf(InvalidQueryException.class).hasMessage("contentTopics need a pubsubTopic (Store v3)");
+    void contentTopicsWithoutAPubsubTopicAreATopicsQueryOnEveryPubsubTopic() {
+        StoreQuery query = StoreQuery.builder().contentTopics("/app/1/chat/proto").build();
+        assertThat(query.kind()).isEqualTo(StoreQuery.Kind.TOPICS);
+        assertThat(query.pubsubTopic()).isNull();
     }
 
     @Test
@@ -60,10 +62,12 @@ class StoreQueryValidationTest {
                 .isInstanceOf(InvalidQueryException.class).hasMessage("at most 100 hashes per query, got 101");
     }
 
+    /** As nwaku's drivers: topics given with hashes narrow them; the query is by hashes. */
     @Test
-    void hashesAreNotCombinedWithTopics() {
-        assertThatThrownBy(() -> StoreQuery.builder().pubsubTopic(PUBSUB).hashes(HASH).build())
-                .isInstanceOf(InvalidQueryException.class).hasMessage("hashes cannot be combined with pubsubTopic or contentTopics");
+    void hashesWithTopicsAreAQueryByHashes() {
+        StoreQuery query = StoreQuery.builder().pubsubTopic(PUBSUB).contentTopics("/a/1/b/c").hashes(HASH).build();
+        assertThat(query.kind()).isEqualTo(StoreQuery.Kind.HASHES);
+        assertThat(query.pubsubTopic()).isEqualTo(PUBSUB);
     }
 
     @Test
@@ -77,7 +81,7 @@ class StoreQueryValidationTest {
     void malformedTopicsAreRefusedWithTheProtocolsReason() {
         assertThatThrownBy(() -> StoreQuery.builder().pubsubTopic("/waku/2/rs/0/0\0x").build())
                 .isInstanceOf(InvalidQueryException.class).hasMessageStartingWith("pubsubTopic: ");
-        assertThatThrownBy(() -> StoreQuery.builder().pubsubTopic(PUBSUB).contentTopics("not-a-topic").build())
+        assertThatThrownBy(() -> StoreQuery.builder().pubsubTopic(PUBSUB).contentTopics("not\0a-topic").build())
                 .isInstanceOf(InvalidQueryException.class).hasMessageStartingWith("contentTopics: ");
     }
 

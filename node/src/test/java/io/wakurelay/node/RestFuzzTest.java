@@ -137,12 +137,15 @@ class RestFuzzTest {
      * requestId given twice was refused before the handler's try.
      */
     @Test
-    void aBrokenPercentEscapeOrARepeatedRequestIdInAStoreQueryIsA400() {
-        for (String query : new String[]{"%", "pubsubTopic=%2", "contentTopics=%&cursor=true", "%zz=1", "requestId=a&requestId=b"}) {
+    void aBrokenPercentEscapeInAStoreQueryIsA400AndARepeatedRequestIdIsTakenOnce() {
+        for (String query : new String[]{"%", "pubsubTopic=%2", "contentTopics=%&cursor=true", "%zz=1"}) {
             RawHttp.Reply reply = raw.request("GET", "/store/v3/messages?" + query, null, null);
             assertThat(reply.status()).as(query + ": " + reply.body()).isEqualTo(400);
-            assertThat(reply.body()).contains("\"statusCode\":400");
+            assertThat(reply.body()).startsWith("the query string is not valid");
         }
+        RawHttp.Reply repeated = raw.request("GET", "/store/v3/messages?requestId=a&requestId=b", null, null);
+        assertThat(repeated.status()).as(repeated.body()).isEqualTo(200);
+        assertThat(repeated.body()).contains("\"requestId\":\"a\"");
     }
 
     /** Null when the reply is acceptable. */
@@ -151,9 +154,11 @@ class RestFuzzTest {
             return "expected " + c.expected;
         }
         if (reply.status() >= 500) {
-            return "a 5xx";
+            // nwaku's answer to a cursor that is not stored is the one 5xx a request may earn
+            return reply.status() == 500 && reply.body().endsWith("cursor not found") ? null : "a 5xx";
         }
-        String everything = reply.head() + "\n" + reply.body();
+        // nwaku's words for a hash that is not hex name an exception; they are its text, not ours leaking
+        String everything = (reply.head() + "\n" + reply.body()).replace("Exception converting hex string to bytes", "");
         for (String internal : new String[]{"Exception", "\tat ", "at io.", "at java.", "at reactor.", "com.fasterxml", "java.lang",
                 "io.netty", "io.wakurelay", "org.rocksdb"}) {
             if (everything.contains(internal)) {
@@ -176,6 +181,10 @@ class RestFuzzTest {
             // refused by the HTTP codec before routing (broken request line or headers, a request line over
             // 16 KiB, headers over 8 KiB): Reactor Netty answers itself, with an empty body
             return null;
+        }
+        if (reply.head().toLowerCase(java.util.Locale.ROOT).contains("content-type: text/plain")) {
+            // an error in nwaku's words, text/plain as nwaku sends it
+            return reply.body().isBlank() ? "a blank error message" : null;
         }
         try {
             JsonNode json = Http.JSON.readTree(reply.body());
@@ -444,7 +453,7 @@ class RestFuzzTest {
         return new Case("not-json", valid.method, valid.target, valid.body, type, null, Map.of(), expected);
     }
 
-    /** A valid publish on a valid topic this node does not relay: 400 not_subscribed, never a silent 200. */
+    /** A valid publish on a valid topic this node does not relay: 400 in nwaku's words, never a silent 200. */
     private static Case unrelayedTopic(Random r) {
         String topic = "/waku/2/rs/77/" + r.nextInt(1000);
         return new Case("unrelayed-topic", "POST", "/relay/v1/messages/" + Http.topic(topic), validPublish(r).getBytes(StandardCharsets.UTF_8),

@@ -34,7 +34,7 @@ public record AutoSharding(int clusterId, int numShardsInNetwork) {
      * @throws ProtocolViolation {@link Violation#INVALID_CONTENT_TOPIC} for a malformed topic or a generation other than 0
      */
     public int shard(String contentTopic) {
-        Topics.checkContentTopic(contentTopic, MAX_TOPIC_BYTES);
+        Topics.checkShardableContentTopic(contentTopic, MAX_TOPIC_BYTES);
         String[] segments = contentTopic.substring(1).split("/", -1);
         int first = segments.length == 5 ? 1 : 0;
         if (first == 1 && Integer.parseInt(segments[0]) != 0) {

@@ -7,11 +7,15 @@ import java.util.OptionalInt;
  * Format rules for pubsub and content topics.
  *
  * <p>Pubsub topics are {@code /waku/2/rs/<cluster>/<shard>} (static sharding, both numbers 0..65535) or a
- * named topic {@code /waku/2/<name>} such as {@code /waku/2/default-waku/proto}. Content topics are
- * {@code /{application}/{version}/{topic}/{encoding}}, optionally with a leading generation segment.
- * Segments are made of letters, digits and the URI path characters {@code -._~!$&'()*+,;=:@%}; anything
- * else (space, quotes, angle brackets, control characters, NUL) is refused, because topics travel in URLs
- * and NUL separates topics in archive keys.
+ * named topic {@code /waku/2/<name>} such as {@code /waku/2/default-waku/proto}. Their segments are made of
+ * letters, digits and the URI path characters {@code -._~!$&'()*+,;=:@%}; anything else (space, quotes, angle
+ * brackets, control characters, NUL) is refused, because topics travel in URLs and NUL separates topics in archive keys.
+ *
+ * <p>Content topics are two things, as in nwaku: where a message is relayed, published, pushed or stored, any
+ * non-empty string within the length limit and without NUL ({@link #checkContentTopic}; nwaku relays
+ * {@code Hello World!}); only where a shard must be derived from one (automatic sharding) must it be the
+ * four-part {@code /{application}/{version}/{topic}/{encoding}}, optionally with a leading generation segment
+ * ({@link #checkShardableContentTopic}).
  */
 public final class Topics {
     public static final String DEFAULT_PUBSUB_TOPIC = "/waku/2/rs/0/0";
@@ -61,8 +65,30 @@ public final class Topics {
                 ? OptionalInt.of(Integer.parseInt(parts[1])) : OptionalInt.empty();
     }
 
-    /** @throws ProtocolViolation with {@link Violation#MISSING_CONTENT_TOPIC} or {@link Violation#INVALID_CONTENT_TOPIC} */
+    /**
+     * A content topic a message may carry: not empty, at most {@code maxBytes} of UTF-8, without NUL (the archive's
+     * key separator). nwaku relays, pushes and stores any non-empty content topic and parses the four-part form only
+     * where it derives a shard; so do we.
+     *
+     * @throws ProtocolViolation with {@link Violation#MISSING_CONTENT_TOPIC} or {@link Violation#INVALID_CONTENT_TOPIC}
+     */
     public static void checkContentTopic(String topic, int maxBytes) {
+        if (topic.isEmpty()) {
+            throw new ProtocolViolation(Violation.MISSING_CONTENT_TOPIC, "a message needs a content topic");
+        }
+        checkLength(topic, maxBytes, Violation.INVALID_CONTENT_TOPIC, "content topic");
+        if (topic.indexOf('\0') >= 0) {
+            throw invalid(Violation.INVALID_CONTENT_TOPIC, topic, "contains NUL, which content topics do not allow");
+        }
+    }
+
+    /**
+     * A content topic a shard can be derived from (automatic sharding): {@code /{application}/{version}/{topic}/{encoding}},
+     * optionally with a leading numeric generation, each segment of the URI path characters.
+     *
+     * @throws ProtocolViolation with {@link Violation#MISSING_CONTENT_TOPIC} or {@link Violation#INVALID_CONTENT_TOPIC}
+     */
+    public static void checkShardableContentTopic(String topic, int maxBytes) {
         if (topic.isEmpty()) {
             throw new ProtocolViolation(Violation.MISSING_CONTENT_TOPIC, "a message needs a content topic");
         }

@@ -131,6 +131,22 @@ class EnvelopeCodecTest {
         assertViolation(messageBuffer(m.toByteString()), Violation.MISSING_CONTENT_TOPIC);
     }
 
+    /** nwaku's relay validator never parses a content topic: a peer's {@code Hello World!} is relayed, not penalised. */
+    @Test
+    void acceptsAContentTopicThatIsNotFourPartAsNwakuRelaysIt() {
+        WakuMessage m = TestMessages.message(1, 10, NOW).toBuilder().setContentTopic("Hello World!").build();
+        ByteBuf frame = messageBuffer(m.toByteString());
+        Envelope got = decoder.decode(TOPIC, frame, frame);
+        try {
+            assertThat(got.message().contentTopic()).isEqualTo("Hello World!");
+        } finally {
+            got.release();
+            frame.release();
+        }
+        Envelope sent = encoder.encode(TOPIC, m, PooledByteBufAllocator.DEFAULT);
+        sent.release();
+    }
+
     @Test
     void rejectsMetaOverSixtyFourBytes() {
         WakuMessage m = TestMessages.message(1, 10, NOW).toBuilder().setMeta(ByteString.copyFrom(new byte[65])).build();
@@ -157,7 +173,7 @@ class EnvelopeCodecTest {
 
     @Test
     void encoderAppliesTheSameRules() {
-        WakuMessage bad = TestMessages.message(1, 10, NOW).toBuilder().setContentTopic("nope").build();
+        WakuMessage bad = TestMessages.message(1, 10, NOW).toBuilder().setContentTopic("no\0pe").build();
         assertThatThrownBy(() -> encoder.encode(TOPIC, bad, PooledByteBufAllocator.DEFAULT))
                 .extracting(e -> ((ProtocolViolation) e).violation()).isEqualTo(Violation.INVALID_CONTENT_TOPIC);
         assertThat(sender.encodes()).isZero();

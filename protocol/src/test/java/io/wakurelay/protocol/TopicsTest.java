@@ -37,22 +37,39 @@ class TopicsTest {
 
     @ParameterizedTest
     @ValueSource(strings = {"/waku/2/default-content/proto", "/app/1/chat/proto", "/0/app/1/chat/proto", "/toy-chat/2/huilong/proto"})
-    void acceptsContentTopics(String topic) {
-        assertThatCode(() -> Topics.checkContentTopic(topic, MAX)).doesNotThrowAnyException();
+    void acceptsFourPartContentTopicsWhereAShardIsDerived(String topic) {
+        assertThatCode(() -> Topics.checkShardableContentTopic(topic, MAX)).doesNotThrowAnyException();
     }
 
     @ParameterizedTest
     @ValueSource(strings = {"app/1/chat/proto", "/app/1/chat", "/a/b/c/d/e/f", "/x/app/1/chat/proto", "/app//chat/proto",
-            "/app/1/ch at/proto", "/app/1/\"chat\"/proto"})
-    void rejectsMalformedContentTopics(String topic) {
-        assertThatThrownBy(() -> Topics.checkContentTopic(topic, MAX))
+            "/app/1/ch at/proto", "/app/1/\"chat\"/proto", "Hello World!"})
+    void rejectsContentTopicsThatAreNotFourPartWhereAShardIsDerived(String topic) {
+        assertThatThrownBy(() -> Topics.checkShardableContentTopic(topic, MAX))
                 .isInstanceOf(ProtocolViolation.class)
+                .extracting(e -> ((ProtocolViolation) e).violation()).isEqualTo(Violation.INVALID_CONTENT_TOPIC);
+    }
+
+    /** nwaku relays any non-empty content topic (its relay validator never parses one); a message's topic is free-form. */
+    @ParameterizedTest
+    @ValueSource(strings = {"Hello World!", "chat", "app/1/chat/proto", "/a/b/c/d/e/f", "/app/1/\"chat\"/proto", " ", "ünïcödé", "\n"})
+    void acceptsAnyNonEmptyContentTopicOnAMessage(String topic) {
+        assertThatCode(() -> Topics.checkContentTopic(topic, MAX)).doesNotThrowAnyException();
+    }
+
+    @Test
+    void aMessagesContentTopicMayNotHoldNulNorPassTheLengthLimit() {
+        assertThatThrownBy(() -> Topics.checkContentTopic("/app/1/ch\0at/proto", MAX))
+                .extracting(e -> ((ProtocolViolation) e).violation()).isEqualTo(Violation.INVALID_CONTENT_TOPIC);
+        assertThatThrownBy(() -> Topics.checkContentTopic("x".repeat(MAX + 1), MAX))
                 .extracting(e -> ((ProtocolViolation) e).violation()).isEqualTo(Violation.INVALID_CONTENT_TOPIC);
     }
 
     @Test
     void missingContentTopicHasItsOwnReason() {
         assertThatThrownBy(() -> Topics.checkContentTopic("", MAX))
+                .extracting(e -> ((ProtocolViolation) e).violation()).isEqualTo(Violation.MISSING_CONTENT_TOPIC);
+        assertThatThrownBy(() -> Topics.checkShardableContentTopic("", MAX))
                 .extracting(e -> ((ProtocolViolation) e).violation()).isEqualTo(Violation.MISSING_CONTENT_TOPIC);
     }
 

@@ -129,7 +129,8 @@ class FilterServiceTest {
         FilterSubscribeResponse tooMany = client.request(nodes[0], FilterSubscribeType.SUBSCRIBE, ServiceNode.TOPIC, four);
         assertThat(tooMany.getStatusCode()).isEqualTo(400);
         assertThat(tooMany.getStatusDesc()).isEqualTo("at most 3 content topics per request, got 4");
-        assertThat(client.request(nodes[0], FilterSubscribeType.SUBSCRIBE, ServiceNode.TOPIC, "chat").getStatusCode())
+        // any other content topic is one, as nwaku takes it ("chat" is); NUL separates topics in the archive's keys
+        assertThat(client.request(nodes[0], FilterSubscribeType.SUBSCRIBE, ServiceNode.TOPIC, "ch\0at").getStatusCode())
                 .isEqualTo(400);
         FilterSubscribeResponse notRelayed = client.request(nodes[0], FilterSubscribeType.SUBSCRIBE, "/waku/2/rs/0/5",
                 ServiceNode.CONTENT_TOPIC);

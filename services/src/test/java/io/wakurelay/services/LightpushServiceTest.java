@@ -100,6 +100,20 @@ class LightpushServiceTest {
         assertThat(nodes[0].registry.get("waku.lightpush.v3.messages").counter().count()).isEqualTo(1);
     }
 
+    /** nwaku pushes any non-empty content topic (issue 32, item 4); it is relayed and archived at both ends. */
+    @Test
+    void aContentTopicThatIsNotFourPartIsPushedAsNwakuPushesIt() {
+        ServiceNode[] nodes = twoNodes(LightpushConfig.DEFAULTS);
+        WakuMessage message = message(8, 50).toBuilder().setContentTopic("Hello World!").build();
+
+        LightPushResponse response = push(nodes[0], request("hello", message));
+
+        assertThat(response.getStatusCode()).as(response.getStatusDesc()).isEqualTo(200);
+        MessageHash hash = hashOf(ServiceNode.TOPIC, message);
+        nodes[0].awaitArchived(hash);
+        nodes[1].awaitArchived(hash);
+    }
+
     @Test
     void withoutRelayPeersTheAnswerIs505AndNothingIsStoredSoThatARetryLaterCanSucceed() {
         ServiceNode alone = node(0, LightpushConfig.DEFAULTS);
@@ -134,7 +148,7 @@ class LightpushServiceTest {
         LightPushResponse noMessage = push(a, request("t", message(5, 10)).toBuilder().clearMessage().build());
         assertThat(noMessage.getStatusCode()).isEqualTo(400);
 
-        LightPushResponse badContentTopic = push(a, request("t", message(6, 10).toBuilder().setContentTopic("chat").build()));
+        LightPushResponse badContentTopic = push(a, request("t", message(6, 10).toBuilder().setContentTopic("ch\0at").build()));
         assertThat(badContentTopic.getStatusCode()).isEqualTo(420);
         assertThat(badContentTopic.getStatusDesc()).startsWith("invalid_content_topic");
 

@@ -61,9 +61,6 @@ class StoreCodecTest {
                 .isInstanceOf(InvalidQueryException.class).hasMessage("request_id is required");
         assertThatThrownBy(() -> StoreCodec.toQuery(request().setPaginationCursor(ByteString.copyFrom(new byte[5])).build()))
                 .hasMessage("pagination_cursor is 5 bytes; a message hash is 32");
-        assertThatThrownBy(() -> StoreCodec.toQuery(request().addMessageHashes(ByteString.copyFrom(new byte[32]))
-                .setPubsubTopic(ServiceNode.TOPIC).addContentTopics("/a/1/b/proto").build()))
-                .hasMessageContaining("hashes cannot be combined");
         assertThatThrownBy(() -> StoreCodec.toQuery(request().setPubsubTopic("/not/a/topic").build()))
                 .hasMessageContaining("pubsubTopic");
     }
@@ -74,6 +71,16 @@ class StoreCodecTest {
                 .addMessageHashes(ByteString.copyFrom(hash(1).toByteArray())).build());
         assertThat(q.kind()).isEqualTo(StoreQuery.Kind.HASHES);
         assertThat(q.pubsubTopic()).isNull();
+    }
+
+    /** As nwaku's archive, which joins every filter: hashes with content topics are narrowed by the topics. */
+    @Test
+    void hashesWithContentTopicsAreAQueryByHashesNarrowedByTheTopics() {
+        StoreQuery q = StoreCodec.toQuery(request().addMessageHashes(ByteString.copyFrom(hash(1).toByteArray()))
+                .setPubsubTopic(ServiceNode.TOPIC).addContentTopics("/a/1/b/proto").build());
+        assertThat(q.kind()).isEqualTo(StoreQuery.Kind.HASHES);
+        assertThat(q.pubsubTopic()).isEqualTo(ServiceNode.TOPIC);
+        assertThat(q.contentTopics()).containsExactly("/a/1/b/proto");
     }
 
     private static StoreResponse tenMessages(int payloadSize, MessageHash cursor) {

@@ -1,7 +1,7 @@
 package io.wakurelay.archive.postgres;
 
 import io.wakurelay.archive.ArchiveClosedException;
-import io.wakurelay.archive.InvalidQueryException;
+import io.wakurelay.archive.UnknownCursorException;
 import io.wakurelay.archive.StorePage;
 import io.wakurelay.archive.StoreQuery;
 import io.wakurelay.protocol.MessageHash;
@@ -93,7 +93,7 @@ final class PostgresReader implements AutoCloseable {
             statement.setString(1, Hex.of(cursor));
             try (ResultSet row = statement.executeQuery()) {
                 if (!row.next()) {
-                    throw new InvalidQueryException("cursor " + cursor.toHex() + " is not a stored message (unknown, or removed by retention)");
+                    throw new UnknownCursorException(cursor);
                 }
                 return row.getLong(1);
             }

@@ -46,8 +46,10 @@ final class QuerySql {
         List<String> terms = new ArrayList<>();
         switch (query.kind()) {
             case TOPICS -> {
-                terms.add("pubsubTopic = ?");
-                q.parameters.add(query.pubsubTopic());
+                if (query.pubsubTopic() != null) { // content topics alone match on every pubsub topic
+                    terms.add("pubsubTopic = ?");
+                    q.parameters.add(query.pubsubTopic());
+                }
                 if (!query.contentTopics().isEmpty()) {
                     terms.add("contentTopic = ANY (?)");
                     q.parameters.add(query.contentTopics().toArray(new String[0]));
@@ -56,6 +58,14 @@ final class QuerySql {
             case HASHES -> {
                 terms.add("messageHash = ANY (?)");
                 q.parameters.add(hexes(query.hashes()));
+                if (query.pubsubTopic() != null) { // topics given too narrow the hashes, as nwaku's drivers do
+                    terms.add("pubsubTopic = ?");
+                    q.parameters.add(query.pubsubTopic());
+                }
+                if (!query.contentTopics().isEmpty()) {
+                    terms.add("contentTopic = ANY (?)");
+                    q.parameters.add(query.contentTopics().toArray(new String[0]));
+                }
                 if (!hashTimestamps.isEmpty()) {
                     terms.add("timestamp = ANY (?)");
                     q.parameters.add(hashTimestamps.toArray(new Long[0]));

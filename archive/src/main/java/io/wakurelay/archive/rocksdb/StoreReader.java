@@ -5,7 +5,7 @@ import com.google.protobuf.InvalidProtocolBufferException;
 import com.google.protobuf.UnsafeByteOperations;
 import io.wakurelay.archive.ArchiveClosedException;
 import io.wakurelay.archive.ArchiveStorageException;
-import io.wakurelay.archive.InvalidQueryException;
+import io.wakurelay.archive.UnknownCursorException;
 import io.wakurelay.archive.StoreQuery;
 import io.wakurelay.archive.StoreResponse;
 import io.wakurelay.archive.StoredMessage;
@@ -14,6 +14,7 @@ import io.wakurelay.protocol.proto.WakuMessage;
 import org.rocksdb.ReadOptions;
 import org.rocksdb.RocksDB;
 import org.rocksdb.RocksDBException;
+import org.rocksdb.RocksIterator;
 import org.rocksdb.Snapshot;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -182,7 +183,7 @@ final class StoreReader implements AutoCloseable {
         byte[] hash = cursor.toByteArray();
         byte[] info = db.get(families.messageInfo(), read, hash);
         if (info == null) {
-            throw new InvalidQueryException("cursor " + cursor.toHex() + " is not a stored message (unknown, or removed by retention)");
+            throw new UnknownCursorException(cursor);
         }
         return Keys.tail(Keys.timestampOfInfo(info), hash);
     }
@@ -200,8 +201,10 @@ final class StoreReader implements AutoCloseable {
                 continue;
             }
             byte[] tail = Keys.tail(Keys.timestampOfInfo(info), keys.get(i));
-            if (range.contains(tail, query.ascending())) {
-                hits.add(new Hit(tail, Keys.pubsubOfInfo(info)));
+            String pubsubTopic = Keys.pubsubOfInfo(info);
+            if (range.contains(tail, query.ascending()) && (query.pubsubTopic() == null || query.pubsubTopic().equals(pubsubTopic))
+                    && hasContentTopic(read, tail, query.contentTopics())) {
+                hits.add(new Hit(tail, pubsubTopic));
             }
         }
         Comparator<Hit> order = (a, b) -> Keys.compare(a.tail(), b.tail());
@@ -209,45 +212,93 @@ final class StoreReader implements AutoCloseable {
         return hits.size() > wanted ? hits.subList(0, wanted) : hits;
     }
 
+    /** Topics given with hashes narrow them (as nwaku's drivers); a message's content topic is in its by_time entry. */
+    private boolean hasContentTopic(ReadOptions read, byte[] tail, List<String> contentTopics) throws RocksDBException {
+        if (contentTopics.isEmpty()) {
+            return true;
+        }
+        byte[] value = db.get(families.byTime(), read, tail);
+        if (value == null) {
+            return false; // the snapshot that holds its message_info holds this too: missing is corruption, no match
+        }
+        String contentTopic = Keys.string(Keys.contentOfTimeValue(value));
+        return contentTopics.contains(contentTopic);
+    }
+
     private List<Hit> byTopics(Snapshot snapshot, StoreQuery query, TailRange range, int wanted) throws RocksDBException {
-        String pubsubTopic = query.pubsubTopic();
+        List<String> pubsubTopics = query.pubsubTopic() != null ? List.of(query.pubsubTopic()) : storedPubsubTopics(snapshot);
         List<IndexScan> scans = new ArrayList<>();
+        List<String> scanTopics = new ArrayList<>();
         try {
-            if (query.contentTopics().isEmpty()) {
-                scans.add(new IndexScan(db, families.byPubsub(), snapshot, Keys.pubsubPrefix(pubsubTopic), range, query.ascending()));
-            } else {
+            for (String pubsubTopic : pubsubTopics) {
+                if (query.contentTopics().isEmpty()) {
+                    scans.add(new IndexScan(db, families.byPubsub(), snapshot, Keys.pubsubPrefix(pubsubTopic), range, query.ascending()));
+                    scanTopics.add(pubsubTopic);
+                    continue;
+                }
                 for (String contentTopic : query.contentTopics()) {
                     scans.add(new IndexScan(db, families.byContent(), snapshot, Keys.contentPrefix(pubsubTopic, contentTopic),
                             range, query.ascending()));
+                    scanTopics.add(pubsubTopic);
                 }
             }
-            return merge(scans, query.ascending(), wanted, pubsubTopic);
+            return merge(scans, scanTopics, query.ascending(), wanted);
         } finally {
             scans.forEach(IndexScan::close);
         }
     }
 
     /**
-     * A k-way merge of sorted scans (one per content topic): each step takes the smallest (or, backward, the
-     * largest) current tail. A message has one content topic, so the scans never return the same entry.
+     * The pubsub topics the archive holds messages of, for content topics queried without one: one seek per topic in
+     * by_pubsub_topic (keys {@code topic NUL tail}; the next topic's keys start at or after {@code topic 0x01}, since
+     * no pubsub topic holds a control character), so a few shards cost a few seeks whatever their sizes.
      */
-    private static List<Hit> merge(List<IndexScan> scans, boolean ascending, int wanted, String pubsubTopic) throws RocksDBException {
-        Comparator<IndexScan> order = (a, b) -> Keys.compare(a.tail(), b.tail());
-        PriorityQueue<IndexScan> heads = new PriorityQueue<>(ascending ? order : order.reversed());
-        for (IndexScan scan : scans) {
-            if (scan.isValid()) {
-                heads.add(scan);
+    private List<String> storedPubsubTopics(Snapshot snapshot) throws RocksDBException {
+        List<String> topics = new ArrayList<>();
+        try (ReadOptions read = new ReadOptions().setSnapshot(snapshot);
+             RocksIterator it = db.newIterator(families.byPubsub(), read)) {
+            for (it.seekToFirst(); it.isValid(); ) {
+                byte[] key = it.key();
+                int separator = 0;
+                while (separator < key.length && key[separator] != 0) {
+                    separator++;
+                }
+                byte[] topic = Arrays.copyOf(key, separator);
+                topics.add(Keys.string(topic));
+                byte[] next = Arrays.copyOf(topic, topic.length + 1);
+                next[topic.length] = 1;
+                it.seek(next);
+            }
+            it.status();
+        }
+        return topics;
+    }
+
+    /**
+     * A k-way merge of sorted scans (one per pubsub and content topic): each step takes the smallest (or, backward,
+     * the largest) current tail. A message has one pubsub and one content topic, so the scans never return the same entry.
+     *
+     * @param scanTopics the pubsub topic of each scan
+     */
+    private static List<Hit> merge(List<IndexScan> scans, List<String> scanTopics, boolean ascending, int wanted)
+            throws RocksDBException {
+        Comparator<Integer> order = (a, b) -> Keys.compare(scans.get(a).tail(), scans.get(b).tail());
+        PriorityQueue<Integer> heads = new PriorityQueue<>(ascending ? order : order.reversed());
+        for (int i = 0; i < scans.size(); i++) {
+            if (scans.get(i).isValid()) {
+                heads.add(i);
             } else {
-                scan.checkStatus();
+                scans.get(i).checkStatus();
             }
         }
         List<Hit> hits = new ArrayList<>(wanted);
         while (hits.size() < wanted && !heads.isEmpty()) {
-            IndexScan scan = heads.poll();
-            hits.add(new Hit(scan.tail(), pubsubTopic));
+            int i = heads.poll();
+            IndexScan scan = scans.get(i);
+            hits.add(new Hit(scan.tail(), scanTopics.get(i)));
             scan.next();
             if (scan.isValid()) {
-                heads.add(scan);
+                heads.add(i);
             } else {
                 scan.checkStatus();
             }

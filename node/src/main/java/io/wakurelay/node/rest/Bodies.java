@@ -16,9 +16,12 @@ import java.io.UncheckedIOException;
 /**
  * Reads request bodies: JSON only ({@code Content-Type: application/json}, else 415: a web page can send a form or
  * {@code text/plain} POST to any address without asking, but not JSON), with a size limit, refusing oversized ones
- * before buffering them whole.
+ * before buffering them whole: 400 as nwaku answers bodies up to its 16 MiB limit (the message in them is over the
+ * message size limit), 413 above it, as nwaku.
  */
 final class Bodies {
+    /** nwaku's REST body limit (its {@code maxRequestBodySize}, 16,384 KiB): above it chronos answers 413, as we do. */
+    static final long NWAKU_MAX_BODY_BYTES = 16L << 20;
     private Bodies() {
     }
 
@@ -37,7 +40,8 @@ final class Bodies {
                 return Mono.error(HttpError.badRequest("Content-Length is not a number"));
             }
             if (length > maxBytes) {
-                return Mono.error(tooLarge(maxBytes));
+                return Mono.error(length > NWAKU_MAX_BODY_BYTES ? new HttpError(HttpResponseStatus.REQUEST_ENTITY_TOO_LARGE,
+                        "request body is larger than " + maxBytes + " bytes") : tooLarge(maxBytes));
             }
         }
         return request.receive()
@@ -82,7 +86,11 @@ final class Bodies {
         return out;
     }
 
+    /**
+     * 400, as nwaku answers a body under its own limit ({@link #NWAKU_MAX_BODY_BYTES}) that holds a message over the
+     * message size limit, which every body over ours does; scripts check for it.
+     */
     private static HttpError tooLarge(int maxBytes) {
-        return new HttpError(HttpResponseStatus.REQUEST_ENTITY_TOO_LARGE, "request body is larger than " + maxBytes + " bytes");
+        return HttpError.badRequest("request body is larger than " + maxBytes + " bytes");
     }
 }

@@ -11,29 +11,26 @@ import io.netty.handler.codec.base64.Base64Dialect;
 import io.wakurelay.protocol.Envelope;
 import io.wakurelay.protocol.WakuMessageView;
 import io.wakurelay.protocol.proto.WakuMessage;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 import java.nio.charset.StandardCharsets;
 import java.util.Iterator;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The REST representation of a WakuMessage: {@code {"payload":"<base64>","contentTopic":"...","version":0,
- * "timestamp":<ns>,"meta":"<base64>","ephemeral":false}}, read as nwaku reads it: unknown fields are ignored (and
- * logged), {@code proof} is nwaku's name for the rate-limit proof (written so; {@code rateLimitProof} is read too), a
- * timestamp of 0 means now, and an empty payload is refused; a known field of the wrong type is a 400 that says which.
+ * "timestamp":<ns>,"meta":"<base64>","ephemeral":false}}, read as nwaku reads it: an unknown field, or a field that
+ * is {@code null}, is a 400 (nwaku's reader logs the unknown name, then fails on its value; it reads no field as
+ * optional-when-null), {@code proof} is nwaku's name for the rate-limit proof (written so; {@code rateLimitProof} is
+ * read too), a timestamp of 0 means now, and an empty payload is refused; a known field of the wrong type is a 400 that
+ * says which. The words start as nwaku's do ({@value #UNDECODABLE}).
  */
 public final class MessageJson {
-    private static final Logger log = LoggerFactory.getLogger(MessageJson.class);
+    /** nwaku's words before why a body does not decode (rest_serdes.nim and serdes.nim), which scripts compare. */
+    static final String UNDECODABLE = "Invalid content body, could not decode: Unable to deserialize data: ";
     private static final Set<String> FIELDS = Set.of("payload", "contentTopic", "version", "timestamp", "meta", "ephemeral",
             "rateLimitProof", "proof");
     private static final long UINT32_MAX = 0xFFFF_FFFFL;
-    /** Unknown field names already logged: each is logged once, and at most this many, so clients cannot flood the log. */
-    private static final int LOGGED_UNKNOWN_FIELDS = 64;
-    private static final Set<String> loggedUnknownFields = ConcurrentHashMap.newKeySet();
 
     private MessageJson() {
     }
@@ -47,8 +44,15 @@ public final class MessageJson {
         if (body == null || !body.isObject()) {
             throw HttpError.badRequest("the body must be a JSON object with payload and contentTopic");
         }
-        for (Iterator<String> names = body.fieldNames(); names.hasNext(); ) {
-            logUnknown(names.next());
+        for (Iterator<Map.Entry<String, JsonNode>> fields = body.fields(); fields.hasNext(); ) {
+            Map.Entry<String, JsonNode> field = fields.next();
+            if (!FIELDS.contains(field.getKey())) {
+                throw HttpError.badRequest(UNDECODABLE + "unknown field '" + shown(field.getKey()) + "'; a message has "
+                        + "payload, contentTopic, version, timestamp, meta, ephemeral and proof");
+            }
+            if (field.getValue().isNull()) {
+                throw HttpError.badRequest(UNDECODABLE + field.getKey() + " is null; leave the field out instead");
+            }
         }
         WakuMessage.Builder b = WakuMessage.newBuilder();
         JsonNode payload = body.get("payload");
@@ -105,11 +109,8 @@ public final class MessageJson {
         return b.build();
     }
 
-    private static void logUnknown(String name) {
-        if (!FIELDS.contains(name) && loggedUnknownFields.size() < LOGGED_UNKNOWN_FIELDS && loggedUnknownFields.add(name)) {
-            log.warn("a published message has an unknown field '{}': ignored, as nwaku ignores it (logged once per field name)",
-                    (name.length() > 64 ? name.substring(0, 64) + "..." : name).replaceAll("\\p{Cntrl}", "?"));
-        }
+    private static String shown(String name) {
+        return (name.length() > 64 ? name.substring(0, 64) + "..." : name).replaceAll("\\p{Cntrl}", "?");
     }
 
     private static ByteString base64(JsonNode node, String field) {

@@ -13,7 +13,7 @@ import java.util.Map;
  * {@code %26}, {@code %3D} and {@code %2C} stay data: a list value ({@code contentTopics=a,b}) is split on its raw
  * commas and each part decoded after, which lets a content topic that contains a comma travel as {@code %2C}.
  * Decoding is as browsers encode forms ({@code +} is a space); a broken {@code %}-escape is an
- * {@link IllegalArgumentException}.
+ * {@link IllegalArgumentException}. Names are matched ignoring case, as nwaku's HTTP server (chronos) matches them.
  */
 final class QueryParameters {
     private final Map<String, List<String>> raw;
@@ -32,40 +32,31 @@ final class QueryParameters {
                     continue;
                 }
                 int eq = pair.indexOf('=');
-                String name = decode(eq < 0 ? pair : pair.substring(0, eq));
+                String name = key(decode(eq < 0 ? pair : pair.substring(0, eq)));
                 raw.computeIfAbsent(name, n -> new ArrayList<>()).add(eq < 0 ? "" : pair.substring(eq + 1));
             }
         }
         return new QueryParameters(raw);
     }
 
-    Iterable<String> names() {
-        return raw.keySet();
-    }
-
-    boolean has(String name) {
-        return raw.containsKey(name);
+    private static String key(String name) {
+        return name.toLowerCase(java.util.Locale.ROOT);
     }
 
     /**
-     * @return the decoded value, or {@code fallback} when absent
-     * @throws IllegalArgumentException when it is given more than once or has a broken %-escape
+     * @return the first occurrence's decoded value (a parameter given twice counts once, as scripts expect of nwaku),
+     *         or {@code fallback} when absent
+     * @throws IllegalArgumentException when it has a broken %-escape
      */
-    String single(String name, String fallback) {
-        List<String> values = raw.get(name);
-        if (values == null || values.isEmpty()) {
-            return fallback;
-        }
-        if (values.size() > 1) {
-            throw new IllegalArgumentException(name + " is given " + values.size() + " times");
-        }
-        return decode(values.get(0));
+    String first(String name, String fallback) {
+        List<String> values = raw.get(key(name));
+        return values == null || values.isEmpty() ? fallback : decode(values.get(0));
     }
 
     /** Every comma-separated part of every occurrence, each decoded after the split; blank parts are skipped. */
     List<String> list(String name) {
         List<String> out = new ArrayList<>();
-        for (String value : raw.getOrDefault(name, List.of())) {
+        for (String value : raw.getOrDefault(key(name), List.of())) {
             for (String part : value.split(",")) {
                 String decoded = decode(part).trim();
                 if (!decoded.isEmpty()) {
@@ -77,6 +68,10 @@ final class QueryParameters {
     }
 
     private static String decode(String encoded) {
-        return QueryStringDecoder.decodeComponent(encoded, StandardCharsets.UTF_8);
+        try {
+            return QueryStringDecoder.decodeComponent(encoded, StandardCharsets.UTF_8);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("the query string is not valid: " + e.getMessage(), e);
+        }
     }
 }

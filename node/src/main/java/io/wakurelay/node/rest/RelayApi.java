@@ -31,6 +31,7 @@ final class RelayApi {
     private static final byte[] COMMA = {','};
     private static final byte[] CLOSE = {']'};
     private static final byte[] EMPTY = {'[', ']'};
+    static final String NO_SUBSCRIPTION = "no subscription found for pubsubTopic";
     private static final String AUTO_SHARDING_OFF = "automatic sharding is off: start the node with --num-shards-in-network N";
 
     private final RelayPort relay;
@@ -64,8 +65,8 @@ final class RelayApi {
     Publisher<Void> publish(HttpServerRequest request, HttpServerResponse response, String topic) {
         checkTopic(topic);
         if (!relay.subscriptions().contains(topic)) {
-            throw HttpError.badRequest("not_subscribed: this node does not relay " + topic
-                    + "; subscribe to it first (POST /relay/v1/subscriptions) or start the node with --pubsub-topic");
+            // nwaku's words, which scripts compare
+            throw HttpError.nwakuText(HttpResponseStatus.BAD_REQUEST, "Failed to publish: Node not subscribed to topic: " + topic);
         }
         return publish(response, Bodies.read(request, config.maxBodyBytes())
                 .map(body -> MessageJson.read(parse(body), clockNanos.getAsLong()))
@@ -172,7 +173,7 @@ final class RelayApi {
 
     private String shardOf(AutoSharding sharding, String contentTopic) {
         try {
-            Topics.checkContentTopic(contentTopic, maxTopicBytes);
+            Topics.checkShardableContentTopic(contentTopic, maxTopicBytes);
             return sharding.pubsubTopic(contentTopic);
         } catch (ProtocolViolation e) {
             throw HttpError.badRequest(e.getMessage());
@@ -209,9 +210,8 @@ final class RelayApi {
     Publisher<Void> cached(HttpServerResponse response, String topic) {
         List<byte[]> messages = cache.drain(topic);
         if (messages == null) {
-            throw HttpError.notFound(Topics.isValidPubsubTopic(topic, maxTopicBytes)
-                    ? "not subscribed to " + topic + " over REST; POST it to /relay/v1/subscriptions first"
-                    : "'" + topic + "' is not a valid pubsub topic, so nothing is subscribed to it");
+            // nwaku answers an empty 404; go-waku says this, and scripts written for both compare it (or an empty body)
+            throw HttpError.nwakuText(HttpResponseStatus.NOT_FOUND, NO_SUBSCRIPTION);
         }
         return sendArray(response, messages);
     }

@@ -10,6 +10,7 @@ import org.reactivestreams.Publisher;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 import reactor.netty.NettyOutbound;
+import reactor.netty.http.server.HttpServerRequest;
 import reactor.netty.http.server.HttpServerResponse;
 
 import java.nio.charset.StandardCharsets;
@@ -53,7 +54,17 @@ final class Responses {
                 .sendByteArray(Mono.just(body.getBytes(StandardCharsets.UTF_8)));
     }
 
-    static Publisher<Void> error(HttpServerResponse response, ObjectMapper mapper, HttpError error) {
+    /** A JSON {@code {"error": ...}}, or an error in nwaku's words as text/plain unless the client asks for JSON. */
+    static Publisher<Void> error(HttpServerRequest request, HttpServerResponse response, ObjectMapper mapper, HttpError error) {
+        if (error.nwakuText() && !acceptsJson(request)) {
+            return text(response, error.status(), error.getMessage());
+        }
         return json(response, mapper, error.status(), MessageJson.error(error.getMessage()));
+    }
+
+    /** Whether the client's {@code Accept} names JSON (then an error in nwaku's words keeps our JSON shape). */
+    static boolean acceptsJson(HttpServerRequest request) {
+        String accept = request.requestHeaders().get(HttpHeaderNames.ACCEPT);
+        return accept != null && accept.toLowerCase(java.util.Locale.ROOT).contains("application/json");
     }
 }

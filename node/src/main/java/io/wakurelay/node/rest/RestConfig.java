@@ -9,7 +9,7 @@ import java.util.Objects;
  * @param address              interface to bind (default 127.0.0.1: the API is local unless asked otherwise)
  * @param port                 TCP port (default 8645, as nwaku); 0 picks a free one
  * @param admin                whether /admin endpoints are served (default off)
- * @param maxBodyBytes         largest request body accepted; larger ones get 413
+ * @param maxBodyBytes         largest request body accepted; larger ones get 400 (as nwaku up to 16 MiB, 413 above)
  * @param cacheCapacity        messages kept per REST-subscribed topic for GET /relay/v1/messages (oldest dropped)
  * @param maxStreams           concurrent Server-Sent Event streams; more get 503
  * @param streamBufferMessages messages buffered per stream for a slow reader before they are dropped (counted)

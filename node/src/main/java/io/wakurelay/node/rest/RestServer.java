@@ -19,6 +19,7 @@ import reactor.core.publisher.Mono;
 import reactor.netty.Connection;
 import reactor.netty.DisposableServer;
 import reactor.netty.channel.AbortedException;
+import reactor.netty.NettyPipeline;
 import reactor.netty.http.server.HttpServer;
 import reactor.netty.http.server.HttpServerRequest;
 import reactor.netty.http.server.HttpServerResponse;
@@ -35,7 +36,9 @@ import java.util.function.LongSupplier;
 
 /**
  * The REST API (nwaku-compatible where nwaku has the endpoint). Every error is a JSON body with a 4xx status
- * for bad input; anything unexpected is logged and answered 500 without internals.
+ * for bad input, except those in nwaku's words that scripts compare, which are text/plain as nwaku sends them unless
+ * the client asks for JSON ({@link HttpError#nwakuText}); anything unexpected is logged and answered 500 without
+ * internals.
  */
 public final class RestServer implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(RestServer.class);
@@ -98,6 +101,12 @@ public final class RestServer implements AutoCloseable {
                 .requestTimeout(REQUEST_READ_TIMEOUT)
                 // a Store v3 query may list 100 hashes of 66 characters each in its URL
                 .httpRequestDecoder(spec -> spec.maxInitialLineLength(MAX_REQUEST_LINE))
+                // a client still sending an oversized request line reads its 414 instead of a reset, as from nwaku
+                .doOnChannelInit((observer, channel, remote) -> {
+                    if (channel.pipeline().get(NettyPipeline.HttpCodec) != null) {
+                        channel.pipeline().addAfter(NettyPipeline.HttpCodec, LingeringClose.NAME, new LingeringClose());
+                    }
+                })
                 .handle(this::handle)
                 .bindNow();
     }
@@ -126,7 +135,7 @@ public final class RestServer implements AutoCloseable {
             inFlight.decrementAndGet();
             refusedInFlight.incrementAndGet();
             response.header(HttpHeaderNames.RETRY_AFTER, "1");
-            return Responses.error(response, mapper, new HttpError(HttpResponseStatus.SERVICE_UNAVAILABLE,
+            return Responses.error(request, response, mapper, new HttpError(HttpResponseStatus.SERVICE_UNAVAILABLE,
                     "the node is answering " + maxInFlight + " requests already; retry shortly"));
         }
         Publisher<Void> reply;
@@ -146,7 +155,7 @@ public final class RestServer implements AutoCloseable {
             return Responses.json(response, mapper, HttpResponseStatus.SERVICE_UNAVAILABLE,
                     Map.of("nodeHealth", NodeApi.SHUTTING_DOWN, "protocolsHealth", List.of()));
         }
-        return Responses.error(response, mapper, new HttpError(HttpResponseStatus.SERVICE_UNAVAILABLE, "the node is shutting down"));
+        return Responses.error(request, response, mapper, new HttpError(HttpResponseStatus.SERVICE_UNAVAILABLE, "the node is shutting down"));
     }
 
     /**
@@ -275,7 +284,7 @@ public final class RestServer implements AutoCloseable {
             return Mono.empty();
         }
         if (e instanceof HttpError error) {
-            return Responses.error(response, mapper, error);
+            return Responses.error(request, response, mapper, error);
         }
         if (e instanceof AbortedException) {
             // the client hung up before its answer was ready (a poller giving up): nothing failed here
@@ -283,7 +292,7 @@ public final class RestServer implements AutoCloseable {
             return Mono.empty();
         }
         log.error("{} {} failed", request.method(), request.uri(), e);
-        return Responses.error(response, mapper, new HttpError(HttpResponseStatus.INTERNAL_SERVER_ERROR, "internal error"));
+        return Responses.error(request, response, mapper, new HttpError(HttpResponseStatus.INTERNAL_SERVER_ERROR, "internal error"));
     }
 
     @Override

@@ -9,13 +9,14 @@ import io.netty.handler.codec.http.HttpResponseStatus;
 import io.wakurelay.archive.ArchiveClosedException;
 import io.wakurelay.archive.InvalidQueryException;
 import io.wakurelay.archive.StoreQuery;
-import io.wakurelay.services.OpenQuery;
-import io.wakurelay.services.StoreBusyException;
-import io.wakurelay.services.StoreQueries;
+import io.wakurelay.archive.StoreResponse;
+import io.wakurelay.archive.UnknownCursorException;
 import io.wakurelay.p2p.multiaddr.Multiaddr;
 import io.wakurelay.p2p.multiaddr.MultiaddrFormatException;
-import io.wakurelay.protocol.MessageHash;
+import io.wakurelay.services.OpenQuery;
 import io.wakurelay.services.RemoteStoreException;
+import io.wakurelay.services.StoreBusyException;
+import io.wakurelay.services.StoreQueries;
 import org.reactivestreams.Publisher;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -27,16 +28,15 @@ import reactor.netty.http.server.HttpServerRequest;
 import reactor.netty.http.server.HttpServerResponse;
 
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.Set;
 import java.util.function.Supplier;
 
 /** {@code GET /store/v3/messages}: Store v3 queries over the archive, in nwaku's REST shape. */
 final class StoreApi {
     private static final Logger log = LoggerFactory.getLogger(StoreApi.class);
-    private static final Set<String> PARAMETERS = Set.of("pubsubTopic", "contentTopics", "startTime", "endTime", "hashes",
-            "cursor", "pageSize", "ascending", "includeData", "requestId", "peerAddr");
+    /** nwaku's words for a cursor that is not stored (its archive driver's error, through the self-store request). */
+    static final String CURSOR_NOT_FOUND = "error in handleSelfStoreRequest: BAD_RESPONSE: archive error: DRIVER_ERROR: cursor not found";
+    private static final String PEER_ADDR_ERROR = "Failed parsing remote peer info: ";
 
     /** How long one chunk of an answer may wait for the client to take it before the answer is cut (its slot freed). */
     static final Duration WRITE_STALL_TIMEOUT = Duration.ofSeconds(20);
@@ -56,48 +56,50 @@ final class StoreApi {
     }
 
     Publisher<Void> query(HttpServerRequest request, HttpServerResponse response) {
+        boolean json = Responses.acceptsJson(request);
         QueryParameters params;
         try {
             params = QueryParameters.of(request.uri());
         } catch (IllegalArgumentException e) { // a broken %-escape in the query string
-            return reply(response, HttpResponseStatus.BAD_REQUEST, "", "the query string is not valid: " + e.getMessage());
+            return refuse(response, json, HttpResponseStatus.BAD_REQUEST, "", e.getMessage());
         }
         String requestId;
         try {
-            requestId = params.single("requestId", "");
-        } catch (IllegalArgumentException e) { // requestId given twice or broken: nothing to echo
-            return reply(response, HttpResponseStatus.BAD_REQUEST, "", e.getMessage());
+            requestId = params.first("requestId", "");
+        } catch (IllegalArgumentException e) { // a broken requestId: nothing to echo
+            return refuse(response, json, HttpResponseStatus.BAD_REQUEST, "", e.getMessage());
         }
+        StoreQueryParser.Parsed parsed;
         Multiaddr peer;
         try {
+            // nwaku parses the query before peerAddr, so a query that is wrong in both is refused for the query
+            parsed = StoreQueryParser.parse(params);
             peer = peerAddr(params);
-        } catch (IllegalArgumentException e) {
-            return reply(response, HttpResponseStatus.BAD_REQUEST, requestId, e.getMessage());
+        } catch (IllegalArgumentException e) { // InvalidQueryException is one
+            return refuse(response, json, HttpResponseStatus.BAD_REQUEST, requestId, e.getMessage());
         }
         if (peer == null && queries == null) {
             // nwaku's answer when it has no store of its own and no store peer to ask (rest_api/endpoint/store/handlers.nim)
             return reply(response, HttpResponseStatus.PRECONDITION_FAILED, requestId,
                     "this node does not archive messages (it was started with --store=false); give peerAddr to ask another node");
         }
-        StoreQuery query;
-        try {
-            query = parse(params);
-        } catch (IllegalArgumentException e) { // InvalidQueryException is one
-            return reply(response, HttpResponseStatus.BAD_REQUEST, requestId, e.getMessage());
-        }
+        StoreQuery query = parsed.query();
         // RocksDB reads block; they never run on the network threads. The page is opened first (its slot, index
         // entries and cursor), so that any failure until then still gets a JSON answer; then it is written out as
         // it is read, one chunk at a time as the client takes them, and closed (freeing its slot) however that ends.
         // A remote page arrives whole (bounded by the store client's response limit) and is written out the same way.
-        Mono<OpenQuery> open = peer != null
+        boolean includeData = query != null && query.includeData();
+        Mono<OpenQuery> open = parsed.matchesNothing()
+                ? Mono.fromCallable(() -> OpenQuery.remote(new StoreResponse(List.of(), null)))
+                : peer != null
                 ? remote.open(peer, query, requestId)
                 : Mono.fromCallable(() -> contained(() -> queries.open(query))).subscribeOn(Schedulers.boundedElastic());
-        return Mono.usingWhen(open, page -> stream(response, page, query.includeData(), requestId),
+        return Mono.usingWhen(open, page -> stream(response, page, includeData, requestId),
                         page -> Mono.fromRunnable(page::close), (page, error) -> Mono.fromRunnable(page::close),
                         page -> Mono.fromRunnable(page::close))
                 .doOnDiscard(OpenQuery.class, OpenQuery::close) // opened after the client went away
                 // a client that hung up goes on to RestServer, which logs it quietly; nothing can be sent to it
-                .onErrorResume(e -> !response.hasSentHeaders() && !(e instanceof AbortedException), e -> Mono.from(failed(response, requestId, e)));
+                .onErrorResume(e -> !response.hasSentHeaders() && !(e instanceof AbortedException), e -> Mono.from(failed(response, json, requestId, e)));
     }
 
     private Mono<Void> stream(HttpServerResponse response, OpenQuery page, boolean includeData, String requestId) {
@@ -116,10 +118,17 @@ final class StoreApi {
         return Responses.sendOneByOne(response, chunks, WRITE_STALL_TIMEOUT);
     }
 
-    /** The answer to a query that failed before its first byte was sent: always a JSON answer, never a dropped request. */
-    private Publisher<Void> failed(HttpServerResponse response, String requestId, Throwable e) {
+    /**
+     * The answer to a query that failed before its first byte was sent, never a dropped request: nwaku's words as
+     * text/plain for what nwaku refuses so (JSON for a client that asks for it), the store's JSON shape otherwise.
+     */
+    private Publisher<Void> failed(HttpServerResponse response, boolean json, String requestId, Throwable e) {
+        if (e instanceof UnknownCursorException) {
+            // nwaku: 500 with its driver's words; ours would say more, but scripts look for these
+            return refuse(response, json, HttpResponseStatus.INTERNAL_SERVER_ERROR, requestId, CURSOR_NOT_FOUND);
+        }
         if (e instanceof InvalidQueryException) {
-            return reply(response, HttpResponseStatus.BAD_REQUEST, requestId, e.getMessage());
+            return refuse(response, json, HttpResponseStatus.BAD_REQUEST, requestId, e.getMessage());
         }
         if (e instanceof StoreBusyException) {
             // nwaku answers a store past its rate limit with 429; the slots are this node's limit of the same kind
@@ -159,64 +168,39 @@ final class StoreApi {
 
     /** The remote store to ask, or null for this node's own archive. */
     private static Multiaddr peerAddr(QueryParameters params) {
-        String text = params.single("peerAddr", null);
-        if (text == null || text.isEmpty()) {
+        String text = params.first("peerAddr", "");
+        if (text.isEmpty()) {
             return null;
         }
+        // nwaku's words (parseUrlPeerAddr and parsePeerInfo in waku_core/peers.nim), which scripts compare
         Multiaddr peer;
         try {
             peer = Multiaddr.parse(text.trim());
         } catch (MultiaddrFormatException | IllegalArgumentException e) {
-            throw new IllegalArgumentException("peerAddr is not a multiaddr: " + e.getMessage());
+            throw new IllegalArgumentException(PEER_ADDR_ERROR + "MultiAddress.init [" + e.getMessage() + "]");
         }
         if (peer.peerId().isEmpty()) {
-            throw new IllegalArgumentException("peerAddr must end in /p2p/<peer id>, was " + text);
+            throw new IllegalArgumentException(PEER_ADDR_ERROR + "Error in parsePeerInfo: p2p part should contain / [p2pPartStr:] [peer:"
+                    + text.trim() + "]");
         }
         return peer;
     }
 
-    private StoreQuery parse(QueryParameters params) {
-        for (String name : params.names()) {
-            if (!PARAMETERS.contains(name)) {
-                throw new IllegalArgumentException("unknown parameter '" + name + "'; parameters are "
-                        + String.join(", ", PARAMETERS.stream().sorted().toList()));
-            }
+    /**
+     * A refused query: nwaku's text/plain words, or, for a client that asks for JSON ({@code Accept: application/json}),
+     * the store's answer shape with the same words in {@code statusDesc} and {@code error}.
+     */
+    private Publisher<Void> refuse(HttpServerResponse response, boolean json, HttpResponseStatus status, String requestId, String text) {
+        if (!json) {
+            return Responses.text(response, status, text);
         }
-        StoreQuery.Builder b = StoreQuery.builder();
-        String pubsubTopic = params.single("pubsubTopic", null);
-        if (pubsubTopic != null && !pubsubTopic.isEmpty()) {
-            b.pubsubTopic(pubsubTopic);
-        }
-        b.contentTopics(params.list("contentTopics"));
-        List<MessageHash> hashes = new ArrayList<>();
-        for (String h : params.list("hashes")) {
-            hashes.add(hash(h, "hashes"));
-        }
-        b.hashes(hashes);
-        String start = params.single("startTime", null);
-        if (start != null) {
-            b.startTime(number(start, "startTime"));
-        }
-        String end = params.single("endTime", null);
-        if (end != null) {
-            b.endTime(number(end, "endTime"));
-        }
-        String cursor = params.single("cursor", null);
-        if (cursor != null && !cursor.isEmpty()) {
-            b.cursor(hash(cursor, "cursor"));
-        }
-        String pageSize = params.single("pageSize", null);
-        if (pageSize != null) {
-            long n = number(pageSize, "pageSize");
-            if (n < 0) {
-                throw new IllegalArgumentException("pageSize must not be negative, was " + pageSize);
-            }
-            // as nwaku: 0 means the default, more than the maximum means the maximum
-            b.pageSize((int) Math.min(n, StoreQuery.MAX_PAGE_SIZE));
-        }
-        b.ascending(bool(params.single("ascending", "true"), "ascending"));
-        b.includeData(bool(params.single("includeData", "false"), "includeData"));
-        return b.build();
+        ObjectNode body = mapper.createObjectNode();
+        body.put("requestId", requestId);
+        body.put("statusCode", status.code());
+        body.put("statusDesc", text);
+        body.put("error", text);
+        body.putArray("messages");
+        return Responses.json(response, mapper, status, body);
     }
 
     private Publisher<Void> reply(HttpServerResponse response, HttpResponseStatus status, String requestId, String desc) {
@@ -231,29 +215,5 @@ final class StoreApi {
         body.put("statusDesc", desc);
         body.putArray("messages");
         return Responses.json(response, mapper, status, body);
-    }
-
-    private static long number(String text, String name) {
-        try {
-            return Long.parseLong(text.trim());
-        } catch (NumberFormatException e) {
-            throw new IllegalArgumentException(name + " must be an integer, was '" + text + "'");
-        }
-    }
-
-    private static boolean bool(String text, String name) {
-        return switch (text.trim()) {
-            case "true" -> true;
-            case "false" -> false;
-            default -> throw new IllegalArgumentException(name + " must be true or false, was '" + text + "'");
-        };
-    }
-
-    private static MessageHash hash(String text, String name) {
-        try {
-            return MessageHash.parse(text.trim());
-        } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException(name + ": " + e.getMessage());
-        }
     }
 }
