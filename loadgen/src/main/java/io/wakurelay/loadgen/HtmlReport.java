@@ -9,8 +9,9 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * A self-contained HTML page (no scripts, no external files) with the rows and, for each row that measured
- * latencies, a histogram of them on logarithmic buckets drawn as inline SVG.
+ * A self-contained HTML page (no scripts, no external files): what the run was (JDK, CPU, commit, seed, mix), the
+ * units, the rows, nwaku's published figure beside ours where there is one, and for each row that measured
+ * latencies a histogram on logarithmic buckets and a cumulative distribution, drawn as inline SVG.
  */
 final class HtmlReport {
     private static final int WIDTH = 720;
@@ -19,14 +20,29 @@ final class HtmlReport {
     private HtmlReport() {
     }
 
-    static void write(Path file, List<ResultRow> rows) throws IOException {
+    /** nwaku's published figures (Apple M4), for the scenarios that reproduce its benchmarks. */
+    static final Map<String, Double> NWAKU_MSG_PER_S = Map.of("micro", 2273.7, "macro", 353.1);
+    static final String UNITS = "Units: *_ns nanoseconds, *_ms milliseconds, msg_per_s messages per second, *_mb MiB "
+            + "(2^20 bytes), mb_per_s payload megabytes (10^6 bytes) per second, alloc_bytes_per_msg bytes allocated per "
+            + "message, *_per_msg counts per message.";
+
+    static void write(Path file, List<ResultRow> rows, Map<String, String> facts) throws IOException {
         StringBuilder html = new StringBuilder();
         html.append("<!doctype html><html><head><meta charset=\"utf-8\"><title>wakurelay loadgen</title>")
                 .append("<style>body{font-family:sans-serif;margin:2em}table{border-collapse:collapse}")
                 .append("td,th{border:1px solid #ccc;padding:2px 6px;text-align:right}th{background:#eee}</style></head><body>")
-                .append("<h1>wakurelay loadgen</h1>");
+                .append("<h1>wakurelay loadgen</h1><table>");
+        facts.forEach((k, v) -> html.append("<tr><th>").append(escape(k)).append("</th><td>").append(escape(v)).append("</td></tr>"));
+        html.append("</table><p>").append(escape(UNITS)).append("</p>");
         for (ResultRow row : rows) {
-            html.append("<h2>").append(row.scenario()).append("</h2><table>");
+            html.append("<h2>").append(escape(row.scenario())).append("</h2>");
+            Double nwaku = NWAKU_MSG_PER_S.get(row.scenario());
+            if (nwaku != null) {
+                html.append(String.format(Locale.ROOT, "<p>nwaku's published %s figure: %.1f msg/s (Apple M4, another "
+                        + "machine); this run: %.1f msg/s, %.2f × nwaku's.</p>", row.scenario(), nwaku, row.msgPerS(),
+                        row.msgPerS() / nwaku));
+            }
+            html.append("<table>");
             for (Map.Entry<String, Object> e : row.json().entrySet()) {
                 html.append("<tr><th>").append(escape(e.getKey())).append("</th><td>").append(escape(String.valueOf(e.getValue())))
                         .append("</td></tr>");
@@ -34,7 +50,9 @@ final class HtmlReport {
             html.append("</table>");
             if (row.latencies().length > 0) {
                 html.append("<h3>latency histogram (").append(row.latencies().length).append(" messages)</h3>")
-                        .append(histogram(row.latencies()));
+                        .append(histogram(row.latencies()))
+                        .append("<h3>latency, cumulative: the share of messages at or below each latency</h3>")
+                        .append(cdf(row.latencies()));
             }
         }
         html.append("</body></html>\n");
@@ -71,6 +89,34 @@ final class HtmlReport {
         }
         svg.append(String.format(Locale.ROOT, "<text x=\"0\" y=\"%d\" font-size=\"11\">p50 %s, p99 %s, max %s</text>", HEIGHT + 32,
                 format(Latencies.percentile(sorted, 50)), format(Latencies.percentile(sorted, 99)), format(sorted[sorted.length - 1])));
+        return svg.append("</svg>").toString();
+    }
+
+    /** The cumulative distribution on a logarithmic latency axis, one point per 0.5 % of the messages. */
+    static String cdf(long[] sorted) {
+        double lo = Math.log10(Math.max(1, sorted[0]));
+        double hi = Math.max(lo + 1e-3, Math.log10(Math.max(1, sorted[sorted.length - 1])));
+        StringBuilder points = new StringBuilder();
+        for (int i = 0; i <= 200; i++) {
+            int index = Math.min(sorted.length - 1, (int) Math.ceil(i / 200.0 * sorted.length) - 1);
+            long v = sorted[Math.max(0, index)];
+            double x = (Math.log10(Math.max(1, v)) - lo) / (hi - lo) * WIDTH;
+            double y = HEIGHT - i / 200.0 * HEIGHT;
+            points.append(String.format(Locale.ROOT, "%.1f,%.1f ", x, y));
+        }
+        StringBuilder svg = new StringBuilder();
+        svg.append(String.format(Locale.ROOT, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\">", WIDTH, HEIGHT + 40));
+        svg.append("<polyline fill=\"none\" stroke=\"#4a7bd0\" stroke-width=\"2\" points=\"").append(points.toString().trim()).append("\"/>");
+        for (int p : new int[]{50, 90, 99}) {
+            double y = HEIGHT - p / 100.0 * HEIGHT;
+            svg.append(String.format(Locale.ROOT, "<line x1=\"0\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"#ccc\"/>"
+                    + "<text x=\"%d\" y=\"%.1f\" font-size=\"11\" text-anchor=\"end\">p%d %s</text>", y, WIDTH, y, WIDTH, y - 2, p,
+                    format(Latencies.percentile(sorted, p))));
+        }
+        for (int t = 0; t <= 4; t++) {
+            svg.append(String.format(Locale.ROOT, "<text x=\"%.1f\" y=\"%d\" font-size=\"11\">%s</text>", t / 4.0 * (WIDTH - 60),
+                    HEIGHT + 15, format(Math.pow(10, lo + t / 4.0 * (hi - lo)))));
+        }
         return svg.append("</svg>").toString();
     }
 

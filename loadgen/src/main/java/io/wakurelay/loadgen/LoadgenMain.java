@@ -130,6 +130,14 @@ public final class LoadgenMain implements Runnable {
             }
         }
 
+        /** The seeded mix the scenario replayed, for the report's header; null for the fixed-size scenarios. */
+        private Workload workload;
+
+        OutputOptions replaying(Workload w) {
+            this.workload = w;
+            return this;
+        }
+
         int report(ResultRow row) {
             if (!noHeader) {
                 Sink.out.println(ResultRow.CSV_HEADER);
@@ -144,7 +152,7 @@ public final class LoadgenMain implements Runnable {
             }
             if (html != null) {
                 try {
-                    HtmlReport.write(html, List.of(row));
+                    HtmlReport.write(html, List.of(row), RunFacts.of(workload));
                     Hgrm.write(Hgrm.besides(html), row.latencies());
                 } catch (IOException e) {
                     throw new UncheckedIOException("cannot write " + html, e);
@@ -198,7 +206,7 @@ public final class LoadgenMain implements Runnable {
         public Integer call() {
             Workload w = workload.workload();
             Durability mode = Durability.parse(durability);
-            return output.report(output.inWorkDir(dir -> MicroScenario.run(w, dir, mode, storeDbUrl, Sink.err)));
+            return output.replaying(w).report(output.inWorkDir(dir -> MicroScenario.run(w, dir, mode, storeDbUrl, Sink.err)));
         }
     }
 
@@ -230,7 +238,7 @@ public final class LoadgenMain implements Runnable {
                         "--transport is tcp or ws, not " + transport);
             }
             boolean ws = transport.equals("ws");
-            return output.report(output.inWorkDir(dir -> MacroScenario.run(w, dir, processes, storeDbUrl, ws, Sink.err)));
+            return output.replaying(w).report(output.inWorkDir(dir -> MacroScenario.run(w, dir, processes, storeDbUrl, ws, Sink.err)));
         }
     }
 
@@ -252,7 +260,7 @@ public final class LoadgenMain implements Runnable {
                 throw new CommandLine.ParameterException(new CommandLine(this), "-d must be 1..64, was " + d);
             }
             Workload w = workload.workload();
-            return output.report(output.inWorkDir(dir -> FanoutScenario.run(w, d, dir, Sink.err)));
+            return output.replaying(w).report(output.inWorkDir(dir -> FanoutScenario.run(w, d, dir, Sink.err)));
         }
     }
 
@@ -279,7 +287,7 @@ public final class LoadgenMain implements Runnable {
                         "--nodes must be 2..200, --links at least 1 and --rate positive");
             }
             Workload w = workload.workload();
-            return output.report(output.inWorkDir(dir -> MeshScenario.run(w, nodes, links, rate, dir, Sink.err)));
+            return output.replaying(w).report(output.inWorkDir(dir -> MeshScenario.run(w, nodes, links, rate, dir, Sink.err)));
         }
     }
 
@@ -372,7 +380,7 @@ public final class LoadgenMain implements Runnable {
                 throw new CommandLine.ParameterException(spec.commandLine(), "--publish-to is not a multiaddr: " + e.getMessage());
             }
             Workload w = workload.workload();
-            return output.report(output.inWorkDir(dir -> DriveScenario.run(w, publishTo, target.publishRest, storeAt, rate, DurationText.parse(settle), dir, Sink.err)));
+            return output.replaying(w).report(output.inWorkDir(dir -> DriveScenario.run(w, publishTo, target.publishRest, storeAt, rate, DurationText.parse(settle), dir, Sink.err)));
         }
     }
 
