@@ -32,12 +32,14 @@ import io.wakurelay.services.FilterService;
 import io.wakurelay.services.LightpushService;
 import io.wakurelay.services.StoreClient;
 import io.wakurelay.services.StoreService;
+import reactor.core.publisher.Mono;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import reactor.core.publisher.Flux;
 
 import java.net.InetSocketAddress;
 import java.util.EnumSet;
+import java.time.Duration;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -338,8 +340,18 @@ public final class WakuNode implements NodeStatus, AutoCloseable {
     }
 
     @Override
-    public void addPeer(Multiaddr address) {
-        host.addStaticPeer(address);
+    public Mono<Void> addPeer(Multiaddr address, Duration timeout) {
+        return Mono.defer(() -> {
+            long start = System.nanoTime();
+            host.addStaticPeer(address);
+            // the static peer's dial is under way: this one shares it (or takes the connection it made)
+            return host.dial(address).timeout(timeout).flatMap(connection -> {
+                Duration left = timeout.minusNanos(System.nanoTime() - start);
+                // a peer subscribed to nothing says nothing: the wait ends with the time left, connected all the same
+                return relay.heardFrom(connection.remotePeer())
+                        .timeout(left.isNegative() ? Duration.ZERO : left, Mono.empty());
+            });
+        });
     }
 
     /**
