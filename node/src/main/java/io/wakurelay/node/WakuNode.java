@@ -86,7 +86,8 @@ public final class WakuNode implements NodeStatus, AutoCloseable {
                     : components.add("archive", ArchiveBackends.open(named(config.archive(), key), metrics.registry()));
             // added right after the archive, so that it stops after the relay and the host (the relay feeds it) and
             // before the archive closes (it feeds the archive); it is connected to the relay further down
-            this.pipeline = new ArchivePipeline(archive);
+            this.pipeline = new ArchivePipeline(archive, archive == null ? null
+                    : new ArchiveTimestampWindow(config.relay().limits().maxClockDrift(), metrics.registry()));
             components.add("archive pipeline", pipeline, pipeline::shutdown, () -> { });
             // static peers are dialled once the relay listens for connections, so that it sees them from the start
             Host host = Host.start(config.host().toBuilder().staticPeers(List.of()).build(), key, metrics.registry());
