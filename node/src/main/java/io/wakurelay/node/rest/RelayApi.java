@@ -40,14 +40,13 @@ final class RelayApi {
     private final RestConfig config;
     private final LongSupplier clockNanos;
     private final int maxTopicBytes;
+    private final Set<String> configuredTopics;
     private final AutoSharding autoSharding;
 
     /** @param autoSharding how content topics map to shards for the {@code /relay/v1/auto} endpoints; null: they answer 400 */
     RelayApi(RelayPort relay, ObjectMapper mapper, TopicCache cache, LiveStreams streams, RestConfig config,
              LongSupplier clockNanos, int maxTopicBytes, AutoSharding autoSharding) {
-        // as nwaku's REST (rest_api/endpoint/builder.nim): the topics the node was started with are cached for GET
-        // /relay/v1/messages as if subscribed over REST, and DELETE /relay/v1/subscriptions leaves them as any other
-        relay.subscriptions().forEach(cache::open);
+        this.configuredTopics = Set.copyOf(relay.subscriptions());
         this.autoSharding = autoSharding;
         this.relay = relay;
         this.mapper = mapper;
@@ -145,9 +144,7 @@ final class RelayApi {
             for (String stillWanted : cache.contentTopics()) {
                 shards.remove(sharding.pubsubTopic(stillWanted));
             }
-            // a shard whose pubsub-topic cache is open (the node was started with it, or it was subscribed by pubsub
-            // topic) is still wanted
-            relay.unsubscribe(shards.stream().filter(t -> !cache.isOpen(t)).toList());
+            relay.unsubscribe(shards.stream().filter(t -> !configuredTopics.contains(t) && !cache.isOpen(t)).toList());
             return Mono.from(Responses.text(response, HttpResponseStatus.OK, "OK"));
         });
     }
@@ -193,19 +190,14 @@ final class RelayApi {
     }
 
     /**
-     * DELETE /relay/v1/subscriptions with a JSON array of pubsub topics: their caches close and the node stops relaying
-     * them, the topics it was started with included, as nwaku (a publish on one then answers 400). A shard a content
-     * topic subscribed over /relay/v1/auto/subscriptions still needs keeps being relayed.
+     * DELETE /relay/v1/subscriptions with a JSON array of pubsub topics. The node keeps relaying the topics it
+     * was started with (--pubsub-topic); only their REST cache closes. Topics added over REST are left.
      */
     Publisher<Void> unsubscribe(HttpServerRequest request, HttpServerResponse response) {
         return Bodies.read(request, config.maxBodyBytes()).flatMap(body -> {
             List<String> topics = topics(parse(body));
             topics.forEach(cache::close);
-            Set<String> neededByContent = new java.util.HashSet<>();
-            if (autoSharding != null) {
-                cache.contentTopics().forEach(c -> neededByContent.add(autoSharding.pubsubTopic(c)));
-            }
-            relay.unsubscribe(topics.stream().filter(t -> !neededByContent.contains(t)).toList());
+            relay.unsubscribe(topics.stream().filter(t -> !configuredTopics.contains(t)).toList());
             return Mono.from(Responses.text(response, HttpResponseStatus.OK, "OK"));
         });
     }
