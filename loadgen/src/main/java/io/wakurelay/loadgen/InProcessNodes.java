@@ -17,8 +17,9 @@ import java.util.List;
 /** Nodes started inside the load generator's JVM, from typed configs that start at the node's DEFAULTS. */
 final class InProcessNodes {
     /**
-     * Messages of a long pre-generated workload may be older than the default 20 s drift by the time they are
-     * sent; the check stays on, with a window that covers the run.
+     * The archive's timestamp window (--max-clock-drift): messages of a long pre-generated workload may be older than
+     * the default 20 s by the time they are sent, and the archive would skip them (the relay takes any timestamp); the
+     * window stays on, wide enough to cover the run.
      */
     static final Duration CLOCK_DRIFT = Duration.ofMinutes(10);
     /**

@@ -251,11 +251,14 @@ final class QueryScenario {
         Random random = new Random(42);
         byte[] payload = new byte[o.payloadBytes];
         URI publish = URI.create("http://" + o.restAt + "/relay/v1/messages/" + enc(o.pubsubTopic));
-        long base = System.currentTimeMillis() * 1_000_000L;
+        long last = 0;
         for (int i = 0; i < o.fill; i++) {
             random.nextBytes(payload);
+            // the time of each publish (rising): a fill longer than the archive's window (--max-clock-drift, 20 s)
+            // would otherwise give its last messages timestamps the archive skips as too old
+            last = Math.max(System.currentTimeMillis() * 1_000_000L, last + 1);
             String body = "{\"payload\":\"" + Base64.getEncoder().encodeToString(payload) + "\",\"contentTopic\":\"" + o.contentTopic
-                    + "\",\"timestamp\":" + (base + i) + "}";
+                    + "\",\"timestamp\":" + last + "}";
             try {
                 HttpResponse<String> r = client.send(HttpRequest.newBuilder(publish).header("Content-Type", "application/json")
                         .POST(HttpRequest.BodyPublishers.ofString(body)).timeout(Duration.ofSeconds(30)).build(), HttpResponse.BodyHandlers.ofString());

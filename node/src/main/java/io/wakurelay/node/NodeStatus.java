@@ -1,6 +1,9 @@
 package io.wakurelay.node;
 
 import io.wakurelay.p2p.multiaddr.Multiaddr;
+import reactor.core.publisher.Mono;
+
+import java.time.Duration;
 
 import java.util.List;
 import java.util.Set;
@@ -34,6 +37,10 @@ public interface NodeStatus {
 
     List<PeerView> peers();
 
-    /** Keeps {@code address} (with its /p2p peer id) connected, as a static peer. */
-    void addPeer(Multiaddr address);
+    /**
+     * Keeps {@code address} (with its /p2p peer id) connected, as a static peer, and dials it now. Completes once the
+     * peer is connected and, when it is a relay peer, its relay subscriptions are known (a publish then reaches it);
+     * errors when the dial fails or does not finish within {@code timeout}. The peer is kept either way.
+     */
+    Mono<Void> addPeer(Multiaddr address, Duration timeout);
 }

@@ -32,12 +32,14 @@ import io.wakurelay.services.FilterService;
 import io.wakurelay.services.LightpushService;
 import io.wakurelay.services.StoreClient;
 import io.wakurelay.services.StoreService;
+import reactor.core.publisher.Mono;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import reactor.core.publisher.Flux;
 
 import java.net.InetSocketAddress;
 import java.util.EnumSet;
+import java.time.Duration;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -84,7 +86,8 @@ public final class WakuNode implements NodeStatus, AutoCloseable {
                     : components.add("archive", ArchiveBackends.open(named(config.archive(), key), metrics.registry()));
             // added right after the archive, so that it stops after the relay and the host (the relay feeds it) and
             // before the archive closes (it feeds the archive); it is connected to the relay further down
-            this.pipeline = new ArchivePipeline(archive);
+            this.pipeline = new ArchivePipeline(archive, archive == null ? null
+                    : new ArchiveTimestampWindow(config.relay().limits().maxClockDrift(), metrics.registry()));
             components.add("archive pipeline", pipeline, pipeline::shutdown, () -> { });
             // static peers are dialled once the relay listens for connections, so that it sees them from the start
             Host host = Host.start(config.host().toBuilder().staticPeers(List.of()).build(), key, metrics.registry());
@@ -344,8 +347,18 @@ public final class WakuNode implements NodeStatus, AutoCloseable {
     }
 
     @Override
-    public void addPeer(Multiaddr address) {
-        host.addStaticPeer(address);
+    public Mono<Void> addPeer(Multiaddr address, Duration timeout) {
+        return Mono.defer(() -> {
+            long start = System.nanoTime();
+            host.addStaticPeer(address);
+            // the static peer's dial is under way: this one shares it (or takes the connection it made)
+            return host.dial(address).timeout(timeout).flatMap(connection -> {
+                Duration left = timeout.minusNanos(System.nanoTime() - start);
+                // a peer subscribed to nothing says nothing: the wait ends with the time left, connected all the same
+                return relay.heardFrom(connection.remotePeer())
+                        .timeout(left.isNegative() ? Duration.ZERO : left, Mono.empty());
+            });
+        });
     }
 
     /**

@@ -47,6 +47,45 @@ class AdminApiTest {
         }
     }
 
+    /**
+     * nwaku answers POST /admin/v1/peers once its dials finished: a script publishes right after and expects the new
+     * peer to have the message (before, the answer came at once and the first message reached nobody).
+     */
+    @Test
+    void aPeerAddedOverRestGetsAMessagePublishedRightAfterTheAnswer() {
+        try (WakuNode a = start("a");
+             WakuNode b = WakuNode.start(TestNodes.local(dir.resolve("b")).build())) {
+            Http restA = new Http(a.restAddress());
+            Http restB = new Http(b.restAddress());
+            Http.Reply added = restA.post("/admin/v1/peers", "[\"" + b.multiaddr() + "\"]");
+            assertThat(added.status()).isEqualTo(200);
+            assertThat(added.body()).isEqualTo("OK");
+            assertThat(restA.post("/relay/v1/messages/" + Http.topic("/waku/2/rs/0/0"),
+                    "{\"payload\":\"Zmlyc3Q=\",\"contentTopic\":\"/admin/1/first/proto\"}").status()).isEqualTo(200);
+
+            String query = "/store/v3/messages?pubsubTopic=" + Http.topic("/waku/2/rs/0/0") + "&contentTopics="
+                    + Http.topic("/admin/1/first/proto");
+            Eventually.until("B archived the message published right after A added it", Duration.ofSeconds(5),
+                    () -> restB.get(query).json().get("messages").size() == 1);
+        }
+    }
+
+    @Test
+    void aPeerThatCannotBeReachedIsAFailureInTheAnswerAsNwakuSaysIt() {
+        try (WakuNode a = start("a"); WakuNode b = start("b")) {
+            Http restA = new Http(a.restAddress());
+            // a listening port nobody answers on: refused at once
+            String unreachable = "/ip4/127.0.0.1/tcp/1/p2p/16Uiu2HAmQ3AdGcGU1s1fp1ZrNXkqjho2uWeaq2HhzT6Y6ABjWm7b";
+            Http.Reply reply = restA.post("/admin/v1/peers", "[\"" + b.multiaddr() + "\",\"" + unreachable + "\"]");
+
+            assertThat(reply.status()).isEqualTo(400);
+            assertThat(reply.body()).contains("Failed to connect to peer at index: 1 - " + unreachable)
+                    .doesNotContain("index: 0");
+            assertThat(restA.get("/admin/v1/peers").json().toString())
+                    .as("the reachable peer is connected when the answer comes").contains(b.peerId(), "Connected");
+        }
+    }
+
     @Test
     void theLogLevelIsSetAtRunTimeWithNwakusNamesOnlyByAnAdmin() {
         try (WakuNode a = start("a")) {

@@ -19,11 +19,14 @@ final class LargeMessages {
     static void publish(Http rest, int count) {
         Random random = new Random(count);
         byte[] payload = new byte[PAYLOAD_BYTES];
-        long base = WakuNode.nowNanos();
+        long last = 0;
         for (int i = 0; i < count; i++) {
             random.nextBytes(payload);
+            // the time of the publish, not of the first one: on a loaded machine the last may come more than the
+            // archive's 20 s window after the first; still rising, so that the store's order is the publishing order
+            last = Math.max(WakuNode.nowNanos(), last + 1);
             String body = "{\"payload\":\"" + Base64.getEncoder().encodeToString(payload) + "\",\"contentTopic\":\"" + CONTENT
-                    + "\",\"timestamp\":" + (base + i) + "}";
+                    + "\",\"timestamp\":" + last + "}";
             Http.Reply reply = rest.post("/relay/v1/messages/" + Http.topic(TOPIC), body);
             if (reply.status() != 200) {
                 throw new AssertionError("publish " + i + " answered " + reply.status() + ": " + reply.body());

@@ -39,7 +39,11 @@ public final class MessageValidator {
         }
     }
 
-    /** Checks the decoded fields: content topic, meta size and timestamp window. */
+    /**
+     * Checks the decoded fields: content topic and meta size. The timestamp is not judged here: nwaku relays a message
+     * whatever its timestamp, and only its archive skips one far from its clock (the node's archive does the same with
+     * {@link ProtocolLimits#maxClockDrift()}), so an honest peer forwarding it is never refused nor penalised.
+     */
     public void checkMessage(WakuMessageView message, long nowNanos) {
         checkFields(message.contentTopic(), message.metaSize(), message.timestamp(), nowNanos);
     }
@@ -54,16 +58,6 @@ public final class MessageValidator {
         if (metaSize > MAX_META_BYTES) {
             throw new ProtocolViolation(Violation.META_TOO_LARGE,
                     "meta is " + metaSize + " bytes, the maximum is " + MAX_META_BYTES);
-        }
-        long window = limits.maxClockDrift().toNanos();
-        if (window > 0 && timestamp != 0) {
-            long drift = Math.abs(timestamp - nowNanos);
-            // a subtraction that overflows is a timestamp absurdly far away
-            if (drift > window || drift < 0) {
-                throw new ProtocolViolation(Violation.TIMESTAMP_OUT_OF_WINDOW,
-                        "timestamp " + timestamp + " is more than " + limits.maxClockDrift().toSeconds()
-                                + " s from the receiver's clock " + nowNanos);
-            }
         }
     }
 }

@@ -9,8 +9,10 @@ import java.util.Objects;
  * @param maxRpcSize     largest relay RPC accepted from a peer, without its length prefix (default 1 MiB)
  * @param maxMessageSize largest encoded WakuMessage accepted (default 153600 bytes, as the Waku network)
  * @param maxTopicBytes  longest pubsub or content topic in UTF-8 bytes
- * @param maxClockDrift  how far a message timestamp may be from the receiver's clock, either way;
- *                       {@link Duration#ZERO} turns the check off. Messages without a timestamp pass.
+ * @param maxClockDrift  how far a message timestamp may be from the time it was received, either way, for the node's
+ *                       archive to keep it (nwaku's archive window); relay, lightpush and publishing do not judge
+ *                       timestamps, as nwaku. {@link Duration#ZERO} archives whatever the timestamp; a message without
+ *                       one is always archived.
  */
 public record ProtocolLimits(int maxRpcSize, int maxMessageSize, int maxTopicBytes, Duration maxClockDrift) {
 

@@ -30,9 +30,7 @@ public enum Violation {
     /** The content topic is not /{application}/{version}/{topic}/{encoding} (optionally with a generation prefix). */
     INVALID_CONTENT_TOPIC("invalid_content_topic", true),
     /** meta is longer than 64 bytes. */
-    META_TOO_LARGE("meta_too_large", true),
-    /** The timestamp is further from this node's clock than the configured window allows. */
-    TIMESTAMP_OUT_OF_WINDOW("timestamp_out_of_window", false);
+    META_TOO_LARGE("meta_too_large", true);
 
     private final String label;
     private final boolean penalised;

@@ -158,11 +158,16 @@ class EnvelopeCodecTest {
     }
 
     @Test
-    void rejectsTimestampsOutsideTheWindowAndAcceptsAbsentOnes() {
+    void acceptsAnyTimestampAsNwakusRelayDoesAndIndexesAnAbsentOneAtTheReceiveTime() {
         long drift = Duration.ofSeconds(21).toNanos();
-        assertViolation(messageBuffer(TestMessages.message(1, 10, NOW + drift).toByteString()), Violation.TIMESTAMP_OUT_OF_WINDOW);
-        assertViolation(messageBuffer(TestMessages.message(1, 10, NOW - drift).toByteString()), Violation.TIMESTAMP_OUT_OF_WINDOW);
-        assertViolation(messageBuffer(TestMessages.message(1, 10, Long.MIN_VALUE).toByteString()), Violation.TIMESTAMP_OUT_OF_WINDOW);
+        for (long timestamp : new long[]{NOW + drift, NOW - drift, Long.MIN_VALUE, Long.MAX_VALUE}) {
+            ByteBuf far = messageBuffer(TestMessages.message(1, 10, timestamp).toByteString());
+            Envelope accepted = decoder.decode(TOPIC, far, far);
+            assertThat(accepted.message().timestamp()).isEqualTo(timestamp);
+            assertThat(accepted.receivedAtNanos()).isEqualTo(NOW);
+            accepted.release();
+            far.release();
+        }
         WakuMessage noTimestamp = TestMessages.message(1, 10, 0).toBuilder().clearTimestamp().build();
         ByteBuf frame = messageBuffer(noTimestamp.toByteString());
         Envelope got = decoder.decode(TOPIC, frame, frame);

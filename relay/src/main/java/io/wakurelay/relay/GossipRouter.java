@@ -157,6 +157,7 @@ final class GossipRouter {
             }
         }
         fanout.values().forEach(f -> f.remove(peer));
+        peer.heard.tryEmitEmpty(); // nothing more will come: no one waits for it
         if (peer.address != null) {
             peersPerAddress.computeIfPresent(peer.address, (a, n) -> n == 1 ? null : n - 1);
         }
@@ -215,6 +216,9 @@ final class GossipRouter {
         }
         if (from != null && !parsed.subscriptions().isEmpty()) {
             onSubscriptions(from, parsed.subscriptions());
+        }
+        if (from != null) {
+            from.heard.tryEmitEmpty(); // after its subscriptions are known: a publish now reaches it
         }
         for (RpcReader.Message message : parsed.messages()) {
             onMessage(from, message, rpc, source);
@@ -512,44 +516,66 @@ final class GossipRouter {
     }
 
     /**
-     * Sends the subscription changes made since the last call, one RPC per peer (subscriptions, the GRAFTs of new
-     * meshes and the PRUNEs of left ones together), so that a burst of subscribes costs each peer one RPC.
+     * Joins {@code topics} and takes what peers must hear of it (and of any change not yet sent) in one RPC each, in
+     * one step, so that no other thread sends this change first and returns before it is out. Send it at once.
      */
+    synchronized Outbox joinAndAnnounce(Collection<String> topics) {
+        join(topics);
+        return subscriptionChanges();
+    }
+
+    /** As {@link #joinAndAnnounce}, for leaving. */
+    synchronized Outbox leaveAndAnnounce(Collection<String> topics) {
+        leave(topics);
+        return subscriptionChanges();
+    }
+
+    /** Sends the subscription changes not yet sent (those of the topics joined at start), one RPC per peer. */
     void flushSubscriptionChanges() {
-        Outbox out = new Outbox();
+        Outbox out;
         synchronized (this) {
-            if (pendingSubscriptions.isEmpty() && pendingUnsubscriptions.isEmpty() && pendingPrunes.isEmpty()) {
-                return;
-            }
-            for (PeerState p : peers.values()) {
-                RPC.Builder rpc = null;
-                for (String topic : pendingSubscriptions) {
-                    rpc = rpc != null ? rpc : out.control(p);
-                    rpc.addSubscriptions(RPC.SubOpts.newBuilder().setSubscribe(true).setTopicid(topic));
-                    if (mesh.getOrDefault(topic, Set.of()).contains(p)) {
-                        out.controlMessage(p).addGraft(ControlGraft.newBuilder().setTopicID(topic));
-                    }
-                }
-                for (String topic : pendingUnsubscriptions) {
-                    rpc = rpc != null ? rpc : out.control(p);
-                    rpc.addSubscriptions(RPC.SubOpts.newBuilder().setSubscribe(false).setTopicid(topic));
-                }
-            }
-            long backoffSeconds = params.unsubscribeBackoff().toSeconds();
-            for (Map.Entry<PeerState, Set<String>> prunes : pendingPrunes.entrySet()) {
-                if (!peers.containsKey(prunes.getKey().id)) {
-                    continue;
-                }
-                for (String topic : prunes.getValue()) {
-                    out.controlMessage(prunes.getKey()).addPrune(ControlPrune.newBuilder().setTopicID(topic)
-                            .setBackoff(backoffSeconds));
-                }
-            }
-            pendingSubscriptions.clear();
-            pendingUnsubscriptions.clear();
-            pendingPrunes.clear();
+            out = subscriptionChanges();
         }
         send(out);
+    }
+
+    /**
+     * The subscription changes made since the last call, one RPC per peer (subscriptions, the GRAFTs of new meshes and
+     * the PRUNEs of left ones together), so that a change of many topics costs each peer one RPC.
+     */
+    private Outbox subscriptionChanges() {
+        Outbox out = new Outbox();
+        if (pendingSubscriptions.isEmpty() && pendingUnsubscriptions.isEmpty() && pendingPrunes.isEmpty()) {
+            return out;
+        }
+        for (PeerState p : peers.values()) {
+            RPC.Builder rpc = null;
+            for (String topic : pendingSubscriptions) {
+                rpc = rpc != null ? rpc : out.control(p);
+                rpc.addSubscriptions(RPC.SubOpts.newBuilder().setSubscribe(true).setTopicid(topic));
+                if (mesh.getOrDefault(topic, Set.of()).contains(p)) {
+                    out.controlMessage(p).addGraft(ControlGraft.newBuilder().setTopicID(topic));
+                }
+            }
+            for (String topic : pendingUnsubscriptions) {
+                rpc = rpc != null ? rpc : out.control(p);
+                rpc.addSubscriptions(RPC.SubOpts.newBuilder().setSubscribe(false).setTopicid(topic));
+            }
+        }
+        long backoffSeconds = params.unsubscribeBackoff().toSeconds();
+        for (Map.Entry<PeerState, Set<String>> prunes : pendingPrunes.entrySet()) {
+            if (!peers.containsKey(prunes.getKey().id)) {
+                continue;
+            }
+            for (String topic : prunes.getValue()) {
+                out.controlMessage(prunes.getKey()).addPrune(ControlPrune.newBuilder().setTopicID(topic)
+                        .setBackoff(backoffSeconds));
+            }
+        }
+        pendingSubscriptions.clear();
+        pendingUnsubscriptions.clear();
+        pendingPrunes.clear();
+        return out;
     }
 
     // =====================================================================================================

@@ -2,6 +2,7 @@ package io.wakurelay.relay;
 
 import io.wakurelay.p2p.connection.Connection;
 import io.wakurelay.p2p.crypto.PeerId;
+import reactor.core.publisher.Sinks;
 
 import java.net.InetAddress;
 import java.util.HashMap;
@@ -25,6 +26,11 @@ final class PeerState {
     final Map<String, Long> backoffUntilNanos = new HashMap<>();
     final DontWantSet dontWant;
     final ControlBudget budget;
+    /**
+     * Completes when the peer's first RPC arrived (its subscriptions: it says them as its relay stream opens) or the
+     * peer left the router, so that a caller who connected it can wait until a publish reaches it.
+     */
+    final Sinks.Empty<Void> heard = Sinks.empty();
     /** The relay stream the peer opened to this node; read and written on the connection's event loop only. */
     RelayStreamReader inbound;
 

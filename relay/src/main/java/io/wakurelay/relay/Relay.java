@@ -55,8 +55,6 @@ public final class Relay implements AutoCloseable {
     public static final String PROTOCOL_ID = "/vac/waku/relay/2.0.0";
     /** The grace period of {@link #close()}. */
     public static final Duration DEFAULT_SHUTDOWN_GRACE = Duration.ofSeconds(5);
-    /** Subscription changes made within this time go to peers in one RPC. */
-    static final Duration SUBSCRIPTION_BATCH = Duration.ofMillis(20);
     private static final Duration REOPEN_DELAY = Duration.ofSeconds(1);
     private static final int INJECT_CHUNKS_AHEAD = 16;
 
@@ -70,7 +68,8 @@ public final class Relay implements AutoCloseable {
     private final ByteBufAllocator alloc = PooledByteBufAllocator.DEFAULT;
     private final Scheduler timers;
     private final Disposable heartbeat;
-    private final AtomicBoolean flushScheduled = new AtomicBoolean();
+    /** Held while a subscription change is made and announced, so that peers hear changes in the order made. */
+    private final Object subscriptionChanges = new Object();
     private final AtomicBoolean closing = new AtomicBoolean();
     private final Sinks.Empty<Void> terminated = Sinks.empty();
     /** The readers of the peers' relay streams, for the buffered-bytes gauge. */
@@ -355,30 +354,38 @@ public final class Relay implements AutoCloseable {
         }
     }
 
-    /** Joins {@code topics}; peers hear of it in one batched RPC each. Limited to {@code maxTopics} in all. */
+    /**
+     * Joins {@code topics}. Before this returns, every connected relay peer has the change in one RPC (queued to its
+     * stream, or held until the stream opens), as nwaku announces a subscription at once: a peer that publishes on
+     * the topic after this call returned reaches this node. Limited to {@code maxTopics} in all.
+     */
     public void subscribe(Collection<String> topics) {
         checkOpen();
-        Set<String> after = new java.util.HashSet<>(router.subscriptions());
-        after.addAll(topics);
-        RelayConfig.checkTopics(after, config.limits(), config.maxTopics());
-        router.join(topics);
-        scheduleFlush();
+        synchronized (subscriptionChanges) {
+            Set<String> after = new java.util.HashSet<>(router.subscriptions());
+            after.addAll(topics);
+            RelayConfig.checkTopics(after, config.limits(), config.maxTopics());
+            router.send(router.joinAndAnnounce(topics));
+        }
     }
 
-    /** Leaves {@code topics}; peers hear of it in one batched RPC each. */
+    /** Leaves {@code topics}; every peer has the change in one RPC before this returns. */
     public void unsubscribe(Collection<String> topics) {
         checkOpen();
-        router.leave(topics);
-        scheduleFlush();
+        synchronized (subscriptionChanges) {
+            router.send(router.leaveAndAnnounce(topics));
+        }
     }
 
-    private void scheduleFlush() {
-        if (flushScheduled.compareAndSet(false, true)) {
-            timers.schedule(() -> {
-                flushScheduled.set(false);
-                router.flushSubscriptionChanges();
-            }, SUBSCRIPTION_BATCH.toMillis(), TimeUnit.MILLISECONDS);
-        }
+    /**
+     * Completes once the relay heard the connected {@code peer}'s first RPC (its subscriptions, which a relay peer
+     * sends as its stream opens), or knows that it is not, or no longer, a relay peer; at once when it is not one
+     * now. After it, a publish on a topic the peer relays reaches it. A peer subscribed to nothing says nothing:
+     * give it a timeout.
+     */
+    public Mono<Void> heardFrom(PeerId peer) {
+        PeerState state = router.peer(Objects.requireNonNull(peer, "peer"));
+        return state == null ? Mono.empty() : state.heard.asMono();
     }
 
     public Set<String> subscriptions() {

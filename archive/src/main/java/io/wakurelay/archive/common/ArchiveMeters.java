@@ -27,13 +27,17 @@ public final class ArchiveMeters implements AutoCloseable {
     /** nwaku's {@code waku_archive_errors{type}} label values for the two failures an archive here can have. */
     public static final String INSERT_FAILURE = "insert_failure";
     public static final String RETENTION_FAILURE = "retpolicy_failure";
-    /** nwaku's label for a message it does not archive because of its timestamp (PostgreSQL here: one without any). */
+    /**
+     * nwaku's label for a message it does not archive because of its timestamp: here one without any (PostgreSQL), and
+     * the node's archive window (its ArchiveTimestampWindow counts into this meter too).
+     */
     public static final String TOO_OLD = "invalid_message_too_old";
     /** nwaku's label for a message whose timestamp lies too far ahead. */
     public static final String FUTURE = "invalid_message_future_timestamp";
 
+    /** The node's archive timestamp window counts into the same meter name: keep its description the same. */
     private static final String ERRORS = "archive failures: batches that failed to commit (retried), retention passes that "
-            + "failed, messages not archived for their timestamp (PostgreSQL: none)";
+            + "failed, messages not archived for their timestamp";
 
     private final MeterRegistry registry;
     private final List<Meter> meters = new ArrayList<>();

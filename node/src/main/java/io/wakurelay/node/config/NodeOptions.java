@@ -125,7 +125,8 @@ public final class NodeOptions {
     String maxRpcSize;
 
     @Option(names = "--max-clock-drift", paramLabel = "DURATION",
-            description = "how far a message timestamp may be from this node's clock (0 = no check)")
+            description = "the archive skips a message whose timestamp is further than this from its receive time, as "
+                    + "nwaku's archive (relay takes any timestamp; 0 = archive whatever the timestamp)")
     String maxClockDrift;
 
     @Option(names = "--max-connections", paramLabel = "N", description = "peer connections, inbound and outbound")

@@ -12,17 +12,22 @@ import io.wakurelay.p2p.multiaddr.Multiaddr;
 import io.wakurelay.p2p.multiaddr.MultiaddrFormatException;
 import io.wakurelay.protocol.Topics;
 import org.reactivestreams.Publisher;
+import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 import reactor.netty.http.server.HttpServerRequest;
 import reactor.netty.http.server.HttpServerResponse;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.OptionalInt;
 import java.util.Set;
+import java.util.concurrent.TimeoutException;
 
 /** Health, node information and peer administration (routed to only with --rest-admin). */
 final class NodeApi {
+    /** How long POST /admin/v1/peers waits for a dial: nwaku's (peer_manager.nim, DefaultDialTimeout). */
+    static final Duration DIAL_TIMEOUT = Duration.ofSeconds(10);
     /** nwaku's health values (waku/node/health_monitor). */
     static final String READY = "READY";
     static final String NOT_READY = "NOT_READY";
@@ -138,34 +143,58 @@ final class NodeApi {
     }
 
     /**
-     * POST /admin/v1/peers with a JSON array of multiaddrs ending in /p2p/<peer id>; the node keeps connecting to
-     * them. An empty array adds nobody and is a 200, as in nwaku.
+     * POST /admin/v1/peers with a JSON array of multiaddrs ending in /p2p/<peer id>: the node dials them (at once, each
+     * kept connected from then on, as --staticnode) and answers when every dial has finished or failed, as nwaku
+     * awaits its dials: 200 once all are connected (and their relay subscriptions known, so that a publish right
+     * after reaches them); 400 with nwaku's {@code Failed to connect to peer at index: i - address} for each that
+     * failed, with the reason. An empty array adds nobody and is a 200, as in nwaku.
      */
     Publisher<Void> addPeers(HttpServerRequest request, HttpServerResponse response) {
         return Bodies.read(request, config.maxBodyBytes()).flatMap(bytes -> {
-            JsonNode body = Bodies.json(mapper, bytes);
-            if (body == null || !body.isArray()) {
-                throw HttpError.badRequest("the body must be a JSON array of multiaddrs");
-            }
-            List<Multiaddr> peers = new ArrayList<>();
-            for (JsonNode p : body) {
-                if (!p.isTextual()) {
-                    throw HttpError.badRequest("every peer must be a multiaddr string");
-                }
-                try {
-                    Multiaddr address = Multiaddr.parse(p.asText());
-                    if (!(address.isTcp() || address.isWebSocket()) || address.peerId().isEmpty()) {
-                        throw HttpError.badRequest("'" + p.asText()
-                                + "' must be a TCP or WebSocket multiaddr ending in /p2p/<peer id>");
-                    }
-                    peers.add(address);
-                } catch (MultiaddrFormatException | IllegalArgumentException e) {
-                    throw HttpError.badRequest(e.getMessage());
-                }
-            }
-            peers.forEach(node::addPeer);
-            return Mono.from(Responses.text(response, HttpResponseStatus.OK, "OK"));
+            List<Multiaddr> peers = peerAddresses(Bodies.json(mapper, bytes));
+            return Flux.range(0, peers.size())
+                    .flatMapSequential(i -> node.addPeer(peers.get(i), DIAL_TIMEOUT)
+                            .then(Mono.<String>empty())
+                            .onErrorResume(e -> Mono.just("Failed to connect to peer at index: " + i + " - "
+                                    + peers.get(i) + " (" + dialFailure(e) + ")")))
+                    .collectList()
+                    .flatMap(failures -> {
+                        if (!failures.isEmpty()) {
+                            return Mono.error(HttpError.badRequest(String.join("; ", failures)));
+                        }
+                        return Mono.from(Responses.text(response, HttpResponseStatus.OK, "OK"));
+                    });
         });
+    }
+
+    private static List<Multiaddr> peerAddresses(JsonNode body) {
+        if (body == null || !body.isArray()) {
+            throw HttpError.badRequest("the body must be a JSON array of multiaddrs");
+        }
+        List<Multiaddr> peers = new ArrayList<>();
+        for (JsonNode p : body) {
+            if (!p.isTextual()) {
+                throw HttpError.badRequest("every peer must be a multiaddr string");
+            }
+            try {
+                Multiaddr address = Multiaddr.parse(p.asText());
+                if (!(address.isTcp() || address.isWebSocket()) || address.peerId().isEmpty()) {
+                    throw HttpError.badRequest("'" + p.asText()
+                            + "' must be a TCP or WebSocket multiaddr ending in /p2p/<peer id>");
+                }
+                peers.add(address);
+            } catch (MultiaddrFormatException | IllegalArgumentException e) {
+                throw HttpError.badRequest(e.getMessage());
+            }
+        }
+        return peers;
+    }
+
+    private static String dialFailure(Throwable e) {
+        if (e instanceof TimeoutException) {
+            return "timed out after " + DIAL_TIMEOUT.toSeconds() + " s";
+        }
+        return e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
     }
 
     /** POST /admin/v1/log-level/{level} (nwaku's): sets the node's log level until it restarts. */
