@@ -1,7 +1,7 @@
 package io.wakurelay.loadgen;
 
 import io.micrometer.core.instrument.MeterRegistry;
-import io.wakurelay.node.NodeConfig;
+import io.wakurelay.node.config.NodeConfig;
 import io.wakurelay.node.WakuNode;
 import io.wakurelay.protocol.MessageHash;
 import io.wakurelay.relay.GossipParams;

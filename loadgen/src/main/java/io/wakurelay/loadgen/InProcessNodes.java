@@ -4,7 +4,7 @@ import io.wakurelay.archive.Durability;
 import io.wakurelay.archive.PostgresConfig;
 import io.wakurelay.archive.RetentionPolicy;
 import io.wakurelay.archive.StoreDbUrl;
-import io.wakurelay.node.NodeConfig;
+import io.wakurelay.node.config.NodeConfig;
 import io.wakurelay.node.WakuNode;
 import io.wakurelay.p2p.multiaddr.Multiaddr;
 import io.wakurelay.relay.ScoreParams;

@@ -2,7 +2,7 @@ package io.wakurelay.loadgen;
 
 import io.netty.buffer.ByteBuf;
 import io.wakurelay.archive.CommittedBatch;
-import io.wakurelay.node.NodeConfig;
+import io.wakurelay.node.config.NodeConfig;
 import io.wakurelay.node.NodeProcess;
 import io.wakurelay.node.WakuNode;
 import io.wakurelay.protocol.MessageHash;

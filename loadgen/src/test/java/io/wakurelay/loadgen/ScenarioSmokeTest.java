@@ -6,7 +6,7 @@ import io.wakurelay.p2p.HostConfig;
 import io.wakurelay.node.rest.RestConfig;
 import io.wakurelay.node.metrics.MetricsConfig;
 import io.wakurelay.node.WakuNode;
-import io.wakurelay.node.NodeConfig;
+import io.wakurelay.node.config.NodeConfig;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;

@@ -1,5 +1,7 @@
 package io.wakurelay.node;
 
+import io.wakurelay.node.logging.LogLevels;
+import io.wakurelay.node.config.NodeConfig;
 import io.wakurelay.node.config.ConfigSources;
 import io.wakurelay.node.config.NodeOptions;
 import io.wakurelay.p2p.ListenFailedException;

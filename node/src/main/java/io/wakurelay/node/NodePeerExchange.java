@@ -1,5 +1,6 @@
 package io.wakurelay.node;
 
+import io.wakurelay.node.config.PeerExchangeSettings;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.wakurelay.discovery.enr.Enr;
 import io.wakurelay.discovery.peers.PeerRecords;

@@ -1,5 +1,6 @@
 package io.wakurelay.node;
 
+import io.wakurelay.node.status.PeerView;
 import io.wakurelay.p2p.connection.Connection;
 import io.wakurelay.p2p.Host;
 import io.wakurelay.p2p.PeerRecord;

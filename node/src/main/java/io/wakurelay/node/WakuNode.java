@@ -1,5 +1,10 @@
 package io.wakurelay.node;
 
+import io.wakurelay.node.config.NodeVersion;
+import io.wakurelay.node.status.NodeStatus;
+import io.wakurelay.node.status.PeerView;
+import io.wakurelay.node.config.NodeConfig;
+import io.wakurelay.node.config.ServicesConfig;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.wakurelay.archive.ArchiveConfig;
@@ -56,7 +61,7 @@ import java.util.function.Consumer;
  */
 public final class WakuNode implements NodeStatus, AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(WakuNode.class);
-    public static final String VERSION = versionOf();
+    public static final String VERSION = NodeVersion.VERSION;
 
     private final NodeConfig config;
     private final PathCounters counters = new PathCounters();
@@ -202,10 +207,6 @@ public final class WakuNode implements NodeStatus, AutoCloseable {
         return WallClock.nowNanos();
     }
 
-    private static String versionOf() {
-        String v = WakuNode.class.getPackage().getImplementationVersion();
-        return v == null ? "dev" : v;
-    }
 
     public Relay relay() {
         return relay;

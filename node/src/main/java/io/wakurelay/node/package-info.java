@@ -1,13 +1,14 @@
 /**
- * The runnable node. {@link io.wakurelay.node.NodeMain} parses the command line into a
- * {@link io.wakurelay.node.NodeConfig} (with its {@link io.wakurelay.node.ServicesConfig}; tests and the load
- * generator build one from {@code NodeConfig.DEFAULTS} directly) and starts a {@link io.wakurelay.node.WakuNode}:
- * metrics, the archive and its {@code ArchivePipeline}, the p2p host, the relay, the services, then REST, each
- * added to {@code StartedComponents}, which stops them in the reverse order within one grace. {@link io.wakurelay.node.NodeStatus} is what REST may ask of it
- * ({@link io.wakurelay.node.PeerView}s built by {@code PeerViews}, the log level through
- * {@link io.wakurelay.node.LogLevels}); {@code RelayBinding} gives REST the relay; {@code NodeRecord} makes the node's ENR (module
- * {@code discovery}) once the services are up; {@code NodePeerExchange} wires peer exchange (its record cache, server,
- * client and the loop of {@code --peer-exchange-node}) as {@link io.wakurelay.node.PeerExchangeSettings} says. {@link io.wakurelay.node.NodeProcess}
- * runs a node in its own JVM for tests and the load generator. docs/architecture.md follows a message through it.
+ * The runnable node: the assembly of every module. {@link io.wakurelay.node.NodeMain} reads the command line into a
+ * {@link io.wakurelay.node.config.NodeConfig} (package {@code config}; tests and the load generator build one from
+ * {@code NodeConfig.DEFAULTS} directly) and starts a {@link io.wakurelay.node.WakuNode}: metrics, the archive and its
+ * {@code ArchivePipeline} (behind the {@code ArchiveTimestampWindow}), the p2p host, the relay, the services, then
+ * REST (package {@code rest}), each added to {@code StartedComponents}, which stops them in the reverse order within
+ * one grace. What REST may ask of the node is a {@link io.wakurelay.node.status.NodeStatus} (package {@code status},
+ * with the {@code PeerView}s built by {@code PeerViews}); log format and levels are package {@code logging};
+ * {@code RelayBinding} gives REST the relay; {@code NodeRecord} makes the node's ENR (module {@code discovery}) once
+ * the services are up; {@code NodePeerExchange} wires peer exchange. {@link io.wakurelay.node.NodeProcess} runs a
+ * node in its own JVM for tests and the load generator. The packages form a tree with this one at the top
+ * ({@code PackageGraphTest}); docs/architecture.md follows a message through it.
  */
 package io.wakurelay.node;

@@ -1,5 +1,6 @@
 package io.wakurelay.node;
 
+import io.wakurelay.node.logging.LogLevels;
 import io.wakurelay.testkit.Eventually;
 import com.fasterxml.jackson.databind.JsonNode;
 import org.junit.jupiter.api.Test;

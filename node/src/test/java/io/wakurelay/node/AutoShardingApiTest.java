@@ -1,5 +1,6 @@
 package io.wakurelay.node;
 
+import io.wakurelay.node.config.NodeConfig;
 import io.wakurelay.protocol.AutoSharding;
 import io.wakurelay.relay.RelayConfig;
 import io.wakurelay.testkit.Eventually;

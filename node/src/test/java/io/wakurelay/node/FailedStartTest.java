@@ -1,5 +1,6 @@
 package io.wakurelay.node;
 
+import io.wakurelay.node.config.NodeConfig;
 import io.wakurelay.p2p.ListenFailedException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;

@@ -1,5 +1,7 @@
 package io.wakurelay.node;
 
+import io.wakurelay.node.config.ServicesConfig;
+import io.wakurelay.node.config.PeerExchangeSettings;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.wakurelay.discovery.enr.Enr;
 import io.wakurelay.testkit.Closer;

@@ -1,5 +1,6 @@
 package io.wakurelay.node;
 
+import io.wakurelay.node.config.ServicesConfig;
 import io.wakurelay.testkit.Eventually;
 import io.wakurelay.services.StoreClientConfig;
 import io.wakurelay.services.FilterConfig;

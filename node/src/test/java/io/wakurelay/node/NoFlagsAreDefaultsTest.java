@@ -1,5 +1,7 @@
 package io.wakurelay.node;
 
+import io.wakurelay.node.config.NodeConfig;
+import io.wakurelay.node.config.ServicesConfig;
 import io.wakurelay.archive.ArchiveConfig;
 import io.wakurelay.node.metrics.MetricsConfig;
 import io.wakurelay.node.rest.RestConfig;

@@ -1,5 +1,7 @@
 package io.wakurelay.node;
 
+import io.wakurelay.node.logging.LogFormat;
+import io.wakurelay.node.config.NodeConfig;
 import io.wakurelay.archive.Durability;
 import io.wakurelay.node.config.ConfigSources;
 import io.wakurelay.node.config.NodeOptions;

@@ -1,5 +1,8 @@
 package io.wakurelay.node;
 
+import io.wakurelay.node.config.NodeConfig;
+import io.wakurelay.node.config.ServicesConfig;
+import io.wakurelay.node.config.PeerExchangeSettings;
 import io.wakurelay.discovery.enr.Enr;
 import io.wakurelay.p2p.crypto.PeerId;
 import io.wakurelay.testkit.Closer;

@@ -1,5 +1,7 @@
 package io.wakurelay.node;
 
+import io.wakurelay.node.config.NodeConfig;
+import io.wakurelay.node.config.PeerExchangeSettings;
 import io.wakurelay.discovery.enr.Enr;
 import io.wakurelay.discovery.enr.EnrBuilder;
 import io.wakurelay.p2p.crypto.PeerId;

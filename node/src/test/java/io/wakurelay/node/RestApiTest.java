@@ -1,5 +1,6 @@
 package io.wakurelay.node;
 
+import io.wakurelay.node.config.NodeConfig;
 import io.wakurelay.testkit.Eventually;
 import io.wakurelay.protocol.ProtocolLimits;
 import io.wakurelay.relay.RelayConfig;

@@ -2,7 +2,6 @@ package io.wakurelay.node.config;
 
 import io.wakurelay.archive.ArchiveConfig;
 import io.wakurelay.archive.PostgresConfig;
-import io.wakurelay.node.NodeConfig;
 import io.wakurelay.node.rest.RestConfig;
 import io.wakurelay.p2p.HostConfig;
 import io.wakurelay.protocol.ProtocolLimits;

@@ -1,7 +1,6 @@
 package io.wakurelay.node.config;
 
 import io.wakurelay.discovery.enr.Enr;
-import io.wakurelay.node.NodeConfig;
 import io.wakurelay.p2p.HostConfig;
 import io.wakurelay.p2p.noise.AeadSelection;
 import io.wakurelay.p2p.multiaddr.Multiaddr;

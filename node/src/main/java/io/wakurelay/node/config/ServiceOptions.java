@@ -1,8 +1,6 @@
 package io.wakurelay.node.config;
 
 import io.wakurelay.discovery.enr.Enr;
-import io.wakurelay.node.PeerExchangeSettings;
-import io.wakurelay.node.ServicesConfig;
 import io.wakurelay.p2p.multiaddr.Multiaddr;
 import io.wakurelay.services.FilterConfig;
 import io.wakurelay.services.LightpushConfig;

@@ -8,7 +8,7 @@ import io.netty.handler.codec.http.HttpHeaderValues;
 import io.netty.handler.codec.http.HttpMethod;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.wakurelay.services.StoreQueries;
-import io.wakurelay.node.NodeStatus;
+import io.wakurelay.node.status.NodeStatus;
 import io.wakurelay.protocol.AutoSharding;
 import io.wakurelay.protocol.proto.WakuMessage;
 import io.wakurelay.services.LightpushOutcome;

@@ -1,4 +1,4 @@
-package io.wakurelay.node;
+package io.wakurelay.node.config;
 
 import io.wakurelay.discovery.enr.Enr;
 import io.wakurelay.p2p.multiaddr.Multiaddr;

@@ -1,4 +1,4 @@
-package io.wakurelay.node;
+package io.wakurelay.node.logging;
 
 import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.LoggerContext;

@@ -1,4 +1,4 @@
-package io.wakurelay.node;
+package io.wakurelay.node.config;
 
 import io.wakurelay.services.FilterConfig;
 import io.wakurelay.services.LightpushConfig;

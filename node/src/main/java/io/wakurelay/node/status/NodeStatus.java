@@ -1,4 +1,4 @@
-package io.wakurelay.node;
+package io.wakurelay.node.status;
 
 import io.wakurelay.p2p.multiaddr.Multiaddr;
 import reactor.core.publisher.Mono;

@@ -1,4 +1,4 @@
-package io.wakurelay.node;
+package io.wakurelay.node.logging;
 
 import ch.qos.logback.classic.LoggerContext;
 import ch.qos.logback.classic.encoder.PatternLayoutEncoder;

@@ -1,4 +1,4 @@
-package io.wakurelay.node;
+package io.wakurelay.node.status;
 
 import java.util.List;
 

@@ -1,5 +1,6 @@
-package io.wakurelay.node;
+package io.wakurelay.node.config;
 
+import io.wakurelay.node.logging.LogFormat;
 import io.wakurelay.archive.ArchiveConfig;
 import io.wakurelay.node.metrics.MetricsConfig;
 import io.wakurelay.node.rest.RestConfig;
@@ -40,7 +41,7 @@ public record NodeConfig(HostConfig host, RelayConfig relay, PrivateKey nodeKey,
 
     /** Every component's DEFAULTS; identify names this build as its agent ({@code wakurelay/<version>}). */
     public static final NodeConfig DEFAULTS = new NodeConfig(
-            HostConfig.DEFAULTS.toBuilder().agentVersion("wakurelay/" + WakuNode.VERSION).build(), RelayConfig.DEFAULTS, null,
+            HostConfig.DEFAULTS.toBuilder().agentVersion("wakurelay/" + NodeVersion.VERSION).build(), RelayConfig.DEFAULTS, null,
             ArchiveConfig.defaults(DEFAULT_DATA_DIR.resolve("store")), StoreLimits.DEFAULTS, ServicesConfig.DEFAULTS,
             RestConfig.DEFAULTS, MetricsConfig.DEFAULTS, DEFAULT_DATA_DIR, "INFO", LogFormat.TEXT, null,
             Duration.ofSeconds(20)); // inside the 30 s that docker-compose and Kubernetes wait after SIGTERM
