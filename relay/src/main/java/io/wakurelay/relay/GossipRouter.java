@@ -10,8 +10,6 @@ import io.wakurelay.protocol.PathCounters;
 import io.wakurelay.protocol.ProtocolViolation;
 import io.wakurelay.protocol.Topics;
 import io.wakurelay.protocol.Violation;
-import io.wakurelay.relay.proto.ControlGraft;
-import io.wakurelay.relay.proto.ControlPrune;
 import io.wakurelay.relay.proto.RPC;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -21,7 +19,6 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.Collections;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -74,15 +71,9 @@ final class GossipRouter {
     private final MessageCache cache;
     private final ControlHandler control;
     private final MeshCandidates candidates;
+    private final OwnSubscriptions own;
     private final Heartbeat heartbeat;
     private boolean closed; // guarded by this
-    private final Set<String> pendingSubscriptions = new LinkedHashSet<>();
-    private final Set<String> pendingUnsubscriptions = new LinkedHashSet<>();
-    private final Map<PeerState, Set<String>> pendingPrunes = new LinkedHashMap<>();
-    /** Subscribed topics, readable without the lock on the hot path. */
-    private volatile Set<String> subscribed = Set.of();
-    /** The meters of each subscribed topic, by topic: one look-up per message, without the lock. */
-    private volatile Map<String, SubscribedTopicMeters> topicMeters = Map.of();
 
     GossipRouter(RelayConfig config, EnvelopeDecoder decoder, PathCounters counters, RelayMetrics metrics,
                  HandOver handOver, ByteBufAllocator alloc, LongSupplier nanoTime, LongSupplier wallClockNanos) {
@@ -101,6 +92,7 @@ final class GossipRouter {
         this.cache = new MessageCache(params.historyLength(), params.historyGossip(), config.messageCacheBytes());
         this.control = new ControlHandler(config, metrics, mesh, seen, promises, cache);
         this.candidates = new MeshCandidates(subscribers, this::score);
+        this.own = new OwnSubscriptions(config, metrics, peers, mesh, fanout, fanoutLastPublished, candidates, this::score);
         this.retainedScores = new RetainedScores(config.peerLimits().maxRetainedScores(),
                 scoring.retainScore().toNanos());
         this.heartbeat = new Heartbeat(config, metrics, new Heartbeat.RouterState(peers, subscribers, mesh, fanout,
@@ -126,7 +118,7 @@ final class GossipRouter {
         }
         PeerScore retained = retainedScores.take(connection.remotePeer());
         PeerScore score = retained != null ? retained : new PeerScore(scoring);
-        InetAddress address = addressOf(connection);
+        InetAddress address = PeerState.addressOf(connection);
         PeerState peer = new PeerState(connection.remotePeer(), connection, address, sender, score, config);
         peers.put(peer.id, peer);
         if (address != null) {
@@ -173,9 +165,9 @@ final class GossipRouter {
     void relayStreamOpened(PeerState peer) {
         Outbox out = new Outbox();
         synchronized (this) {
-            if (!subscribed.isEmpty()) {
+            if (!own.topics().isEmpty()) {
                 RPC.Builder hello = out.control(peer);
-                for (String topic : subscribed) {
+                for (String topic : own.topics()) {
                     hello.addSubscriptions(RPC.SubOpts.newBuilder().setSubscribe(true).setTopicid(topic));
                 }
             }
@@ -183,17 +175,6 @@ final class GossipRouter {
         send(out);
     }
 
-    private static InetAddress addressOf(Connection connection) {
-        if (connection.remoteAddress() == null) {
-            return null;
-        }
-        try {
-            var socket = connection.remoteAddress().toSocketAddress();
-            return socket.isUnresolved() ? null : socket.getAddress();
-        } catch (RuntimeException e) {
-            return null;
-        }
-    }
 
     // =====================================================================================================
     // receive
@@ -230,7 +211,7 @@ final class GossipRouter {
 
     private void onMessage(PeerState from, RpcReader.Message m, ByteBuf owner, Source source) {
         metrics.receivedFromPeers.increment();
-        SubscribedTopicMeters meters = topicMeters.get(m.topic());
+        SubscribedTopicMeters meters = own.meters(m.topic());
         if (meters == null) {
             // we may have just left the topic, or the peer's view of our subscriptions is old: not its fault. First,
             // so that scores keep stats only for the topics this node relays, not for any a message names
@@ -407,7 +388,7 @@ final class GossipRouter {
 
     /** The meters of {@code topic} when this node is subscribed to it, else null. */
     SubscribedTopicMeters subscribedTopic(String topic) {
-        return topicMeters.get(topic);
+        return own.meters(topic);
     }
 
     // =====================================================================================================
@@ -450,69 +431,20 @@ final class GossipRouter {
         }
     }
 
-    /** Joins topics: the mesh is filled at once (from the fanout first) and peers hear it in one batch. */
+    /** Joins topics (meshes filled at once, from the fanout first); peers hear of it with the next changes sent. */
     synchronized void join(Collection<String> topics) {
-        Set<String> next = new LinkedHashSet<>(subscribed);
-        Map<String, SubscribedTopicMeters> nextMeters = new HashMap<>(topicMeters);
-        long now = nanoTime.getAsLong();
-        for (String topic : topics) {
-            if (!next.add(topic)) {
-                continue;
-            }
-            nextMeters.put(topic, metrics.joined(topic, config.clusterId()));
-            Set<PeerState> members = new LinkedHashSet<>();
-            Set<PeerState> f = fanout.remove(topic);
-            fanoutLastPublished.remove(topic);
-            if (f != null) {
-                for (PeerState p : f) {
-                    if (score(p, now) >= 0) {
-                        members.add(p);
-                    }
-                }
-            }
-            if (members.size() < params.d()) {
-                List<PeerState> more = candidates.of(topic, now, 0, true);
-                more.removeAll(members);
-                members.addAll(MeshCandidates.pick(more, params.d() - members.size()));
-            }
-            mesh.put(topic, members);
-            for (PeerState p : members) {
-                p.score.grafted(topic, now);
-            }
-            pendingUnsubscriptions.remove(topic);
-            pendingSubscriptions.add(topic);
-        }
-        subscribed = Collections.unmodifiableSet(next);
-        topicMeters = Map.copyOf(nextMeters);
+        own.join(topics, nanoTime.getAsLong());
         updateTopicGauges();
     }
 
-    /** Leaves topics: mesh peers are pruned with the unsubscribe backoff; peers hear it in one batch. */
+    /** Leaves topics: mesh peers are pruned with the unsubscribe backoff; peers hear of it with the next changes sent. */
     synchronized void leave(Collection<String> topics) {
-        Set<String> next = new LinkedHashSet<>(subscribed);
-        Map<String, SubscribedTopicMeters> nextMeters = new HashMap<>(topicMeters);
-        for (String topic : topics) {
-            if (!next.remove(topic)) {
-                continue;
-            }
-            nextMeters.remove(topic).close();
-            Set<PeerState> members = mesh.remove(topic);
-            if (members != null) {
-                for (PeerState p : members) {
-                    p.score.pruned(topic);
-                    pendingPrunes.computeIfAbsent(p, x -> new LinkedHashSet<>()).add(topic);
-                }
-            }
-            pendingSubscriptions.remove(topic);
-            pendingUnsubscriptions.add(topic);
-        }
-        subscribed = Collections.unmodifiableSet(next);
-        topicMeters = Map.copyOf(nextMeters);
+        own.leave(topics);
         updateTopicGauges();
     }
 
     Set<String> subscriptions() {
-        return subscribed;
+        return own.topics();
     }
 
     /**
@@ -521,61 +453,22 @@ final class GossipRouter {
      */
     synchronized Outbox joinAndAnnounce(Collection<String> topics) {
         join(topics);
-        return subscriptionChanges();
+        return own.changes();
     }
 
     /** As {@link #joinAndAnnounce}, for leaving. */
     synchronized Outbox leaveAndAnnounce(Collection<String> topics) {
         leave(topics);
-        return subscriptionChanges();
+        return own.changes();
     }
 
     /** Sends the subscription changes not yet sent (those of the topics joined at start), one RPC per peer. */
     void flushSubscriptionChanges() {
         Outbox out;
         synchronized (this) {
-            out = subscriptionChanges();
+            out = own.changes();
         }
         send(out);
-    }
-
-    /**
-     * The subscription changes made since the last call, one RPC per peer (subscriptions, the GRAFTs of new meshes and
-     * the PRUNEs of left ones together), so that a change of many topics costs each peer one RPC.
-     */
-    private Outbox subscriptionChanges() {
-        Outbox out = new Outbox();
-        if (pendingSubscriptions.isEmpty() && pendingUnsubscriptions.isEmpty() && pendingPrunes.isEmpty()) {
-            return out;
-        }
-        for (PeerState p : peers.values()) {
-            RPC.Builder rpc = null;
-            for (String topic : pendingSubscriptions) {
-                rpc = rpc != null ? rpc : out.control(p);
-                rpc.addSubscriptions(RPC.SubOpts.newBuilder().setSubscribe(true).setTopicid(topic));
-                if (mesh.getOrDefault(topic, Set.of()).contains(p)) {
-                    out.controlMessage(p).addGraft(ControlGraft.newBuilder().setTopicID(topic));
-                }
-            }
-            for (String topic : pendingUnsubscriptions) {
-                rpc = rpc != null ? rpc : out.control(p);
-                rpc.addSubscriptions(RPC.SubOpts.newBuilder().setSubscribe(false).setTopicid(topic));
-            }
-        }
-        long backoffSeconds = params.unsubscribeBackoff().toSeconds();
-        for (Map.Entry<PeerState, Set<String>> prunes : pendingPrunes.entrySet()) {
-            if (!peers.containsKey(prunes.getKey().id)) {
-                continue;
-            }
-            for (String topic : prunes.getValue()) {
-                out.controlMessage(prunes.getKey()).addPrune(ControlPrune.newBuilder().setTopicID(topic)
-                        .setBackoff(backoffSeconds));
-            }
-        }
-        pendingSubscriptions.clear();
-        pendingUnsubscriptions.clear();
-        pendingPrunes.clear();
-        return out;
     }
 
     // =====================================================================================================
@@ -623,6 +516,7 @@ final class GossipRouter {
     }
 
     private void updateTopicGauges() {
+        Set<String> subscribed = own.topics();
         subscribed.forEach(metrics::topic);
         fanout.keySet().forEach(metrics::topic);
         // every topic that has gauges, so that one this node left or stopped publishing to reads 0, not its last value

@@ -66,4 +66,17 @@ final class PeerState {
     public String toString() {
         return id.toString();
     }
+
+    /** The peer's IP address, for the IP colocation factor of its score; null when it has none (not a socket). */
+    static InetAddress addressOf(Connection connection) {
+        if (connection.remoteAddress() == null) {
+            return null;
+        }
+        try {
+            var socket = connection.remoteAddress().toSocketAddress();
+            return socket.isUnresolved() ? null : socket.getAddress();
+        } catch (RuntimeException e) {
+            return null;
+        }
+    }
 }
