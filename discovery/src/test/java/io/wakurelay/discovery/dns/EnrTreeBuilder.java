@@ -16,23 +16,23 @@ import java.util.Map;
  * link tree; the root signed with secp256k1 over Keccak-256 of its text up to " sig=". The result is the TXT records
  * by their full name (the root at the domain itself).
  */
-final class EnrTreeBuilder {
+public final class EnrTreeBuilder {
     private final byte[] privateScalar;
     private final String domain;
     private final int fanOut;
 
-    EnrTreeBuilder(byte[] privateScalar, String domain, int fanOut) {
+    public EnrTreeBuilder(byte[] privateScalar, String domain, int fanOut) {
         this.privateScalar = privateScalar.clone();
         this.domain = domain;
         this.fanOut = fanOut;
     }
 
-    EnrTreeUrl url() {
+    public EnrTreeUrl url() {
         return new EnrTreeUrl(Secp256k1Signatures.publicKey(privateScalar), domain);
     }
 
     /** The TXT records of a tree of {@code records}, name to text, root first. */
-    Map<String, String> build(List<Enr> records, long seq) {
+    public Map<String, String> build(List<Enr> records, long seq) {
         Map<String, String> entries = new LinkedHashMap<>();
         List<String> level = new ArrayList<>();
         for (Enr record : records) {
