@@ -79,7 +79,11 @@ final class NodeDnsDiscovery implements AutoCloseable {
                         .count()
                         .doOnNext(connected -> log.info("DNS discovery: the trees name {} peers; {} connected",
                                 found.size(), connected))
-                        .thenReturn(found.size()));
+                        .thenReturn(found.size()))
+                .onErrorResume(e -> { // a bug in one round must not end the loop: log it, retry at its time
+                    log.error("DNS discovery: a round failed", e);
+                    return Mono.just(0);
+                });
     }
 
     private List<Enr> readTrees() {

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.net.DatagramSocket;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -34,6 +35,19 @@ public final class Dnsmasq implements AutoCloseable {
 
     /** Serves {@code records} (full name to text) on {@code host} (a 127.0.0.x address). */
     public static Dnsmasq serve(String host, Map<String, String> records) throws IOException, InterruptedException {
+        IOException last = null;
+        // the port is probed free, then bound by dnsmasq: another process may take it in between; try another
+        for (int attempt = 0; attempt < 5; attempt++) {
+            try {
+                return start(host, records);
+            } catch (IOException e) {
+                last = e;
+            }
+        }
+        throw last;
+    }
+
+    private static Dnsmasq start(String host, Map<String, String> records) throws IOException, InterruptedException {
         Path dir = Files.createTempDirectory("dnsmasq");
         List<String> lines = new ArrayList<>();
         for (Map.Entry<String, String> e : records.entrySet()) {
@@ -42,10 +56,7 @@ public final class Dnsmasq implements AutoCloseable {
         }
         Path conf = dir.resolve("dnsmasq.conf");
         Files.write(conf, lines);
-        int port;
-        try (DatagramSocket probe = new DatagramSocket(new InetSocketAddress(InetAddress.getByName(host), 0))) {
-            port = probe.getLocalPort();
-        }
+        int port = freePort(InetAddress.getByName(host));
         Process process = new ProcessBuilder(BINARY.toString(), "--no-daemon", "--no-resolv", "--no-hosts",
                 "--conf-file=" + conf, "--listen-address=" + host, "--bind-interfaces", "--port=" + port,
                 "--pid-file=", "--user=" + System.getProperty("user.name"), "--cache-size=0", "--log-facility=-")
@@ -57,7 +68,9 @@ public final class Dnsmasq implements AutoCloseable {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
         while (System.nanoTime() < deadline) {
             if (!process.isAlive()) {
-                throw new IOException("dnsmasq ended: " + server.log());
+                String log = server.log();
+                server.close();
+                throw new IOException("dnsmasq on port " + port + " ended with " + process.exitValue() + ": " + log);
             }
             if (server.log().contains("started")) {
                 return server;
@@ -66,6 +79,22 @@ public final class Dnsmasq implements AutoCloseable {
         }
         server.close();
         throw new IOException("dnsmasq did not start within 10 s: " + server.log());
+    }
+
+    /** A port free for both UDP and TCP (dnsmasq listens on both). */
+    private static int freePort(InetAddress address) throws IOException {
+        for (int attempt = 0; attempt < 20; attempt++) {
+            try (DatagramSocket udp = new DatagramSocket(new InetSocketAddress(address, 0))) {
+                int port = udp.getLocalPort();
+                try (ServerSocket tcp = new ServerSocket()) {
+                    tcp.bind(new InetSocketAddress(address, port));
+                    return port;
+                } catch (IOException taken) {
+                    // the TCP port is in use: another
+                }
+            }
+        }
+        throw new IOException("no port free for both UDP and TCP on " + address);
     }
 
     public InetSocketAddress address() {

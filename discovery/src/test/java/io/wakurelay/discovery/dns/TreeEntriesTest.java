@@ -88,4 +88,35 @@ class TreeEntriesTest {
             assertThrows(EnrTreeException.class, () -> TreeEntries.branch(bad), bad);
         }
     }
+
+    @Test
+    void damagedRootsAndBranchesRaiseOnlyTreeErrors() {
+        byte[] key = new byte[32];
+        key[31] = 9;
+        EnrTreeBuilder builder = new EnrTreeBuilder(key, "t.example", 13);
+        String root = builder.signedRoot("JWXYDBPXYWG6FX3GMDIBFA6CJ4", "C7HRFPF3BLGF3YR4DY5KX3SMBE", 1);
+        Random random = new Random(11);
+        String alphabet = "abcAZ27=_-:, ";
+        for (int i = 0; i < 3000; i++) {
+            StringBuilder damaged = new StringBuilder(i % 2 == 0 ? root : EIP_BRANCH);
+            for (int n = 1 + random.nextInt(3); n > 0; n--) {
+                int at = random.nextInt(damaged.length());
+                switch (random.nextInt(3)) {
+                    case 0 -> damaged.setCharAt(at, alphabet.charAt(random.nextInt(alphabet.length())));
+                    case 1 -> damaged.deleteCharAt(at);
+                    default -> damaged.insert(at, alphabet.charAt(random.nextInt(alphabet.length())));
+                }
+            }
+            String text = damaged.toString();
+            try {
+                if (text.startsWith(TreeEntries.BRANCH_PREFIX)) {
+                    TreeEntries.branch(text);
+                } else {
+                    TreeEntries.verifiedRoot(text, builder.url().publicKey());
+                }
+            } catch (EnrTreeException expected) {
+                // refused, as it should be: anything else thrown fails the test
+            }
+        }
+    }
 }
