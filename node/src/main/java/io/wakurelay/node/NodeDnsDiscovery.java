@@ -1,6 +1,5 @@
 package io.wakurelay.node;
 
-import io.micrometer.core.instrument.MeterRegistry;
 import io.wakurelay.discovery.dns.DnsDiscoveryConfig;
 import io.wakurelay.discovery.dns.DnsDiscoveryMetrics;
 import io.wakurelay.discovery.dns.DnsTxtResolver;
@@ -44,19 +43,20 @@ final class NodeDnsDiscovery implements AutoCloseable {
     private volatile Disposable loop;
 
     private NodeDnsDiscovery(DnsDiscoveryConfig config, Host host, PeerRecords records, int clusterId,
-            MeterRegistry registry) {
+            DnsDiscoveryMetrics metrics) {
         this.config = config;
         this.host = host;
         this.records = records;
         this.clusterId = clusterId;
         this.resolver = new DnsTxtResolver(config.nameServers(), config.queryTimeout());
-        this.metrics = new DnsDiscoveryMetrics(registry);
+        this.metrics = metrics;
         this.sync = new EnrTreeSync(resolver, config.limits(), metrics);
     }
 
+    /** @param metrics counted into; owned by the caller (registered whether DNS discovery is on or not) */
     static NodeDnsDiscovery create(DnsDiscoveryConfig config, Host host, PeerRecords records, int clusterId,
-            MeterRegistry registry) {
-        return new NodeDnsDiscovery(config, host, records, clusterId, registry);
+            DnsDiscoveryMetrics metrics) {
+        return new NodeDnsDiscovery(config, host, records, clusterId, metrics);
     }
 
     /** Starts syncing now. */
@@ -135,6 +135,5 @@ final class NodeDnsDiscovery implements AutoCloseable {
             running.dispose();
         }
         resolver.close();
-        metrics.close();
     }
 }

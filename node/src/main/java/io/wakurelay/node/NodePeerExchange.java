@@ -1,6 +1,7 @@
 package io.wakurelay.node;
 
 import io.micrometer.core.instrument.MeterRegistry;
+import io.wakurelay.discovery.dns.DnsDiscoveryMetrics;
 import io.wakurelay.discovery.enr.Enr;
 import io.wakurelay.discovery.peers.PeerRecords;
 import io.wakurelay.p2p.Host;
@@ -42,8 +43,10 @@ final class NodePeerExchange {
         PeerExchangeClient client = PeerExchangeClient.start(settings.client(), host, records, clusterId, registry);
         components.add("peer exchange client", client, client::shutdown, client);
         NodeDnsDiscovery dns = null;
+        // registered in every node, as nwaku declares them (zero while DNS discovery is off)
+        DnsDiscoveryMetrics dnsMetrics = components.add("DNS discovery metrics", new DnsDiscoveryMetrics(registry));
         if (settings.dns().enabled()) {
-            dns = NodeDnsDiscovery.create(settings.dns(), host, records, clusterId, registry);
+            dns = NodeDnsDiscovery.create(settings.dns(), host, records, clusterId, dnsMetrics);
             components.add("DNS discovery", dns, dns::shutdown, dns);
         }
         return new NodePeerExchange(settings, client, components, dns);

@@ -46,11 +46,11 @@ class DnsDiscoveryOptionsTest {
                 new InetSocketAddress("::1", 53), new InetSocketAddress("127.0.0.1", 53));
         assertThat(DnsDiscoveryConfig.format(dns.nameServers())).isEqualTo("127.0.0.53:5353,0:0:0:0:0:0:0:1,127.0.0.1");
         assertThat(parse("--dns-discovery-url", URL).enabled()).isTrue(); // as nwaku: the URL alone is enough
+        assertThat(parse("--dns-discovery").enabled()).isFalse(); // and the flag alone does nothing
     }
 
     @Test
     void refusesWhatIsNotATreeOrAnAddress() {
-        assertThatThrownBy(() -> parse("--dns-discovery")).hasMessageContaining("--dns-discovery: needs a tree");
         assertThatThrownBy(() -> parse("--dns-discovery-url", "enr:-abc")).hasMessageContaining("--dns-discovery-url");
         for (String bad : List.of("dns.google", "dead.beef", "1.2.3", "127.0.0.1:0", "127.0.0.1:x", "[::1", "1.2.3.4:70000")) {
             assertThatThrownBy(() -> parse("--dns-discovery-url", URL, "--dns-discovery-name-server", bad))

@@ -282,8 +282,8 @@ public final class NodeOptions {
 
     @Option(names = "--dns-discovery", paramLabel = "BOOL", arity = "0..1", fallbackValue = "true",
             showDefaultValue = CommandLine.Help.Visibility.ALWAYS,
-            description = "DNS discovery (EIP-1459), as nwaku (which deprecates this flag): on whenever "
-                    + "--dns-discovery-url is given; true without a URL is refused")
+            description = "accepted as in nwaku, which deprecates it: DNS discovery (EIP-1459) is on whenever "
+                    + "--dns-discovery-url is given, and off without one whatever this flag says")
     boolean dnsDiscovery;
 
     @Option(names = "--dns-discovery-url", paramLabel = "URL", split = ",",

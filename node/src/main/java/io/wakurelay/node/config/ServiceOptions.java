@@ -76,9 +76,7 @@ final class ServiceOptions {
                 urls.add(NodeOptions.option("--dns-discovery-url", () -> EnrTreeUrl.parse(s)));
             }
         }
-        if (o.dnsDiscovery && urls.isEmpty()) {
-            throw new IllegalArgumentException("--dns-discovery: needs a tree, --dns-discovery-url enrtree://<key>@<domain>");
-        }
+        // --dns-discovery itself changes nothing, as in nwaku, which deprecates it: the URL turns DNS discovery on
         DnsDiscoveryConfig dns = DnsDiscoveryConfig.DEFAULTS.withUrls(urls);
         if (!o.dnsDiscoveryNameServers.isEmpty()) {
             List<InetSocketAddress> servers = new ArrayList<>();
