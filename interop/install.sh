@@ -3,7 +3,7 @@
 # `npm ci`, but only where needed: each node_modules/ keeps a stamp (the SHA-256 of package-lock.json and the
 # Node.js version), and a folder whose stamp matches is left alone. Fails loudly when npm fails. The browser test
 # needs Debian's Chromium: installed with apt-get when /usr/bin/chromium is missing (never a browser that a test
-# tool would download).
+# tool would download). The DNS discovery tests need Debian's dnsmasq, installed the same way (dnsmasq-base).
 #
 #   bash interop/install.sh            # from anywhere
 #   bash interop/install.sh --force    # reinstall all of them
@@ -46,6 +46,21 @@ if [[ ! -x /usr/bin/chromium ]]; then
   if ! { apt-get update -qq >&2 && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
       chromium >&2; }; then
     echo "interop/install.sh: FAILED: apt-get install chromium" >&2
+    exit 1
+  fi
+fi
+
+# The DNS discovery tests (discovery's EnrTreeSyncTest, JsWakuDnsDiscoveryTest) serve their EIP-1459 trees with a real
+# DNS server: Debian's dnsmasq (the binary only: dnsmasq-base, no system service is set up or started).
+if [[ ! -x /usr/sbin/dnsmasq ]]; then
+  echo "interop/install.sh: installing Debian's dnsmasq-base (for the DNS discovery tests)" >&2
+  if [[ "$(id -u)" != 0 ]] || ! command -v apt-get >/dev/null; then
+    echo "interop/install.sh: FAILED: no /usr/sbin/dnsmasq, and apt-get (as root) is not available to install it" >&2
+    exit 1
+  fi
+  if ! { apt-get update -qq >&2 && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
+      dnsmasq-base >&2; }; then
+    echo "interop/install.sh: FAILED: apt-get install dnsmasq-base" >&2
     exit 1
   fi
 fi

@@ -5,9 +5,14 @@
 //   {"id":1,"cmd":"decode","enr":"enr:…"}
 //   {"id":2,"cmd":"create","tcp":60000,"multiaddrs":["/dns4/x.example/tcp/443/wss"],
 //    "waku2":{"relay":true,"store":true},"clusterId":1,"shards":[0,3]}
+//   {"id":3,"cmd":"dns","url":"enrtree://KEY@nodes.example","nameServer":"127.0.0.1:5353","rounds":3}
+//     js-waku's DNS discovery (@waku/discovery 0.0.13, DnsNodeDiscovery) reading an EIP-1459 tree through the given
+//     name server only (Node's dns.promises.Resolver): the peers it finds (it keeps only records with waku2).
 import { generateKeyPair } from '@libp2p/crypto/keys'
 import { peerIdFromPrivateKey } from '@libp2p/peer-id'
 import { multiaddr } from '@multiformats/multiaddr'
+import { Resolver } from 'node:dns/promises'
+import { DnsNodeDiscovery } from '@waku/discovery'
 import { EnrCreator, EnrDecoder } from '@waku/enr'
 import { encodeRelayShard } from '@waku/utils'
 import { COMMON_ARGS, parseArgs, requireField, run } from '../common.mjs'
@@ -54,13 +59,32 @@ async function create (msg) {
   return { enr: text, peerId: peerId.toString() }
 }
 
+/**
+ * The peers js-waku's DnsNodeDiscovery finds in a tree. Its walk is random (one leaf per descent, at most 10 descents
+ * per call, each subdomain visited once per call), so the call is made `rounds` times and the finds are joined.
+ */
+async function dns (msg) {
+  const resolver = new Resolver({ timeout: 2000, tries: 1 })
+  resolver.setServers([requireField(msg, 'nameServer')])
+  // js-waku's DnsClient: the TXT records of a name, each record's character-strings joined
+  const client = { resolveTXT: async (domain) => (await resolver.resolveTxt(domain)).map(chunks => chunks.join('')) }
+  const discovery = new DnsNodeDiscovery(client)
+  const peers = new Map()
+  for (let round = 0; round < (msg.rounds ?? 1); round++) {
+    for await (const enr of discovery.getNextPeer([requireField(msg, 'url')])) {
+      peers.set(enr.peerId.toString(), { peerId: enr.peerId.toString(), ip: enr.ip, tcp: enr.tcp })
+    }
+  }
+  return { peers: [...peers.values()] }
+}
+
 run({
   name: 'enr-tool',
   timeoutS: args['timeout-s'],
   start: async () => ({
     peerId: '',
     addrs: [],
-    commands: { decode, create },
+    commands: { decode, create, dns },
     stop: async () => {}
   })
 })

@@ -2,6 +2,7 @@ package io.wakurelay.node;
 
 import io.wakurelay.node.config.PeerExchangeSettings;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.wakurelay.discovery.dns.DnsDiscoveryMetrics;
 import io.wakurelay.discovery.enr.Enr;
 import io.wakurelay.discovery.peers.PeerRecords;
 import io.wakurelay.p2p.Host;
@@ -12,17 +13,21 @@ import io.wakurelay.services.PeerExchangeService;
 /**
  * Peer exchange wired into the node: one record cache, filled with the records given as static peers and with what
  * the client finds and reaches; the server answers from it (records of peers connected at the time of the request);
- * the loop asks {@code --peer-exchange-node} once the static peers are being dialled.
+ * the loop asks {@code --peer-exchange-node}, and DNS discovery reads its trees, once the static peers are being
+ * dialled; DNS discovery's peers, once connected, have their records kept in the same cache.
  */
 final class NodePeerExchange {
     private final PeerExchangeSettings settings;
     private final PeerExchangeClient client;
     private final StartedComponents components;
+    private final NodeDnsDiscovery dns;
 
-    private NodePeerExchange(PeerExchangeSettings settings, PeerExchangeClient client, StartedComponents components) {
+    private NodePeerExchange(PeerExchangeSettings settings, PeerExchangeClient client, StartedComponents components,
+            NodeDnsDiscovery dns) {
         this.settings = settings;
         this.client = client;
         this.components = components;
+        this.dns = dns;
     }
 
     /** Starts the server (when on) and the client, each added to {@code components}. */
@@ -38,11 +43,21 @@ final class NodePeerExchange {
         }
         PeerExchangeClient client = PeerExchangeClient.start(settings.client(), host, records, clusterId, registry);
         components.add("peer exchange client", client, client::shutdown, client);
-        return new NodePeerExchange(settings, client, components);
+        NodeDnsDiscovery dns = null;
+        // registered in every node, as nwaku declares them (zero while DNS discovery is off)
+        DnsDiscoveryMetrics dnsMetrics = components.add("DNS discovery metrics", new DnsDiscoveryMetrics(registry));
+        if (settings.dns().enabled()) {
+            dns = NodeDnsDiscovery.create(settings.dns(), host, records, clusterId, dnsMetrics);
+            components.add("DNS discovery", dns, dns::shutdown, dns);
+        }
+        return new NodePeerExchange(settings, client, components, dns);
     }
 
-    /** Starts asking the peer exchange node, when one is configured. */
+    /** Starts asking the peer exchange node and reading the DNS trees, when they are configured. */
     void startLoop() {
+        if (dns != null) {
+            dns.start();
+        }
         if (settings.node() != null) {
             PeerExchangeLoop loop = PeerExchangeLoop.start(client, settings.node());
             components.add("peer exchange loop", loop, loop::shutdown, loop);

@@ -262,8 +262,10 @@ class NodeCommandLineTest {
         assertThat(config.logLevel()).isEqualTo("INFO");
         assertThat(config.rest().admin()).isTrue();
         assertThat(config.metrics()).isNull();
+        // dns-discovery is ours too now; as in nwaku, where it is deprecated, it does nothing without a tree URL
+        assertThat(config.services().peerExchange().dns().enabled()).isFalse();
         assertThat(warnings).singleElement().asString()
-                .contains("ignoring 4 key(s)", "dns-discovery", "discv5-discovery", "rln-relay", "nat");
+                .contains("ignoring 3 key(s)", "discv5-discovery", "rln-relay", "nat").doesNotContain("dns-discovery");
     }
 
     @Test

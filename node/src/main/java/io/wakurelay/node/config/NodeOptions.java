@@ -279,6 +279,23 @@ public final class NodeOptions {
                     + "dialled (within --max-connections) and their ENRs served in turn")
     String peerExchangeNode;
 
+    @Option(names = "--dns-discovery", paramLabel = "BOOL", arity = "0..1", fallbackValue = "true",
+            showDefaultValue = CommandLine.Help.Visibility.ALWAYS,
+            description = "accepted as in nwaku, which deprecates it: DNS discovery (EIP-1459) is on whenever "
+                    + "--dns-discovery-url is given, and off without one whatever this flag says")
+    boolean dnsDiscovery;
+
+    @Option(names = "--dns-discovery-url", paramLabel = "URL", split = ",",
+            description = "tree of peers to read at start, again 30 s later while it names none, else every 30 min "
+                    + "(enrtree://<base32 key>@<domain>; repeatable); its peers are dialled (within --max-connections) "
+                    + "and their ENRs served by peer exchange")
+    List<String> dnsDiscoveryUrls = new ArrayList<>();
+
+    @Option(names = "--dns-discovery-name-server", paramLabel = "IP[:PORT]", split = ",",
+            description = "name server DNS discovery asks, the next one only when one fails (repeatable; default "
+                    + "1.1.1.1 and 1.0.0.1, as nwaku's --dns-addrs-name-server)")
+    List<String> dnsDiscoveryNameServers = new ArrayList<>();
+
     @Option(names = "--rate-limit", paramLabel = "PROTOCOL:RATE", split = ",",
             description = "per-peer request rate of store, lightpush, filter or px (peer exchange) (nwaku's form, e.g. "
                     + "store:30/1s, lightpush:none; without PROTOCOL: all four); defaults: store 30/1s, lightpush 30/1s, "

@@ -85,6 +85,7 @@ final class OptionDefaults {
         d.put("--filter-max-peers-to-serve", String.valueOf(filter.maxPeersToServe()));
         d.put("--filter-max-criteria", String.valueOf(filter.maxCriteriaPerPeer()));
         d.put("--peer-exchange", String.valueOf(node.services().peerExchange().server() != null));
+        d.put("--dns-discovery", String.valueOf(node.services().peerExchange().dns().enabled()));
         d.put("--rest", String.valueOf(rest != null));
         d.put("--rest-address", rest.address());
         d.put("--rest-port", String.valueOf(rest.port()));

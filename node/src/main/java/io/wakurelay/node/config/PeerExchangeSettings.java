@@ -1,5 +1,6 @@
 package io.wakurelay.node.config;
 
+import io.wakurelay.discovery.dns.DnsDiscoveryConfig;
 import io.wakurelay.discovery.enr.Enr;
 import io.wakurelay.p2p.multiaddr.Multiaddr;
 import io.wakurelay.services.PeerExchangeClientConfig;
@@ -17,16 +18,20 @@ import java.util.Objects;
  *                       ({@code --peer-exchange-node}); null: none
  * @param staticRecords  the records given as static peers ({@code --staticnode enr:…}): served while connected
  * @param cacheCapacity  the most records of other nodes kept (the oldest offered goes first)
+ * @param dns            DNS discovery ({@code --dns-discovery-url}): its peers are dialled and their records kept in
+ *                       the same cache; off without a tree URL
  */
 public record PeerExchangeSettings(PeerExchangeConfig server, PeerExchangeClientConfig client, Multiaddr node,
-                                   List<Enr> staticRecords, int cacheCapacity) {
+                                   List<Enr> staticRecords, int cacheCapacity,
+                                   DnsDiscoveryConfig dns) {
     /** Served, no node asked; 500 records of at most 300 bytes. */
     public static final PeerExchangeSettings DEFAULTS = new PeerExchangeSettings(PeerExchangeConfig.DEFAULTS,
-            PeerExchangeClientConfig.DEFAULTS, null, List.of(), 500);
+            PeerExchangeClientConfig.DEFAULTS, null, List.of(), 500, DnsDiscoveryConfig.DEFAULTS);
 
     public PeerExchangeSettings {
         Objects.requireNonNull(client, "client");
         staticRecords = List.copyOf(staticRecords);
+        Objects.requireNonNull(dns, "dns");
         if (cacheCapacity < 1) {
             throw new IllegalArgumentException("cacheCapacity must be positive, was " + cacheCapacity);
         }
@@ -36,18 +41,22 @@ public record PeerExchangeSettings(PeerExchangeConfig server, PeerExchangeClient
     }
 
     public PeerExchangeSettings withServer(PeerExchangeConfig v) {
-        return new PeerExchangeSettings(v, client, node, staticRecords, cacheCapacity);
+        return new PeerExchangeSettings(v, client, node, staticRecords, cacheCapacity, dns);
     }
 
     public PeerExchangeSettings withNode(Multiaddr v) {
-        return new PeerExchangeSettings(server, client, v, staticRecords, cacheCapacity);
+        return new PeerExchangeSettings(server, client, v, staticRecords, cacheCapacity, dns);
     }
 
     public PeerExchangeSettings withClient(PeerExchangeClientConfig v) {
-        return new PeerExchangeSettings(server, v, node, staticRecords, cacheCapacity);
+        return new PeerExchangeSettings(server, v, node, staticRecords, cacheCapacity, dns);
+    }
+
+    public PeerExchangeSettings withDns(DnsDiscoveryConfig v) {
+        return new PeerExchangeSettings(server, client, node, staticRecords, cacheCapacity, v);
     }
 
     public PeerExchangeSettings withStaticRecords(List<Enr> v) {
-        return new PeerExchangeSettings(server, client, node, v, cacheCapacity);
+        return new PeerExchangeSettings(server, client, node, v, cacheCapacity, dns);
     }
 }

@@ -1,6 +1,8 @@
 package io.wakurelay.node.config;
 
 import io.wakurelay.discovery.enr.Enr;
+import io.wakurelay.discovery.dns.DnsDiscoveryConfig;
+import io.wakurelay.discovery.dns.EnrTreeUrl;
 import io.wakurelay.p2p.multiaddr.Multiaddr;
 import io.wakurelay.services.FilterConfig;
 import io.wakurelay.services.LightpushConfig;
@@ -9,6 +11,7 @@ import io.wakurelay.services.RateLimit;
 import io.wakurelay.services.StoreClientConfig;
 import io.wakurelay.services.StoreServiceConfig;
 
+import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -60,7 +63,27 @@ final class ServiceOptions {
         Multiaddr node = o.peerExchangeNode == null || o.peerExchangeNode.isBlank() ? null
                 : NodeOptions.option("--peer-exchange-node", () -> RelayConfigs.staticPeer(o.peerExchangeNode));
         return PeerExchangeSettings.DEFAULTS.withServer(o.peerExchange ? server : null).withNode(node)
-                .withStaticRecords(records);
+                .withStaticRecords(records).withDns(dnsDiscovery(o));
+    }
+
+    /** DNS discovery: on with a tree URL (nwaku); the name servers given, else the record's defaults. */
+    static DnsDiscoveryConfig dnsDiscovery(NodeOptions o) {
+        List<EnrTreeUrl> urls = new ArrayList<>();
+        for (String s : o.dnsDiscoveryUrls) {
+            if (!s.isBlank()) {
+                urls.add(NodeOptions.option("--dns-discovery-url", () -> EnrTreeUrl.parse(s)));
+            }
+        }
+        // --dns-discovery itself changes nothing, as in nwaku, which deprecates it: the URL turns DNS discovery on
+        DnsDiscoveryConfig dns = DnsDiscoveryConfig.DEFAULTS.withUrls(urls);
+        if (!o.dnsDiscoveryNameServers.isEmpty()) {
+            List<InetSocketAddress> servers = new ArrayList<>();
+            for (String s : o.dnsDiscoveryNameServers) {
+                servers.add(NodeOptions.option("--dns-discovery-name-server", () -> DnsDiscoveryConfig.nameServer(s)));
+            }
+            dns = dns.withNameServers(servers);
+        }
+        return dns;
     }
 
     /** {@code store:30/1s}, {@code lightpush:none}, {@code px:10/1m}, or a bare rate for all four; a later entry overrides an earlier. */

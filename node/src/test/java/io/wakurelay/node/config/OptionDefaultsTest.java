@@ -19,7 +19,8 @@ class OptionDefaultsTest {
     private static final Set<String> WITHOUT_DEFAULT = Set.of("--config-file", "--nodekey", "--ext-multiaddr", "--staticnode",
             "--shard", "--pubsub-topic", "--rate-limit", "--rest-allow-origin", "--rest-allow-host", "--help", "--version",
             "--store-message-db-password-file", "--dns4-domain-name", "--websocket-secure-key-path",
-            "--websocket-secure-cert-path", "--peer-exchange-node");
+            "--websocket-secure-cert-path", "--peer-exchange-node", "--dns-discovery-url",
+            "--dns-discovery-name-server");
 
     private static Iterable<OptionSpec> options() {
         return new CommandLine(new NodeOptions()).getCommandSpec().options();

@@ -1,0 +1,139 @@
+package io.wakurelay.node;
+
+import io.wakurelay.discovery.dns.DnsDiscoveryConfig;
+import io.wakurelay.discovery.dns.DnsDiscoveryMetrics;
+import io.wakurelay.discovery.dns.DnsTxtResolver;
+import io.wakurelay.discovery.dns.EnrTreeException;
+import io.wakurelay.discovery.dns.EnrTreeSync;
+import io.wakurelay.discovery.dns.EnrTreeUrl;
+import io.wakurelay.discovery.enr.Enr;
+import io.wakurelay.discovery.peers.PeerRecords;
+import io.wakurelay.p2p.Host;
+import io.wakurelay.p2p.multiaddr.Multiaddr;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import reactor.core.Disposable;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
+import reactor.core.scheduler.Schedulers;
+
+/**
+ * DNS discovery in the node (docs/discovery.md): reads the trees at start, dials the peers they name through the
+ * host (at most {@value #DIALS_AT_ONCE} at once, so within {@code --max-connections}), keeps the records of the peers
+ * then connected in the record cache peer exchange serves from; reads the trees again
+ * {@link DnsDiscoveryConfig#retryInterval()} after a sync that found no peer (nwaku's retry loop) and
+ * {@link DnsDiscoveryConfig#syncInterval()} after one that did. Syncs never overlap.
+ */
+final class NodeDnsDiscovery implements AutoCloseable {
+    private static final Logger log = LoggerFactory.getLogger(NodeDnsDiscovery.class);
+    private static final int DIALS_AT_ONCE = 4;
+    private static final Duration DIAL_TIMEOUT = Duration.ofSeconds(10);
+
+    private final DnsDiscoveryConfig config;
+    private final Host host;
+    private final PeerRecords records;
+    private final int clusterId;
+    private final DnsTxtResolver resolver;
+    private final DnsDiscoveryMetrics metrics;
+    private final EnrTreeSync sync;
+    private volatile Disposable loop;
+
+    private NodeDnsDiscovery(DnsDiscoveryConfig config, Host host, PeerRecords records, int clusterId,
+            DnsDiscoveryMetrics metrics) {
+        this.config = config;
+        this.host = host;
+        this.records = records;
+        this.clusterId = clusterId;
+        this.resolver = new DnsTxtResolver(config.nameServers(), config.queryTimeout());
+        this.metrics = metrics;
+        this.sync = new EnrTreeSync(resolver, config.limits(), metrics);
+    }
+
+    /** @param metrics counted into; owned by the caller (registered whether DNS discovery is on or not) */
+    static NodeDnsDiscovery create(DnsDiscoveryConfig config, Host host, PeerRecords records, int clusterId,
+            DnsDiscoveryMetrics metrics) {
+        return new NodeDnsDiscovery(config, host, records, clusterId, metrics);
+    }
+
+    /** Starts syncing now. */
+    void start() {
+        log.info("DNS discovery: reading {} through {}", config.urls(),
+                DnsDiscoveryConfig.format(config.nameServers()));
+        loop = Mono.defer(() -> round().flatMap(found -> Mono.delay(found > 0
+                        ? config.syncInterval() : config.retryInterval())))
+                .repeat()
+                .subscribe(null, e -> log.error("DNS discovery stopped", e));
+    }
+
+    /** One sync of every tree and the dials: the number of peers the trees named. */
+    Mono<Integer> round() {
+        return Mono.fromCallable(this::readTrees)
+                .subscribeOn(Schedulers.boundedElastic())
+                .flatMap(found -> Flux.fromIterable(found)
+                        .flatMap(this::connect, DIALS_AT_ONCE)
+                        .filter(Boolean::booleanValue)
+                        .count()
+                        .doOnNext(connected -> log.info("DNS discovery: the trees name {} peers; {} connected",
+                                found.size(), connected))
+                        .thenReturn(found.size()))
+                .onErrorResume(e -> { // a bug in one round must not end the loop: log it, retry at its time
+                    log.error("DNS discovery: a round failed", e);
+                    return Mono.just(0);
+                });
+    }
+
+    private List<Enr> readTrees() {
+        Map<String, Enr> found = new LinkedHashMap<>();
+        for (EnrTreeUrl url : config.urls()) {
+            try {
+                EnrTreeSync.Tree tree = sync.sync(url);
+                log.info("DNS discovery: {} (seq {}) names {} peers", url, tree.seq(), tree.records().size());
+                tree.records().forEach(r -> found.putIfAbsent(r.peerId().toString(), r));
+            } catch (EnrTreeException e) {
+                log.warn("DNS discovery: cannot read {}: {}", url, e.getMessage());
+            }
+        }
+        return List.copyOf(found.values());
+    }
+
+    /** Whether the record's peer is connected once dialled; its record is then kept. */
+    private Mono<Boolean> connect(Enr record) {
+        if (record.peerId().equals(host.peerId()) || !PeerRecords.ofCluster(record, clusterId)) {
+            return Mono.just(false);
+        }
+        if (host.connection(record.peerId()).isPresent()) {
+            records.offer(record);
+            return Mono.just(true);
+        }
+        List<Multiaddr> addresses = record.dialAddresses().stream().filter(a -> a.isTcp() || a.isWebSocket()).toList();
+        return Flux.fromIterable(addresses)
+                .concatMap(address -> host.dial(address).onErrorResume(e -> {
+                    log.debug("DNS discovery: cannot dial {}: {}", address, e.toString());
+                    return Mono.empty();
+                }), 1)
+                .next()
+                .timeout(DIAL_TIMEOUT, Mono.empty())
+                .map(connection -> {
+                    records.offer(record);
+                    return true;
+                })
+                .defaultIfEmpty(false);
+    }
+
+    Mono<Void> shutdown(Duration grace) {
+        return Mono.fromRunnable(this::close);
+    }
+
+    @Override
+    public void close() {
+        Disposable running = loop;
+        if (running != null) {
+            running.dispose();
+        }
+        resolver.close();
+    }
+}
