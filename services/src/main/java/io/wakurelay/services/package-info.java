@@ -13,7 +13,8 @@
  *       scheduler, answer); {@code StoreCodec} (the fields, and the page cut to the response limit);
  *       {@code StoreStatus}, {@code StoreMetrics};</li>
  *   <li>the store client: {@link io.wakurelay.services.StoreClient}, {@link io.wakurelay.services.StoreClientConfig},
- *       {@code StoreClientExchange}, {@link io.wakurelay.services.RemoteStoreException};</li>
+ *       {@code StoreClientExchange} (a {@code ClientExchange}, the client side every service client shares),
+ *       {@link io.wakurelay.services.RemoteStoreException};</li>
  *   <li>lightpush v3: {@link io.wakurelay.services.LightpushService}, {@link io.wakurelay.services.LightpushConfig},
  *       {@code LightpushExchange} (publish through the relay), {@code LightpushStatus}, {@code LightpushMetrics};</li>
  *   <li>filter v2: {@link io.wakurelay.services.FilterService} and {@link io.wakurelay.services.FilterConfig};
