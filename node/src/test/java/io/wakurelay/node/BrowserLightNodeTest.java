@@ -76,8 +76,11 @@ class BrowserLightNodeTest {
         String contentTopic = "/browser/1/" + what + "/proto";
         JsonNode connected = browser.readyLine().path("connected");
         assertThat(connected.path("userAgent").asText()).as(what).contains("HeadlessChrome");
-        assertThat(served.host().connection(PeerId.parse(browser.peerId())).orElseThrow().transport()).as(what)
-                .isEqualTo(transport);
+        // the page reports its side of the upgrade; the node may finish its own a moment later (failed once in CI)
+        PeerId page = PeerId.parse(browser.peerId());
+        Eventually.until(what + ": the node holds the page's connection", WAIT,
+                () -> served.host().connection(page).isPresent());
+        assertThat(served.host().connection(page).orElseThrow().transport()).as(what).isEqualTo(transport);
         browser.call("filterSubscribe", Map.of("contentTopic", contentTopic), WAIT);
 
         // lightpush: in the node's store, and relayed to the second node (which archives it too)
