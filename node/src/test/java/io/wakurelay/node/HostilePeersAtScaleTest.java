@@ -6,7 +6,6 @@ import com.google.protobuf.ByteString;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.netty.buffer.ByteBuf;
-import io.netty.util.internal.PlatformDependent;
 import io.wakurelay.p2p.connection.Connection;
 import io.wakurelay.p2p.Host;
 import io.wakurelay.p2p.HostConfig;
@@ -32,8 +31,6 @@ import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
 import java.io.InputStream;
-import java.lang.management.ManagementFactory;
-import java.lang.management.MemoryMXBean;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.net.SocketTimeoutException;
@@ -151,9 +148,9 @@ class HostilePeersAtScaleTest {
     void hostilePeersOnTheLibp2pWireAreRefusedAndCountedAtABoundedCostWhileHonestTrafficFlows() throws Exception {
         MeterRegistry m = target.metrics().registry();
         InetSocketAddress address = new InetSocketAddress("127.0.0.1", target.peerAddress().getPort());
-        Memory before = Memory.afterGc();
-        double handshakesBefore = sum(m, "libp2p.handshakes", "outcome", "success", false);
-        double successBefore = count(m, "libp2p.handshakes", "outcome", "success");
+        MemoryWatch.Memory before = MemoryWatch.Memory.afterGc();
+        double handshakesBefore = MeterCounts.sum(m, "libp2p.handshakes", "outcome", "success", false);
+        double successBefore = MeterCounts.count(m, "libp2p.handshakes", "outcome", "success");
         List<String> notClosed = new CopyOnWriteArrayList<>();
         List<Integer> iwantAnswers = new CopyOnWriteArrayList<>();
         long started = System.nanoTime();
@@ -217,41 +214,41 @@ class HostilePeersAtScaleTest {
             long budget = 160 * MIB;
             System.out.printf("HostilePeersAtScaleTest: peaks during the attack: Netty direct %.1f MiB, heap used %.1f MiB%n",
                     watch.peakDirect.get() / (double) MIB, watch.peakHeap.get() / (double) MIB);
-            assertThat(watch.peakDirect.get() - before.direct).as("direct memory growth during the attack").isLessThan(budget);
+            assertThat(watch.peakDirect.get() - before.direct()).as("direct memory growth during the attack").isLessThan(budget);
         }
         long millis = (System.nanoTime() - started) / 1_000_000;
 
         // each hostile behaviour is counted
         int sockets = PER_KIND * SocketKind.values().length;
-        double timeouts = count(m, "libp2p.handshakes", "outcome", "timeout");
-        double failedHandshakes = sum(m, "libp2p.handshakes", "outcome", "success", false) - handshakesBefore;
+        double timeouts = MeterCounts.count(m, "libp2p.handshakes", "outcome", "timeout");
+        double failedHandshakes = MeterCounts.sum(m, "libp2p.handshakes", "outcome", "success", false) - handshakesBefore;
         assertThat(timeouts).as("silent and stalled-Noise sockets time out").isGreaterThanOrEqualTo(2 * PER_KIND);
         assertThat(failedHandshakes).as("every hostile socket is a failed handshake or refused")
-                .isGreaterThanOrEqualTo(sockets - count(m, "libp2p.connections.rejected", "reason", "too_many_connections"));
-        assertThat(count(m, "waku.relay.peer.disconnects", "reason", "graylisted")).as("invalid-message spammers graylisted")
+                .isGreaterThanOrEqualTo(sockets - MeterCounts.count(m, "libp2p.connections.rejected", "reason", "too_many_connections"));
+        assertThat(MeterCounts.count(m, "waku.relay.peer.disconnects", "reason", "graylisted")).as("invalid-message spammers graylisted")
                 .isGreaterThanOrEqualTo(RELAY_PEERS);
-        assertThat(count(m, "waku.relay.messages.invalid", "reason", "missing_content_topic"))
+        assertThat(MeterCounts.count(m, "waku.relay.messages.invalid", "reason", "missing_content_topic"))
                 .isGreaterThanOrEqualTo(RELAY_PEERS * 5.0);
-        assertThat(count(m, "waku.relay.messages.invalid", "reason", "rpc_too_large")).as("one per oversized RPC")
+        assertThat(MeterCounts.count(m, "waku.relay.messages.invalid", "reason", "rpc_too_large")).as("one per oversized RPC")
                 .isEqualTo(RELAY_PEERS);
-        assertThat(count(m, "waku.relay.messages.invalid", "reason", "malformed_rpc")).as("one per malformed RPC")
+        assertThat(MeterCounts.count(m, "waku.relay.messages.invalid", "reason", "malformed_rpc")).as("one per malformed RPC")
                 .isEqualTo(RELAY_PEERS);
-        assertThat(count(m, "waku.relay.messages.invalid", "reason", "not_subscribed")).isEqualTo(5.0 * RELAY_PEERS);
-        assertThat(count(m, "waku.relay.inbound.stream.resets", "reason", "replaced")).as("older relay streams of a peer")
+        assertThat(MeterCounts.count(m, "waku.relay.messages.invalid", "reason", "not_subscribed")).isEqualTo(5.0 * RELAY_PEERS);
+        assertThat(MeterCounts.count(m, "waku.relay.inbound.stream.resets", "reason", "replaced")).as("older relay streams of a peer")
                 .isEqualTo((STALLED_STREAMS_PER_PEER - 1.0) * RELAY_PEERS);
-        assertThat(count(m, "waku.relay.inbound.stream.resets", "reason", "rpc_read_timeout")).as("one stalled RPC per peer")
+        assertThat(MeterCounts.count(m, "waku.relay.inbound.stream.resets", "reason", "rpc_read_timeout")).as("one stalled RPC per peer")
                 .isEqualTo(RELAY_PEERS);
-        assertThat(count(m, "libp2p.gossipsub.control.received", "kind", "iwant")).isGreaterThanOrEqualTo(RELAY_PEERS * (double) IWANTS_PER_PEER);
+        assertThat(MeterCounts.count(m, "libp2p.gossipsub.control.received", "kind", "iwant")).isGreaterThanOrEqualTo(RELAY_PEERS * (double) IWANTS_PER_PEER);
         assertThat(iwantAnswers).hasSize(RELAY_PEERS).allSatisfy(a -> assertThat(a).isLessThanOrEqualTo(1 + GOSSIP_RETRANSMISSION));
-        assertThat(count(m, "waku.relay.peer.disconnects", "reason", "slow_consumer")).as("stuck readers disconnected")
+        assertThat(MeterCounts.count(m, "waku.relay.peer.disconnects", "reason", "slow_consumer")).as("stuck readers disconnected")
                 .isEqualTo(RELAY_PEERS);
-        assertThat(count(m, "waku.relay.peer.drops", "kind", "message")).isGreaterThanOrEqualTo(20.0 * RELAY_PEERS);
-        assertThat(count(m, "libp2p.streams.refused", "reason", "too_many_streams")).as("streams past the muxer's limit")
+        assertThat(MeterCounts.count(m, "waku.relay.peer.drops", "kind", "message")).isGreaterThanOrEqualTo(20.0 * RELAY_PEERS);
+        assertThat(MeterCounts.count(m, "libp2p.streams.refused", "reason", "too_many_streams")).as("streams past the muxer's limit")
                 .isGreaterThanOrEqualTo((double) RELAY_PEERS * (STREAMS_PER_PEER - MAX_INBOUND_STREAMS));
-        assertThat(count(m, "libp2p.handshakes", "outcome", "success") - successBefore).as("churn and libp2p peers handshook")
+        assertThat(MeterCounts.count(m, "libp2p.handshakes", "outcome", "success") - successBefore).as("churn and libp2p peers handshook")
                 .isGreaterThanOrEqualTo(CHURN + RELAY_PEERS * PeerKind.values().length);
-        double tooMany = count(m, "libp2p.connections.rejected", "reason", "too_many_connections");
-        double evicted = count(m, "libp2p.handshakes", "outcome", "evicted");
+        double tooMany = MeterCounts.count(m, "libp2p.connections.rejected", "reason", "too_many_connections");
+        double evicted = MeterCounts.count(m, "libp2p.handshakes", "outcome", "evicted");
         // past --max-connections a newcomer evicts the longest handshake, or is refused when none is handshaking
         assertThat(tooMany + evicted).as("the flood went past --max-connections").isGreaterThanOrEqualTo(floodSize - MAX_CONNECTIONS);
 
@@ -262,16 +259,16 @@ class HostilePeersAtScaleTest {
                 () -> traffic.receivedByPeer.containsAll(traffic.sentOverRest));
         int honest = traffic.sentByPeer.size() + traffic.sentOverRest.size();
         Eventually.until("every honest message archived", WAIT,
-                () -> count(m, "waku.archive.inserts") == honest);
+                () -> MeterCounts.count(m, "waku.archive.inserts") == honest);
         Http rest = new Http(target.restAddress());
-        assertThat(stored(rest, traffic.sentByPeer)).isEqualTo(traffic.sentByPeer.size());
-        assertThat(stored(rest, traffic.sentOverRest)).isEqualTo(traffic.sentOverRest.size());
-        assertThat(count(m, "waku.relay.messages.accepted")).as("nothing hostile was accepted").isEqualTo(honest);
+        assertThat(ArchiveOverloadTest.stored(rest, List.copyOf(traffic.sentByPeer))).isEqualTo(traffic.sentByPeer.size());
+        assertThat(ArchiveOverloadTest.stored(rest, List.copyOf(traffic.sentOverRest))).isEqualTo(traffic.sentOverRest.size());
+        assertThat(MeterCounts.count(m, "waku.relay.messages.accepted")).as("nothing hostile was accepted").isEqualTo(honest);
         assertThat(target.relay().peers()).as("the honest peer is still a relay peer")
                 .anyMatch(p -> p.peerId().toString().equals(good.peerId()));
         Eventually.until("only the honest peer is left connected", WAIT, () -> target.host().connections().size() == 1);
 
-        Memory after = Memory.afterGc();
+        MemoryWatch.Memory after = MemoryWatch.Memory.afterGc();
         System.out.printf("HostilePeersAtScaleTest: %d hostile sockets (%d kinds x %d), %d libp2p peers (%d kinds x %d), %d churned "
                         + "connections, %d idle sockets, in %d ms; honest: %d from the peer, %d over REST, %d health checks; "
                         + "handshakes: timeout %.0f, failed in all %.0f; rejected too_many_connections %.0f, evicted %.0f; relay: graylisted %.0f, "
@@ -279,17 +276,17 @@ class HostilePeersAtScaleTest {
                         + "streams refused %.0f, relay streams reset: replaced %.0f, rpc_read_timeout %.0f; before: %s; after: %s%n",
                 sockets, SocketKind.values().length, PER_KIND, RELAY_PEERS * PeerKind.values().length, PeerKind.values().length,
                 RELAY_PEERS, CHURN, floodSize, millis, traffic.sentByPeer.size(), traffic.sentOverRest.size(), traffic.healthChecks.get(),
-                timeouts, failedHandshakes, tooMany, evicted, count(m, "waku.relay.peer.disconnects", "reason", "graylisted"),
-                count(m, "waku.relay.messages.invalid", "reason", "rpc_too_large"), count(m, "waku.relay.messages.invalid", "reason", "malformed_rpc"),
-                count(m, "waku.relay.messages.invalid", "reason", "not_subscribed"), count(m, "libp2p.gossipsub.control.received", "kind", "iwant"),
-                iwantAnswers, count(m, "waku.relay.peer.disconnects", "reason", "slow_consumer"), count(m, "waku.relay.peer.drops", "kind", "message"),
-                count(m, "libp2p.streams.refused", "reason", "too_many_streams"),
-                count(m, "waku.relay.inbound.stream.resets", "reason", "replaced"),
-                count(m, "waku.relay.inbound.stream.resets", "reason", "rpc_read_timeout"), before, after);
-        assertThat(after.direct - before.direct).as("direct memory after the attack").isLessThan(64 * MIB);
+                timeouts, failedHandshakes, tooMany, evicted, MeterCounts.count(m, "waku.relay.peer.disconnects", "reason", "graylisted"),
+                MeterCounts.count(m, "waku.relay.messages.invalid", "reason", "rpc_too_large"), MeterCounts.count(m, "waku.relay.messages.invalid", "reason", "malformed_rpc"),
+                MeterCounts.count(m, "waku.relay.messages.invalid", "reason", "not_subscribed"), MeterCounts.count(m, "libp2p.gossipsub.control.received", "kind", "iwant"),
+                iwantAnswers, MeterCounts.count(m, "waku.relay.peer.disconnects", "reason", "slow_consumer"), MeterCounts.count(m, "waku.relay.peer.drops", "kind", "message"),
+                MeterCounts.count(m, "libp2p.streams.refused", "reason", "too_many_streams"),
+                MeterCounts.count(m, "waku.relay.inbound.stream.resets", "reason", "replaced"),
+                MeterCounts.count(m, "waku.relay.inbound.stream.resets", "reason", "rpc_read_timeout"), before, after);
+        assertThat(after.direct() - before.direct()).as("direct memory after the attack").isLessThan(64 * MIB);
         // both nodes' bounded state warmed up (seen caches, meters, pools): +37 MiB at the CI scale, +44 MiB at 4x. Before the
         // ping fix in p2p (closed connections held until their next ping) it was +62 and +104 MiB: this bound caught it
-        assertThat(after.heap - before.heap).as("heap after the attack").isLessThan(64 * MIB);
+        assertThat(after.heap() - before.heap()).as("heap after the attack").isLessThan(64 * MIB);
     }
 
     // =====================================================================================================
@@ -451,7 +448,7 @@ class HostilePeersAtScaleTest {
                     } catch (AssertionError e) {
                         throw new AssertionError(e.getMessage() + "; the node's view of it: " + target.relay().peers().stream()
                                 .filter(p -> p.peerId().equals(h.peerId())).toList() + "; missing_content_topic counted "
-                                + count(target.metrics().registry(), "waku.relay.messages.invalid", "reason", "missing_content_topic"), e);
+                                + MeterCounts.count(target.metrics().registry(), "waku.relay.messages.invalid", "reason", "missing_content_topic"), e);
                     }
                 }
                 case OVERSIZED_RPC -> {
@@ -464,12 +461,12 @@ class HostilePeersAtScaleTest {
                 case MALFORMED_RPC -> {
                     // one at a time, so that each waits for its own RPC to be counted before it hangs up
                     synchronized (malformedLock) {
-                        double counted = count(target.metrics().registry(), "waku.relay.messages.invalid", "reason", "malformed_rpc");
+                        double counted = MeterCounts.count(target.metrics().registry(), "waku.relay.messages.invalid", "reason", "malformed_rpc");
                         ByteBuf out = relay.alloc().buffer(8);
                         Uvarint.write(out, 4);
                         out.writeInt(0xffffffff); // a field of wire type 7: not protobuf
                         relay.write(out);
-                        Eventually.until("the malformed RPC is counted", WAIT, () -> count(target.metrics().registry(),
+                        Eventually.until("the malformed RPC is counted", WAIT, () -> MeterCounts.count(target.metrics().registry(),
                                 "waku.relay.messages.invalid", "reason", "malformed_rpc") > counted);
                     }
                     c.close();
@@ -595,76 +592,5 @@ class HostilePeersAtScaleTest {
             thread.join(30_000);
             tap.close();
         }
-    }
-
-    /** Peak Netty direct memory and heap in use while the attack runs (the whole test JVM: both nodes and the attackers). */
-    private static final class MemoryWatch implements AutoCloseable {
-        final AtomicLong peakDirect = new AtomicLong();
-        final AtomicLong peakHeap = new AtomicLong();
-        private final AtomicBoolean running = new AtomicBoolean(true);
-        private final Thread thread = new Thread(() -> {
-            MemoryMXBean bean = ManagementFactory.getMemoryMXBean();
-            while (running.get()) {
-                peakDirect.accumulateAndGet(PlatformDependent.usedDirectMemory(), Math::max);
-                peakHeap.accumulateAndGet(bean.getHeapMemoryUsage().getUsed(), Math::max);
-                try {
-                    Thread.sleep(25);
-                } catch (InterruptedException e) {
-                    return;
-                }
-            }
-        }, "memory-watch");
-
-        MemoryWatch() {
-            thread.setDaemon(true);
-            thread.start();
-        }
-
-        @Override
-        public void close() throws InterruptedException {
-            running.set(false);
-            thread.join();
-        }
-    }
-
-    private record Memory(long heap, long direct) {
-        static Memory afterGc() throws InterruptedException {
-            MemoryMXBean bean = ManagementFactory.getMemoryMXBean();
-            for (int i = 0; i < 3; i++) {
-                System.gc();
-                Thread.sleep(50);
-            }
-            return new Memory(bean.getHeapMemoryUsage().getUsed(), PlatformDependent.usedDirectMemory());
-        }
-
-        @Override
-        public String toString() {
-            return String.format("heap %.1f MiB, Netty direct %.1f MiB", heap / (double) MIB, direct / (double) MIB);
-        }
-    }
-
-    private static int stored(Http rest, Set<String> hashes) {
-        List<String> all = new ArrayList<>(hashes);
-        int found = 0;
-        for (int i = 0; i < all.size(); i += 20) {
-            String query = "/store/v3/messages?pageSize=20&includeData=false&hashes=" + String.join(",", all.subList(i, Math.min(all.size(), i + 20)));
-            found += rest.get(query).json().get("messages").size();
-        }
-        return found;
-    }
-
-    private static double count(MeterRegistry m, String name) {
-        var c = m.find(name).counter();
-        return c == null ? 0 : c.count();
-    }
-
-    /** Summed over the other labels (the host's counters also have a {@code transport} label). */
-    private static double count(MeterRegistry m, String name, String tag, String value) {
-        return m.find(name).tag(tag, value).counters().stream().mapToDouble(c -> c.count()).sum();
-    }
-
-    /** Sum of the counters of {@code name} whose {@code tag} is (or, with {@code equal} false, is not) {@code value}. */
-    private static double sum(MeterRegistry m, String name, String tag, String value, boolean equal) {
-        return m.find(name).counters().stream().filter(c -> value.equals(c.getId().getTag(tag)) == equal).mapToDouble(c -> c.count()).sum();
     }
 }
