@@ -121,6 +121,9 @@ class WebSocketTransportTest {
                     .isTrue();
             assertThat(TestHosts.count(hosts.registry(target), "libp2p.handshakes", "outcome", "evicted", Transport.WS))
                     .isEqualTo(1);
+            // the dialler's upgrade may finish before the target's: until the target holds both as established, a
+            // late socket could still evict the TCP one's handshake (failed once in CI)
+            Eventually.until(() -> target.connections().size() == 2, () -> "target connections: " + target.connections());
             try (Socket lateTcp = new Socket(); RawWebSocket lateWs = new RawWebSocket(target.webSocketAddress())) {
                 lateTcp.connect(target.boundAddress(), 2000);
                 assertThat(lateWs.closedWithin(Duration.ofSeconds(5))).as("no slot left for a WebSocket").isTrue();
