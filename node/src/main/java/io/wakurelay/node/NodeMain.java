@@ -1,6 +1,7 @@
 package io.wakurelay.node;
 
 import io.wakurelay.node.logging.LogLevels;
+import io.wakurelay.node.logging.UncaughtExceptions;
 import io.wakurelay.node.config.NodeConfig;
 import io.wakurelay.node.config.ConfigSources;
 import io.wakurelay.node.config.NodeOptions;
@@ -46,6 +47,7 @@ public final class NodeMain {
             // every line, the first included, must be JSON
             LogLevels.set(options.parsedLogLevel());
             options.parsedLogFormat().apply();
+            UncaughtExceptions.logThem();
             config = toConfig(options, environment);
         } catch (ConfigurationException | IllegalArgumentException e) {
             System.err.println("wakurelay-node: " + e.getMessage());
