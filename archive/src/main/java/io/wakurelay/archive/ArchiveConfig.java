@@ -1,5 +1,7 @@
 package io.wakurelay.archive;
 
+import io.soabase.recordbuilder.core.RecordBuilder;
+
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Objects;
@@ -27,6 +29,7 @@ import java.util.Objects;
  *                          is kept in, with nwaku's schema. The RocksDB settings (the directory, durability, memory, write
  *                          rate) then do not apply; batching, backpressure and retention do
  */
+@RecordBuilder
 public record ArchiveConfig(Path dataDir, RetentionPolicy retention, Durability durability, Duration flushInterval,
                             int maxBatchMessages,
                             Duration maxBatchDelay, int maxPendingMessages, long blockCacheBytes,
@@ -104,108 +107,11 @@ public record ArchiveConfig(Path dataDir, RetentionPolicy retention, Durability 
         return builder().dataDir(dataDir).build();
     }
 
-    public static Builder builder() {
+    public static ArchiveConfigBuilder builder() {
         return DEFAULTS.toBuilder();
     }
 
-    public Builder toBuilder() {
-        return new Builder(this);
-    }
-
-    /** Starts from {@link #DEFAULTS} (or a given config); {@link #build()} validates. */
-    public static final class Builder {
-        private Path dataDir;
-        private RetentionPolicy retention;
-        private Durability durability;
-        private Duration flushInterval;
-        private int maxBatchMessages;
-        private Duration maxBatchDelay;
-        private int maxPendingMessages;
-        private long blockCacheBytes;
-        private long writeBufferBytes;
-        private Duration retentionInterval;
-        private long writeRateBytes;
-        private PostgresConfig postgres;
-
-        private Builder(ArchiveConfig c) {
-            dataDir = c.dataDir;
-            retention = c.retention;
-            durability = c.durability;
-            flushInterval = c.flushInterval;
-            maxBatchMessages = c.maxBatchMessages;
-            maxBatchDelay = c.maxBatchDelay;
-            maxPendingMessages = c.maxPendingMessages;
-            blockCacheBytes = c.blockCacheBytes;
-            writeBufferBytes = c.writeBufferBytes;
-            retentionInterval = c.retentionInterval;
-            writeRateBytes = c.writeRateBytes;
-            postgres = c.postgres;
-        }
-
-        public Builder dataDir(Path v) {
-            dataDir = v;
-            return this;
-        }
-
-        public Builder retention(RetentionPolicy v) {
-            retention = v;
-            return this;
-        }
-
-        public Builder durability(Durability v) {
-            durability = v;
-            return this;
-        }
-
-        public Builder flushInterval(Duration v) {
-            flushInterval = v;
-            return this;
-        }
-
-        public Builder maxBatchMessages(int v) {
-            maxBatchMessages = v;
-            return this;
-        }
-
-        public Builder maxBatchDelay(Duration v) {
-            maxBatchDelay = v;
-            return this;
-        }
-
-        public Builder maxPendingMessages(int v) {
-            maxPendingMessages = v;
-            return this;
-        }
-
-        public Builder blockCacheBytes(long v) {
-            blockCacheBytes = v;
-            return this;
-        }
-
-        public Builder writeBufferBytes(long v) {
-            writeBufferBytes = v;
-            return this;
-        }
-
-        public Builder retentionInterval(Duration v) {
-            retentionInterval = v;
-            return this;
-        }
-
-        public Builder writeRateBytes(long v) {
-            writeRateBytes = v;
-            return this;
-        }
-
-        /** @param v null for the embedded RocksDB store */
-        public Builder postgres(PostgresConfig v) {
-            postgres = v;
-            return this;
-        }
-
-        public ArchiveConfig build() {
-            return new ArchiveConfig(dataDir, retention, durability, flushInterval, maxBatchMessages, maxBatchDelay, maxPendingMessages,
-                    blockCacheBytes, writeBufferBytes, retentionInterval, writeRateBytes, postgres);
-        }
+    public ArchiveConfigBuilder toBuilder() {
+        return ArchiveConfigBuilder.builder(this);
     }
 }

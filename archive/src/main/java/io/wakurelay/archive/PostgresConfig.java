@@ -1,5 +1,7 @@
 package io.wakurelay.archive;
 
+import io.soabase.recordbuilder.core.RecordBuilder;
+
 import java.time.Duration;
 import java.util.Objects;
 
@@ -23,6 +25,7 @@ import java.util.Objects;
  * @param applicationName  the name the node's sessions show in {@code pg_stat_activity}, which tells the nodes of a
  *                         fleet apart
  */
+@RecordBuilder
 public record PostgresConfig(String host, int port, String database, String user, String password, int maxConnections,
                              Duration connectTimeout, Duration statementTimeout, Duration startWait, String applicationName) {
     private static final int MAX_CONNECTIONS_LIMIT = 1000;
@@ -84,93 +87,11 @@ public record PostgresConfig(String host, int port, String database, String user
                 + ", startWait " + startWait + ", applicationName " + applicationName + "]";
     }
 
-    public Builder toBuilder() {
-        return new Builder(this);
+    public PostgresConfigBuilder toBuilder() {
+        return PostgresConfigBuilder.builder(this);
     }
 
-    public static Builder builder() {
+    public static PostgresConfigBuilder builder() {
         return DEFAULTS.toBuilder();
-    }
-
-    /** Starts from {@link #DEFAULTS} (or a given config); {@link #build()} validates. */
-    public static final class Builder {
-        private String host;
-        private int port;
-        private String database;
-        private String user;
-        private String password;
-        private int maxConnections;
-        private Duration connectTimeout;
-        private Duration statementTimeout;
-        private Duration startWait;
-        private String applicationName;
-
-        private Builder(PostgresConfig c) {
-            host = c.host;
-            port = c.port;
-            database = c.database;
-            user = c.user;
-            password = c.password;
-            maxConnections = c.maxConnections;
-            connectTimeout = c.connectTimeout;
-            statementTimeout = c.statementTimeout;
-            startWait = c.startWait;
-            applicationName = c.applicationName;
-        }
-
-        public Builder host(String v) {
-            host = v;
-            return this;
-        }
-
-        public Builder port(int v) {
-            port = v;
-            return this;
-        }
-
-        public Builder database(String v) {
-            database = v;
-            return this;
-        }
-
-        public Builder user(String v) {
-            user = v;
-            return this;
-        }
-
-        public Builder password(String v) {
-            password = v;
-            return this;
-        }
-
-        public Builder maxConnections(int v) {
-            maxConnections = v;
-            return this;
-        }
-
-        public Builder connectTimeout(Duration v) {
-            connectTimeout = v;
-            return this;
-        }
-
-        public Builder statementTimeout(Duration v) {
-            statementTimeout = v;
-            return this;
-        }
-
-        public Builder startWait(Duration v) {
-            startWait = v;
-            return this;
-        }
-
-        public Builder applicationName(String v) {
-            applicationName = v;
-            return this;
-        }
-
-        public PostgresConfig build() {
-            return new PostgresConfig(host, port, database, user, password, maxConnections, connectTimeout, statementTimeout,
-                    startWait, applicationName);
-        }
     }
 }

@@ -28,7 +28,7 @@ public sealed interface StoreDbUrl {
         }
 
         /** The connection part of a {@link PostgresConfig}, its other settings from {@code base}. */
-        public PostgresConfig.Builder applyTo(PostgresConfig.Builder base) {
+        public PostgresConfigBuilder applyTo(PostgresConfigBuilder base) {
             base.host(host).port(port).database(database).user(user);
             return password.isEmpty() ? base : base.password(password);
         }

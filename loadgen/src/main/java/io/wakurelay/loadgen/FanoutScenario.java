@@ -108,7 +108,7 @@ final class FanoutScenario {
         int dLo = Math.max(1, Math.min(gossip.dLo(), d));
         int dOut = Math.min(gossip.dOut(), Math.min(dLo - 1, d / 2));
         GossipParams degrees = gossip.toBuilder()
-                .degrees(d, dLo, d + 2, Math.min(gossip.dScore(), d), dOut, gossip.dLazy()).build();
+                .d(d).dLo(dLo).dHi(d + 2).dScore(Math.min(gossip.dScore(), d)).dOut(dOut).build();
         NodeConfig relay = InProcessNodes.manyOnLoopback(base, d + 1);
         return WakuNode.start(relay.toBuilder().relay(relay.relay().toBuilder().gossip(degrees).build()).build());
     }

@@ -60,7 +60,7 @@ final class InProcessNodes {
                              List<String> staticPeers, boolean webSocket) {
         boolean store = durability != null;
         NodeConfig defaults = NodeConfig.DEFAULTS;
-        return defaults.toBuilder().dataDir(dataDir)
+        return defaults.inDataDir(dataDir)
                 .host(defaults.host().toBuilder().listenAddress(new InetSocketAddress("127.0.0.1", 0))
                         .webSocket(defaults.host().webSocket().toBuilder().listen(webSocket).port(0).build())
                         .staticPeers(staticPeers.stream().map(Multiaddr::parse).toList()).build())

@@ -3,10 +3,12 @@ package io.wakurelay.loadgen;
 import java.util.List;
 import java.net.InetSocketAddress;
 import io.wakurelay.p2p.HostConfig;
+import io.wakurelay.p2p.HostConfigBuilder;
 import io.wakurelay.node.rest.RestConfig;
 import io.wakurelay.node.metrics.MetricsConfig;
 import io.wakurelay.node.WakuNode;
 import io.wakurelay.node.config.NodeConfig;
+import io.wakurelay.node.config.NodeConfigBuilder;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -43,12 +45,12 @@ class ScenarioSmokeTest {
     }
 
     /** A node on 127.0.0.1 with REST on and no metrics server, every port chosen by the system. */
-    private NodeConfig.Builder local(String name) {
-        return NodeConfig.builder().dataDir(dir.resolve(name)).host(localHost().build())
+    private NodeConfigBuilder local(String name) {
+        return NodeConfig.DEFAULTS.inDataDir(dir.resolve(name)).host(localHost().build())
                 .rest(RestConfig.builder().port(0).build()).metrics(null);
     }
 
-    private static HostConfig.Builder localHost() {
+    private static HostConfigBuilder localHost() {
         return NodeConfig.DEFAULTS.host().toBuilder().listenAddress(new InetSocketAddress("127.0.0.1", 0));
     }
 

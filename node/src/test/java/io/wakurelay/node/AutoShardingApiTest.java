@@ -1,6 +1,7 @@
 package io.wakurelay.node;
 
 import io.wakurelay.node.config.NodeConfig;
+import io.wakurelay.node.config.NodeConfigBuilder;
 import io.wakurelay.protocol.AutoSharding;
 import io.wakurelay.relay.RelayConfig;
 import io.wakurelay.testkit.Eventually;
@@ -23,7 +24,7 @@ class AutoShardingApiTest {
     @TempDir
     Path dir;
 
-    private NodeConfig.Builder local() {
+    private NodeConfigBuilder local() {
         return TestNodes.local(dir.resolve("n" + System.nanoTime()));
     }
 

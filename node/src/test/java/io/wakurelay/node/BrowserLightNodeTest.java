@@ -45,7 +45,7 @@ class BrowserLightNodeTest {
         try (WakuNode relayPeer = WakuNode.start(TestNodes.local(dir.resolve("peer")).build())) {
             for (boolean secure : List.of(false, true)) {
                 WebSocketConfig ws = WebSocketConfig.DEFAULTS.toBuilder().listen(true).port(0)
-                        .tls(secure ? certs.cert() : null, secure ? certs.key() : null).build();
+                        .certPath(secure ? certs.cert() : null).keyPath(secure ? certs.key() : null).build();
                 try (WakuNode served = WakuNode.start(TestNodes.local(dir.resolve(secure ? "wss" : "ws"))
                         .host(TestNodes.host("127.0.0.1").webSocket(ws).staticPeers(List.of(relayPeer.multiaddr()))
                                 .build())

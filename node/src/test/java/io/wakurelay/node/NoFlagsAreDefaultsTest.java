@@ -36,6 +36,6 @@ class NoFlagsAreDefaultsTest {
         assertThat(config.rest()).isEqualTo(RestConfig.DEFAULTS);
         assertThat(config.metrics()).isEqualTo(MetricsConfig.DEFAULTS);
         // and the whole: only the data dir given differs (the node key is made when the node starts)
-        assertThat(config).isEqualTo(NodeConfig.DEFAULTS.toBuilder().dataDir(dir).build());
+        assertThat(config).isEqualTo(NodeConfig.DEFAULTS.inDataDir(dir).build());
     }
 }

@@ -1,6 +1,7 @@
 package io.wakurelay.node;
 
 import io.wakurelay.node.config.NodeConfig;
+import io.wakurelay.node.config.NodeConfigBuilder;
 import io.wakurelay.node.config.ServicesConfig;
 import io.wakurelay.node.config.PeerExchangeSettings;
 import io.wakurelay.discovery.enr.Enr;
@@ -27,8 +28,8 @@ class PeerExchangeNodeTest {
     @RegisterExtension
     final Closer closer = new Closer();
 
-    private WakuNode start(String name, String ip, java.util.function.UnaryOperator<NodeConfig.Builder> more) {
-        NodeConfig.Builder b = TestNodes.local(dir.resolve(name)).host(TestNodes.host(ip).build()).archive(null).rest(null);
+    private WakuNode start(String name, String ip, java.util.function.UnaryOperator<NodeConfigBuilder> more) {
+        NodeConfigBuilder b = TestNodes.local(dir.resolve(name)).host(TestNodes.host(ip).build()).archive(null).rest(null);
         return closer.keep(WakuNode.start(more.apply(b).build()));
     }
 

@@ -1,9 +1,12 @@
 package io.wakurelay.node;
 
 import io.wakurelay.node.config.NodeConfig;
+import io.wakurelay.node.config.NodeConfigBuilder;
 import io.wakurelay.node.metrics.MetricsConfig;
 import io.wakurelay.node.rest.RestConfig;
+import io.wakurelay.node.rest.RestConfigBuilder;
 import io.wakurelay.p2p.HostConfig;
+import io.wakurelay.p2p.HostConfigBuilder;
 import io.wakurelay.p2p.multiaddr.Multiaddr;
 
 import java.net.InetSocketAddress;
@@ -16,12 +19,12 @@ final class TestNodes {
     }
 
     /** A node on 127.0.0.1 with REST on and no metrics server, its data in {@code dataDir}. */
-    static NodeConfig.Builder local(Path dataDir) {
-        return NodeConfig.builder().dataDir(dataDir).host(host("127.0.0.1").build()).rest(rest().build()).metrics(null);
+    static NodeConfigBuilder local(Path dataDir) {
+        return NodeConfig.DEFAULTS.inDataDir(dataDir).host(host("127.0.0.1").build()).rest(rest().build()).metrics(null);
     }
 
     /** The node's host on {@code ip}, any port. */
-    static HostConfig.Builder host(String ip) {
+    static HostConfigBuilder host(String ip) {
         return NodeConfig.DEFAULTS.host().toBuilder().listenAddress(new InetSocketAddress(ip, 0));
     }
 
@@ -30,7 +33,7 @@ final class TestNodes {
         return host("127.0.0.1").staticPeers(List.of(peer)).build();
     }
 
-    static RestConfig.Builder rest() {
+    static RestConfigBuilder rest() {
         return RestConfig.builder().port(0);
     }
 

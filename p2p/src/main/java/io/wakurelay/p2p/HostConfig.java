@@ -1,5 +1,6 @@
 package io.wakurelay.p2p;
 
+import io.soabase.recordbuilder.core.RecordBuilder;
 import io.wakurelay.p2p.multiaddr.Multiaddr;
 import io.wakurelay.p2p.mux.MplexSession;
 import io.wakurelay.p2p.mux.MuxerLimits;
@@ -51,6 +52,7 @@ import java.util.regex.Pattern;
  *                              {@code /dns4/<name>/tcp/<port>/ws} or {@code /wss} (a browser needs a name for wss);
  *                              null: none
  */
+@RecordBuilder
 public record HostConfig(InetSocketAddress listenAddress, List<Multiaddr> announceAddresses, String agentVersion,
                          List<String> muxers, int maxConnections, int reservedOutboundSlots,
                          int ipColocationLimit, Duration handshakeTimeout, Duration firstBytesTimeout,
@@ -132,173 +134,11 @@ public record HostConfig(InetSocketAddress listenAddress, List<Multiaddr> announ
         return maxConnections - Math.max(reservedOutboundSlots, Math.min(staticPeers.size(), maxConnections - 1));
     }
 
-    public Builder toBuilder() {
-        return new Builder(this);
+    public HostConfigBuilder toBuilder() {
+        return HostConfigBuilder.builder(this);
     }
 
-    public static Builder builder() {
-        return new Builder(DEFAULTS);
-    }
-
-    /** Changes some fields of a config; {@link #build()} validates the result. */
-    public static final class Builder {
-        private InetSocketAddress listenAddress;
-        private List<Multiaddr> announceAddresses;
-        private String agentVersion;
-        private List<String> muxers;
-        private int maxConnections;
-        private int reservedOutboundSlots;
-        private int ipColocationLimit;
-        private Duration handshakeTimeout;
-        private Duration firstBytesTimeout;
-        private Duration pingInterval;
-        private Duration pingTimeout;
-        private Duration redialMinBackoff;
-        private Duration redialMaxBackoff;
-        private Duration duplicateWindow;
-        private int writeBufferHighWater;
-        private Duration writeStallTimeout;
-        private MuxerLimits muxerLimits;
-        private List<Multiaddr> staticPeers;
-        private AeadSelection.Choice aead;
-        private WebSocketConfig webSocket;
-        private String dns4DomainName;
-
-        private Builder(HostConfig c) {
-            listenAddress = c.listenAddress;
-            announceAddresses = c.announceAddresses;
-            agentVersion = c.agentVersion;
-            muxers = c.muxers;
-            maxConnections = c.maxConnections;
-            reservedOutboundSlots = c.reservedOutboundSlots;
-            ipColocationLimit = c.ipColocationLimit;
-            handshakeTimeout = c.handshakeTimeout;
-            firstBytesTimeout = c.firstBytesTimeout;
-            pingInterval = c.pingInterval;
-            pingTimeout = c.pingTimeout;
-            redialMinBackoff = c.redialMinBackoff;
-            redialMaxBackoff = c.redialMaxBackoff;
-            duplicateWindow = c.duplicateWindow;
-            writeBufferHighWater = c.writeBufferHighWater;
-            writeStallTimeout = c.writeStallTimeout;
-            muxerLimits = c.muxerLimits;
-            staticPeers = c.staticPeers;
-            aead = c.aead;
-            webSocket = c.webSocket;
-            dns4DomainName = c.dns4DomainName;
-        }
-
-        public Builder listenAddress(InetSocketAddress v) {
-            listenAddress = v;
-            return this;
-        }
-
-        public Builder announceAddresses(List<Multiaddr> v) {
-            announceAddresses = v;
-            return this;
-        }
-
-        public Builder agentVersion(String v) {
-            agentVersion = v;
-            return this;
-        }
-
-        public Builder muxers(List<String> v) {
-            muxers = v;
-            return this;
-        }
-
-        public Builder maxConnections(int v) {
-            maxConnections = v;
-            return this;
-        }
-
-        public Builder reservedOutboundSlots(int v) {
-            reservedOutboundSlots = v;
-            return this;
-        }
-
-        public Builder ipColocationLimit(int v) {
-            ipColocationLimit = v;
-            return this;
-        }
-
-        public Builder handshakeTimeout(Duration v) {
-            handshakeTimeout = v;
-            return this;
-        }
-
-        public Builder firstBytesTimeout(Duration v) {
-            firstBytesTimeout = v;
-            return this;
-        }
-
-        public Builder pingInterval(Duration v) {
-            pingInterval = v;
-            return this;
-        }
-
-        public Builder pingTimeout(Duration v) {
-            pingTimeout = v;
-            return this;
-        }
-
-        public Builder redialMinBackoff(Duration v) {
-            redialMinBackoff = v;
-            return this;
-        }
-
-        public Builder redialMaxBackoff(Duration v) {
-            redialMaxBackoff = v;
-            return this;
-        }
-
-        public Builder duplicateWindow(Duration v) {
-            duplicateWindow = v;
-            return this;
-        }
-
-        public Builder writeBufferHighWater(int v) {
-            writeBufferHighWater = v;
-            return this;
-        }
-
-        public Builder writeStallTimeout(Duration v) {
-            writeStallTimeout = v;
-            return this;
-        }
-
-        public Builder muxerLimits(MuxerLimits v) {
-            muxerLimits = v;
-            return this;
-        }
-
-        public Builder staticPeers(List<Multiaddr> v) {
-            staticPeers = v;
-            return this;
-        }
-
-        public Builder aead(AeadSelection.Choice v) {
-            aead = v;
-            return this;
-        }
-
-        public Builder webSocket(WebSocketConfig v) {
-            webSocket = v;
-            return this;
-        }
-
-        public Builder dns4DomainName(String v) {
-            dns4DomainName = v;
-            return this;
-        }
-
-        public HostConfig build() {
-            return new HostConfig(listenAddress, announceAddresses, agentVersion, muxers, maxConnections,
-                    reservedOutboundSlots, ipColocationLimit, handshakeTimeout, firstBytesTimeout, pingInterval,
-                    pingTimeout, redialMinBackoff, redialMaxBackoff, duplicateWindow, writeBufferHighWater,
-                    writeStallTimeout, muxerLimits, staticPeers, aead,
-                    webSocket, dns4DomainName);
-        }
+    public static HostConfigBuilder builder() {
+        return HostConfigBuilder.builder(DEFAULTS);
     }
 }

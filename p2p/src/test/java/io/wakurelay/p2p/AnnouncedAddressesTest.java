@@ -14,7 +14,7 @@ class AnnouncedAddressesTest {
     private static final InetSocketAddress TCP = new InetSocketAddress("10.1.2.3", 60000);
     private static final InetSocketAddress WS = new InetSocketAddress("10.1.2.3", 8000);
 
-    private static List<String> announced(HostConfig.Builder config, Transport ws) {
+    private static List<String> announced(HostConfigBuilder config, Transport ws) {
         return AnnouncedAddresses.of(config.listenAddress(TCP).build(), TCP, ws == null ? null : WS, ws).stream()
                 .map(Multiaddr::toString).toList();
     }
@@ -36,10 +36,10 @@ class AnnouncedAddressesTest {
 
     @Test
     void anExternalAddressReplacesTheBoundAddressOfItsTransportOnly() {
-        HostConfig.Builder tcpOnly = HostConfig.builder().announceAddresses(List.of(Multiaddr.parse("/ip4/1.2.3.4/tcp/60000")));
+        HostConfigBuilder tcpOnly = HostConfig.builder().announceAddresses(List.of(Multiaddr.parse("/ip4/1.2.3.4/tcp/60000")));
         assertThat(announced(tcpOnly, Transport.WS))
                 .containsExactly("/ip4/10.1.2.3/tcp/8000/ws", "/ip4/1.2.3.4/tcp/60000");
-        HostConfig.Builder wsOnly = HostConfig.builder().announceAddresses(List.of(Multiaddr.parse("/dns4/a.example/tcp/443/wss")));
+        HostConfigBuilder wsOnly = HostConfig.builder().announceAddresses(List.of(Multiaddr.parse("/dns4/a.example/tcp/443/wss")));
         assertThat(announced(wsOnly, Transport.WS))
                 .containsExactly("/ip4/10.1.2.3/tcp/60000", "/dns4/a.example/tcp/443/wss");
         assertThat(announced(wsOnly.dns4DomainName("node.example.org"), Transport.WS)).containsExactly(

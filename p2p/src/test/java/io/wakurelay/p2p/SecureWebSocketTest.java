@@ -36,7 +36,7 @@ class SecureWebSocketTest {
 
     private Host listener(TestCertificates certs) {
         return hosts.start(b -> b.webSocket(WebSocketConfig.DEFAULTS.toBuilder().listen(true).port(0)
-                .tls(certs.cert(), certs.key()).build()));
+                .certPath(certs.cert()).keyPath(certs.key()).build()));
     }
 
     private Host trustingDialer(TestCertificates certs) {
@@ -84,11 +84,11 @@ class SecureWebSocketTest {
         Path missing = dir.resolve("missing.pem");
         WebSocketConfig tls = WebSocketConfig.DEFAULTS.toBuilder().listen(true).build();
 
-        assertThatThrownBy(() -> WebSocketTransport.create(tls.toBuilder().tls(missing, certs.key()).build(), null))
+        assertThatThrownBy(() -> WebSocketTransport.create(tls.toBuilder().certPath(missing).keyPath(certs.key()).build(), null))
                 .hasMessageContaining("cannot read the certificate file " + missing);
-        assertThatThrownBy(() -> WebSocketTransport.create(tls.toBuilder().tls(certs.cert(), certs.cert()).build(), null))
+        assertThatThrownBy(() -> WebSocketTransport.create(tls.toBuilder().certPath(certs.cert()).keyPath(certs.cert()).build(), null))
                 .hasMessageContaining(certs.cert() + " holds no PEM private key");
-        assertThatThrownBy(() -> WebSocketTransport.create(tls.toBuilder().tls(certs.cert(), other.key()).build(), null))
+        assertThatThrownBy(() -> WebSocketTransport.create(tls.toBuilder().certPath(certs.cert()).keyPath(other.key()).build(), null))
                 .hasMessageContaining("the private key in " + other.key() + " is not the key of the certificate");
     }
 }

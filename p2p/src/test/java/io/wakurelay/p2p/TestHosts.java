@@ -19,7 +19,7 @@ final class TestHosts implements AutoCloseable {
     private final List<Host> hosts = new ArrayList<>();
     final List<SimpleMeterRegistry> registries = new ArrayList<>();
 
-    static HostConfig.Builder loopback() {
+    static HostConfigBuilder loopback() {
         return HostConfig.builder().listenAddress(new InetSocketAddress("127.0.0.1", 0))
                 .handshakeTimeout(Duration.ofSeconds(5)).redialMinBackoff(Duration.ofMillis(100))
                 .redialMaxBackoff(Duration.ofSeconds(1));
@@ -29,11 +29,11 @@ final class TestHosts implements AutoCloseable {
         return start(b -> b);
     }
 
-    Host start(UnaryOperator<HostConfig.Builder> config) {
+    Host start(UnaryOperator<HostConfigBuilder> config) {
         return start(config, PrivateKey.generateEd25519());
     }
 
-    Host start(UnaryOperator<HostConfig.Builder> config, PrivateKey key) {
+    Host start(UnaryOperator<HostConfigBuilder> config, PrivateKey key) {
         SimpleMeterRegistry registry = new SimpleMeterRegistry();
         Host host = Host.start(config.apply(loopback()).build(), key, registry);
         host.handle(EchoProtocol.ID, EchoProtocol.server());

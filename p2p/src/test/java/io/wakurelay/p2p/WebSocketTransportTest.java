@@ -33,7 +33,7 @@ class WebSocketTransportTest {
         hosts.close();
     }
 
-    static HostConfig.Builder listening(HostConfig.Builder b) {
+    static HostConfigBuilder listening(HostConfigBuilder b) {
         return b.webSocket(WebSocketConfig.DEFAULTS.toBuilder().listen(true).port(0).build());
     }
 

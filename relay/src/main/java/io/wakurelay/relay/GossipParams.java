@@ -1,5 +1,7 @@
 package io.wakurelay.relay;
 
+import io.soabase.recordbuilder.core.RecordBuilder;
+
 import java.time.Duration;
 
 /**
@@ -26,6 +28,7 @@ import java.time.Duration;
  * @param iwantFollowupTime    time an IHAVE's promise has to be kept once we asked for the message
  * @param gossipRetransmission times a message is sent to one peer in answer to its IWANTs
  */
+@RecordBuilder
 public record GossipParams(int d, int dLo, int dHi, int dScore, int dOut, int dLazy, double gossipFactor,
                            Duration heartbeat, int historyLength, int historyGossip, Duration seenTtl,
                            Duration fanoutTtl, Duration pruneBackoff, Duration unsubscribeBackoff, boolean floodPublish,
@@ -69,104 +72,7 @@ public record GossipParams(int d, int dLo, int dHi, int dScore, int dOut, int dL
         }
     }
 
-    public Builder toBuilder() {
-        return new Builder(this);
-    }
-
-    /** Changes the mesh degrees and timings of a copy; {@link #build()} validates. */
-    public static final class Builder {
-        private int d;
-        private int dLo;
-        private int dHi;
-        private int dScore;
-        private int dOut;
-        private int dLazy;
-        private double gossipFactor;
-        private Duration heartbeat;
-        private int historyLength;
-        private int historyGossip;
-        private Duration seenTtl;
-        private Duration fanoutTtl;
-        private Duration pruneBackoff;
-        private Duration unsubscribeBackoff;
-        private boolean floodPublish;
-        private int maxIHaveLength;
-        private int maxIHaveMessages;
-        private Duration iwantFollowupTime;
-        private int gossipRetransmission;
-
-        private Builder(GossipParams p) {
-            d = p.d;
-            dLo = p.dLo;
-            dHi = p.dHi;
-            dScore = p.dScore;
-            dOut = p.dOut;
-            dLazy = p.dLazy;
-            gossipFactor = p.gossipFactor;
-            heartbeat = p.heartbeat;
-            historyLength = p.historyLength;
-            historyGossip = p.historyGossip;
-            seenTtl = p.seenTtl;
-            fanoutTtl = p.fanoutTtl;
-            pruneBackoff = p.pruneBackoff;
-            unsubscribeBackoff = p.unsubscribeBackoff;
-            floodPublish = p.floodPublish;
-            maxIHaveLength = p.maxIHaveLength;
-            maxIHaveMessages = p.maxIHaveMessages;
-            iwantFollowupTime = p.iwantFollowupTime;
-            gossipRetransmission = p.gossipRetransmission;
-        }
-
-        /** The four mesh degrees at once (they are checked together). */
-        public Builder degrees(int d, int dLo, int dHi, int dScore, int dOut, int dLazy) {
-            this.d = d;
-            this.dLo = dLo;
-            this.dHi = dHi;
-            this.dScore = dScore;
-            this.dOut = dOut;
-            this.dLazy = dLazy;
-            return this;
-        }
-
-        public Builder heartbeat(Duration v) {
-            heartbeat = v;
-            return this;
-        }
-
-        public Builder seenTtl(Duration v) {
-            seenTtl = v;
-            return this;
-        }
-
-        public Builder fanoutTtl(Duration v) {
-            fanoutTtl = v;
-            return this;
-        }
-
-        public Builder pruneBackoff(Duration v) {
-            pruneBackoff = v;
-            return this;
-        }
-
-        public Builder unsubscribeBackoff(Duration v) {
-            unsubscribeBackoff = v;
-            return this;
-        }
-
-        public Builder floodPublish(boolean v) {
-            floodPublish = v;
-            return this;
-        }
-
-        public Builder iwantFollowupTime(Duration v) {
-            iwantFollowupTime = v;
-            return this;
-        }
-
-        public GossipParams build() {
-            return new GossipParams(d, dLo, dHi, dScore, dOut, dLazy, gossipFactor, heartbeat, historyLength,
-                    historyGossip, seenTtl, fanoutTtl, pruneBackoff, unsubscribeBackoff, floodPublish, maxIHaveLength,
-                    maxIHaveMessages, iwantFollowupTime, gossipRetransmission);
-        }
+    public GossipParamsBuilder toBuilder() {
+        return GossipParamsBuilder.builder(this);
     }
 }

@@ -1,5 +1,7 @@
 package io.wakurelay.relay;
 
+import io.soabase.recordbuilder.core.RecordBuilder;
+
 import java.time.Duration;
 
 /**
@@ -25,6 +27,7 @@ import java.time.Duration;
  * @param maxPruneBackoff          the longest backoff taken from a peer's PRUNE (longer ones are cut to it)
  * @param maxRetainedScores        scores of disconnected peers remembered; past it the oldest goes first
  */
+@RecordBuilder
 public record PeerLimits(int maxControlPerRpc, int maxGraftsAndPrunesPerHeartbeat, int maxIWantLength,
                          int maxIDontWantLength, int maxIDontWantMessages, int iDontWantTtl, int maxDontWantIds,
                          Duration maxPruneBackoff, int maxRetainedScores) {
@@ -54,83 +57,7 @@ public record PeerLimits(int maxControlPerRpc, int maxGraftsAndPrunesPerHeartbea
         }
     }
 
-    public Builder toBuilder() {
-        return new Builder(this);
-    }
-
-    /** Changes some limits of a copy; {@link #build()} validates. */
-    public static final class Builder {
-        private int maxControlPerRpc;
-        private int maxGraftsAndPrunesPerHeartbeat;
-        private int maxIWantLength;
-        private int maxIDontWantLength;
-        private int maxIDontWantMessages;
-        private int iDontWantTtl;
-        private int maxDontWantIds;
-        private Duration maxPruneBackoff;
-        private int maxRetainedScores;
-
-        private Builder(PeerLimits l) {
-            maxControlPerRpc = l.maxControlPerRpc;
-            maxGraftsAndPrunesPerHeartbeat = l.maxGraftsAndPrunesPerHeartbeat;
-            maxIWantLength = l.maxIWantLength;
-            maxIDontWantLength = l.maxIDontWantLength;
-            maxIDontWantMessages = l.maxIDontWantMessages;
-            iDontWantTtl = l.iDontWantTtl;
-            maxDontWantIds = l.maxDontWantIds;
-            maxPruneBackoff = l.maxPruneBackoff;
-            maxRetainedScores = l.maxRetainedScores;
-        }
-
-        public Builder maxControlPerRpc(int v) {
-            maxControlPerRpc = v;
-            return this;
-        }
-
-        public Builder maxGraftsAndPrunesPerHeartbeat(int v) {
-            maxGraftsAndPrunesPerHeartbeat = v;
-            return this;
-        }
-
-        public Builder maxIWantLength(int v) {
-            maxIWantLength = v;
-            return this;
-        }
-
-        public Builder maxIDontWantLength(int v) {
-            maxIDontWantLength = v;
-            return this;
-        }
-
-        public Builder maxIDontWantMessages(int v) {
-            maxIDontWantMessages = v;
-            return this;
-        }
-
-        public Builder iDontWantTtl(int v) {
-            iDontWantTtl = v;
-            return this;
-        }
-
-        public Builder maxDontWantIds(int v) {
-            maxDontWantIds = v;
-            return this;
-        }
-
-        public Builder maxPruneBackoff(Duration v) {
-            maxPruneBackoff = v;
-            return this;
-        }
-
-        public Builder maxRetainedScores(int v) {
-            maxRetainedScores = v;
-            return this;
-        }
-
-        public PeerLimits build() {
-            return new PeerLimits(maxControlPerRpc, maxGraftsAndPrunesPerHeartbeat, maxIWantLength,
-                    maxIDontWantLength, maxIDontWantMessages, iDontWantTtl, maxDontWantIds, maxPruneBackoff,
-                    maxRetainedScores);
-        }
+    public PeerLimitsBuilder toBuilder() {
+        return PeerLimitsBuilder.builder(this);
     }
 }

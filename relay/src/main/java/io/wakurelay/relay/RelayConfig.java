@@ -1,5 +1,6 @@
 package io.wakurelay.relay;
 
+import io.soabase.recordbuilder.core.RecordBuilder;
 import io.wakurelay.protocol.ProtocolLimits;
 import io.wakurelay.protocol.ProtocolViolation;
 import io.wakurelay.protocol.Topics;
@@ -30,6 +31,7 @@ import java.util.Objects;
  *                                 peer's relay stream is reset and the bytes freed
  * @param peerLimits               what one peer's control messages may make this node do and hold
  */
+@RecordBuilder
 public record RelayConfig(List<String> pubsubTopics, int clusterId, ProtocolLimits limits, GossipParams gossip,
                           ScoreParams scoring, int maxTopics, int peerQueueMessages, long peerQueueBytes,
                           int maxDropsBeforeDisconnect, int localQueueMessages, int seenCacheCapacity,
@@ -110,122 +112,11 @@ public record RelayConfig(List<String> pubsubTopics, int clusterId, ProtocolLimi
         }
     }
 
-    public Builder toBuilder() {
-        return new Builder(this);
+    public RelayConfigBuilder toBuilder() {
+        return RelayConfigBuilder.builder(this);
     }
 
-    public static Builder builder() {
-        return new Builder(DEFAULTS);
-    }
-
-    /** Changes some fields of a config; {@link #build()} validates the result. */
-    public static final class Builder {
-        private List<String> pubsubTopics;
-        private int clusterId;
-        private ProtocolLimits limits;
-        private GossipParams gossip;
-        private ScoreParams scoring;
-        private int maxTopics;
-        private int peerQueueMessages;
-        private long peerQueueBytes;
-        private int maxDropsBeforeDisconnect;
-        private int localQueueMessages;
-        private int seenCacheCapacity;
-        private long messageCacheBytes;
-        private Duration rpcReadTimeout;
-        private PeerLimits peerLimits;
-
-        private Builder(RelayConfig c) {
-            pubsubTopics = c.pubsubTopics;
-            clusterId = c.clusterId;
-            limits = c.limits;
-            gossip = c.gossip;
-            scoring = c.scoring;
-            maxTopics = c.maxTopics;
-            peerQueueMessages = c.peerQueueMessages;
-            peerQueueBytes = c.peerQueueBytes;
-            maxDropsBeforeDisconnect = c.maxDropsBeforeDisconnect;
-            localQueueMessages = c.localQueueMessages;
-            seenCacheCapacity = c.seenCacheCapacity;
-            messageCacheBytes = c.messageCacheBytes;
-            rpcReadTimeout = c.rpcReadTimeout;
-            peerLimits = c.peerLimits;
-        }
-
-        public Builder pubsubTopics(List<String> v) {
-            pubsubTopics = v;
-            return this;
-        }
-
-        public Builder clusterId(int v) {
-            clusterId = v;
-            return this;
-        }
-
-        public Builder limits(ProtocolLimits v) {
-            limits = v;
-            return this;
-        }
-
-        public Builder gossip(GossipParams v) {
-            gossip = v;
-            return this;
-        }
-
-        public Builder scoring(ScoreParams v) {
-            scoring = v;
-            return this;
-        }
-
-        public Builder maxTopics(int v) {
-            maxTopics = v;
-            return this;
-        }
-
-        public Builder peerQueueMessages(int v) {
-            peerQueueMessages = v;
-            return this;
-        }
-
-        public Builder peerQueueBytes(long v) {
-            peerQueueBytes = v;
-            return this;
-        }
-
-        public Builder maxDropsBeforeDisconnect(int v) {
-            maxDropsBeforeDisconnect = v;
-            return this;
-        }
-
-        public Builder localQueueMessages(int v) {
-            localQueueMessages = v;
-            return this;
-        }
-
-        public Builder seenCacheCapacity(int v) {
-            seenCacheCapacity = v;
-            return this;
-        }
-
-        public Builder messageCacheBytes(long v) {
-            messageCacheBytes = v;
-            return this;
-        }
-
-        public Builder rpcReadTimeout(Duration v) {
-            rpcReadTimeout = v;
-            return this;
-        }
-
-        public Builder peerLimits(PeerLimits v) {
-            peerLimits = v;
-            return this;
-        }
-
-        public RelayConfig build() {
-            return new RelayConfig(pubsubTopics, clusterId, limits, gossip, scoring, maxTopics, peerQueueMessages,
-                    peerQueueBytes, maxDropsBeforeDisconnect, localQueueMessages, seenCacheCapacity, messageCacheBytes,
-                    rpcReadTimeout, peerLimits);
-        }
+    public static RelayConfigBuilder builder() {
+        return RelayConfigBuilder.builder(DEFAULTS);
     }
 }

@@ -133,7 +133,7 @@ class MeshTest {
         nodes.clear();
         // flooding: a mesh that takes every peer (D = Dlo = Dhi = 11) forwards every message to all of them
         RelayConfig flooding = TestNode.fastConfig().toBuilder().gossip(TestNode.fastConfig().gossip().toBuilder()
-                .degrees(11, 11, 11, 0, 0, 0).build()).build();
+                .d(11).dLo(11).dHi(11).dScore(0).dOut(0).dLazy(0).build()).build();
         double[] flood = sentPerMessage(flooding);
 
         System.out.printf("per message per node on a 12-node network of 11 peers each: gossipsub %.2f copies, %.0f bytes; "

@@ -3,6 +3,7 @@ package io.wakurelay.relay;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.wakurelay.p2p.Host;
 import io.wakurelay.p2p.HostConfig;
+import io.wakurelay.p2p.HostConfigBuilder;
 import io.wakurelay.p2p.crypto.PrivateKey;
 import io.wakurelay.p2p.multiaddr.Multiaddr;
 import io.wakurelay.protocol.Envelope;
@@ -39,7 +40,7 @@ final class TestNode implements AutoCloseable {
     }
 
     /** @param hostChanges changes to the host's config (e.g. a WebSocket listener) */
-    TestNode(int index, RelayConfig config, PrivateKey key, int port, UnaryOperator<HostConfig.Builder> hostChanges) {
+    TestNode(int index, RelayConfig config, PrivateKey key, int port, UnaryOperator<HostConfigBuilder> hostChanges) {
         HostConfig hostConfig = hostChanges.apply(HostConfig.builder()
                 .listenAddress(new InetSocketAddress("127.0.0." + (index + 2), port))
                 .handshakeTimeout(Duration.ofSeconds(5))

@@ -1,5 +1,7 @@
 package io.wakurelay.services;
 
+import io.soabase.recordbuilder.core.RecordBuilder;
+
 import java.time.Duration;
 import java.util.Objects;
 
@@ -24,6 +26,7 @@ import java.util.Objects;
  * @param maxDropsBeforeRemoval      consecutive pushes dropped for one subscriber before its subscription is removed as
  *                                   stuck
  */
+@RecordBuilder
 public record FilterConfig(Duration subscriptionTimeout, int maxPeersToServe, int maxCriteriaPerPeer,
                            int maxContentTopicsPerRequest, int maxRequestBytes, RateLimit rateLimit,
                            Duration requestTimeout, int pushQueueMessages, int pushQueueBytes,
@@ -54,93 +57,11 @@ public record FilterConfig(Duration subscriptionTimeout, int maxPeersToServe, in
         }
     }
 
-    public Builder toBuilder() {
-        return new Builder(this);
+    public FilterConfigBuilder toBuilder() {
+        return FilterConfigBuilder.builder(this);
     }
 
-    public static Builder builder() {
-        return new Builder(DEFAULTS);
-    }
-
-    /** Changes some fields of a config; {@link #build()} validates the result. */
-    public static final class Builder {
-        private Duration subscriptionTimeout;
-        private int maxPeersToServe;
-        private int maxCriteriaPerPeer;
-        private int maxContentTopicsPerRequest;
-        private int maxRequestBytes;
-        private RateLimit rateLimit;
-        private Duration requestTimeout;
-        private int pushQueueMessages;
-        private int pushQueueBytes;
-        private int maxDropsBeforeRemoval;
-
-        private Builder(FilterConfig c) {
-            subscriptionTimeout = c.subscriptionTimeout;
-            maxPeersToServe = c.maxPeersToServe;
-            maxCriteriaPerPeer = c.maxCriteriaPerPeer;
-            maxContentTopicsPerRequest = c.maxContentTopicsPerRequest;
-            maxRequestBytes = c.maxRequestBytes;
-            rateLimit = c.rateLimit;
-            requestTimeout = c.requestTimeout;
-            pushQueueMessages = c.pushQueueMessages;
-            pushQueueBytes = c.pushQueueBytes;
-            maxDropsBeforeRemoval = c.maxDropsBeforeRemoval;
-        }
-
-        public Builder subscriptionTimeout(Duration v) {
-            subscriptionTimeout = v;
-            return this;
-        }
-
-        public Builder maxPeersToServe(int v) {
-            maxPeersToServe = v;
-            return this;
-        }
-
-        public Builder maxCriteriaPerPeer(int v) {
-            maxCriteriaPerPeer = v;
-            return this;
-        }
-
-        public Builder maxContentTopicsPerRequest(int v) {
-            maxContentTopicsPerRequest = v;
-            return this;
-        }
-
-        public Builder maxRequestBytes(int v) {
-            maxRequestBytes = v;
-            return this;
-        }
-
-        public Builder rateLimit(RateLimit v) {
-            rateLimit = v;
-            return this;
-        }
-
-        public Builder requestTimeout(Duration v) {
-            requestTimeout = v;
-            return this;
-        }
-
-        public Builder pushQueueMessages(int v) {
-            pushQueueMessages = v;
-            return this;
-        }
-
-        public Builder pushQueueBytes(int v) {
-            pushQueueBytes = v;
-            return this;
-        }
-
-        public Builder maxDropsBeforeRemoval(int v) {
-            maxDropsBeforeRemoval = v;
-            return this;
-        }
-
-        public FilterConfig build() {
-            return new FilterConfig(subscriptionTimeout, maxPeersToServe, maxCriteriaPerPeer, maxContentTopicsPerRequest,
-                    maxRequestBytes, rateLimit, requestTimeout, pushQueueMessages, pushQueueBytes, maxDropsBeforeRemoval);
-        }
+    public static FilterConfigBuilder builder() {
+        return FilterConfigBuilder.builder(DEFAULTS);
     }
 }

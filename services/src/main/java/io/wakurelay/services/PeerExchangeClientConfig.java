@@ -1,5 +1,7 @@
 package io.wakurelay.services;
 
+import io.soabase.recordbuilder.core.RecordBuilder;
+
 import java.time.Duration;
 
 /**
@@ -13,6 +15,7 @@ import java.time.Duration;
  *                         records of EIP-778's 300 bytes
  * @param timeout          time from the dial to the whole answer, and then for dialling the peers found
  */
+@RecordBuilder
 public record PeerExchangeClientConfig(int numPeers, Duration interval, int maxResponseBytes, Duration timeout) {
     public static final PeerExchangeClientConfig DEFAULTS = new PeerExchangeClientConfig(5, Duration.ofMinutes(1),
             64 * 1024, Duration.ofSeconds(10));
@@ -29,50 +32,11 @@ public record PeerExchangeClientConfig(int numPeers, Duration interval, int maxR
         Durations.positive("timeout", timeout);
     }
 
-    public Builder toBuilder() {
-        return new Builder(this);
+    public PeerExchangeClientConfigBuilder toBuilder() {
+        return PeerExchangeClientConfigBuilder.builder(this);
     }
 
-    public static Builder builder() {
-        return new Builder(DEFAULTS);
-    }
-
-    /** Changes some fields of a config; {@link #build()} validates the result. */
-    public static final class Builder {
-        private int numPeers;
-        private Duration interval;
-        private int maxResponseBytes;
-        private Duration timeout;
-
-        private Builder(PeerExchangeClientConfig c) {
-            numPeers = c.numPeers;
-            interval = c.interval;
-            maxResponseBytes = c.maxResponseBytes;
-            timeout = c.timeout;
-        }
-
-        public Builder numPeers(int v) {
-            numPeers = v;
-            return this;
-        }
-
-        public Builder interval(Duration v) {
-            interval = v;
-            return this;
-        }
-
-        public Builder maxResponseBytes(int v) {
-            maxResponseBytes = v;
-            return this;
-        }
-
-        public Builder timeout(Duration v) {
-            timeout = v;
-            return this;
-        }
-
-        public PeerExchangeClientConfig build() {
-            return new PeerExchangeClientConfig(numPeers, interval, maxResponseBytes, timeout);
-        }
+    public static PeerExchangeClientConfigBuilder builder() {
+        return PeerExchangeClientConfigBuilder.builder(DEFAULTS);
     }
 }

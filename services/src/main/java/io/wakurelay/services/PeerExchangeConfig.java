@@ -1,5 +1,7 @@
 package io.wakurelay.services;
 
+import io.soabase.recordbuilder.core.RecordBuilder;
+
 import java.time.Duration;
 import java.util.Objects;
 
@@ -16,6 +18,7 @@ import java.util.Objects;
  * @param requestTimeout      time a peer has to send its whole request (and, after the answer, to close its side)
  *                            before its stream is reset
  */
+@RecordBuilder
 public record PeerExchangeConfig(int maxPeersPerResponse, int maxRequestBytes, RateLimit rateLimit,
                                  Duration requestTimeout) {
     public static final String PROTOCOL_ID = "/vac/waku/peer-exchange/2.0.0-alpha1";
@@ -40,50 +43,11 @@ public record PeerExchangeConfig(int maxPeersPerResponse, int maxRequestBytes, R
         Durations.positive("requestTimeout", requestTimeout);
     }
 
-    public Builder toBuilder() {
-        return new Builder(this);
+    public PeerExchangeConfigBuilder toBuilder() {
+        return PeerExchangeConfigBuilder.builder(this);
     }
 
-    public static Builder builder() {
-        return new Builder(DEFAULTS);
-    }
-
-    /** Changes some fields of a config; {@link #build()} validates the result. */
-    public static final class Builder {
-        private int maxPeersPerResponse;
-        private int maxRequestBytes;
-        private RateLimit rateLimit;
-        private Duration requestTimeout;
-
-        private Builder(PeerExchangeConfig c) {
-            maxPeersPerResponse = c.maxPeersPerResponse;
-            maxRequestBytes = c.maxRequestBytes;
-            rateLimit = c.rateLimit;
-            requestTimeout = c.requestTimeout;
-        }
-
-        public Builder maxPeersPerResponse(int v) {
-            maxPeersPerResponse = v;
-            return this;
-        }
-
-        public Builder maxRequestBytes(int v) {
-            maxRequestBytes = v;
-            return this;
-        }
-
-        public Builder rateLimit(RateLimit v) {
-            rateLimit = v;
-            return this;
-        }
-
-        public Builder requestTimeout(Duration v) {
-            requestTimeout = v;
-            return this;
-        }
-
-        public PeerExchangeConfig build() {
-            return new PeerExchangeConfig(maxPeersPerResponse, maxRequestBytes, rateLimit, requestTimeout);
-        }
+    public static PeerExchangeConfigBuilder builder() {
+        return PeerExchangeConfigBuilder.builder(DEFAULTS);
     }
 }

@@ -1,5 +1,7 @@
 package io.wakurelay.services;
 
+import io.soabase.recordbuilder.core.RecordBuilder;
+
 import java.time.Duration;
 
 /**
@@ -10,6 +12,7 @@ import java.time.Duration;
  * @param timeout          time from the dial to the whole response; past it the query fails (504) and its stream
  *                         is reset
  */
+@RecordBuilder
 public record StoreClientConfig(int maxResponseBytes, Duration timeout) {
     public static final StoreClientConfig DEFAULTS = new StoreClientConfig(16 * 1024 * 1024, Duration.ofSeconds(20));
 
@@ -21,36 +24,11 @@ public record StoreClientConfig(int maxResponseBytes, Duration timeout) {
         Durations.positive("timeout", timeout);
     }
 
-    public Builder toBuilder() {
-        return new Builder(this);
+    public StoreClientConfigBuilder toBuilder() {
+        return StoreClientConfigBuilder.builder(this);
     }
 
-    public static Builder builder() {
-        return new Builder(DEFAULTS);
-    }
-
-    /** Changes some fields of a config; {@link #build()} validates the result. */
-    public static final class Builder {
-        private int maxResponseBytes;
-        private Duration timeout;
-
-        private Builder(StoreClientConfig c) {
-            maxResponseBytes = c.maxResponseBytes;
-            timeout = c.timeout;
-        }
-
-        public Builder maxResponseBytes(int v) {
-            maxResponseBytes = v;
-            return this;
-        }
-
-        public Builder timeout(Duration v) {
-            timeout = v;
-            return this;
-        }
-
-        public StoreClientConfig build() {
-            return new StoreClientConfig(maxResponseBytes, timeout);
-        }
+    public static StoreClientConfigBuilder builder() {
+        return StoreClientConfigBuilder.builder(DEFAULTS);
     }
 }

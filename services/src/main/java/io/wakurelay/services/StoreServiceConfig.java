@@ -1,5 +1,7 @@
 package io.wakurelay.services;
 
+import io.soabase.recordbuilder.core.RecordBuilder;
+
 import java.time.Duration;
 import java.util.Objects;
 
@@ -14,6 +16,7 @@ import java.util.Objects;
  * @param requestTimeout       time a peer has to send its whole request (and, after the response, to close its
  *                             side) before its stream is reset
  */
+@RecordBuilder
 public record StoreServiceConfig(int maxRequestBytes, RateLimit rateLimit, Duration requestTimeout) {
     public static final String PROTOCOL_ID = "/vac/waku/store-query/3.0.0";
 
@@ -28,43 +31,11 @@ public record StoreServiceConfig(int maxRequestBytes, RateLimit rateLimit, Durat
         Durations.positive("requestTimeout", requestTimeout);
     }
 
-    public Builder toBuilder() {
-        return new Builder(this);
+    public StoreServiceConfigBuilder toBuilder() {
+        return StoreServiceConfigBuilder.builder(this);
     }
 
-    public static Builder builder() {
-        return new Builder(DEFAULTS);
-    }
-
-    /** Changes some fields of a config; {@link #build()} validates the result. */
-    public static final class Builder {
-        private int maxRequestBytes;
-        private RateLimit rateLimit;
-        private Duration requestTimeout;
-
-        private Builder(StoreServiceConfig c) {
-            maxRequestBytes = c.maxRequestBytes;
-            rateLimit = c.rateLimit;
-            requestTimeout = c.requestTimeout;
-        }
-
-        public Builder maxRequestBytes(int v) {
-            maxRequestBytes = v;
-            return this;
-        }
-
-        public Builder rateLimit(RateLimit v) {
-            rateLimit = v;
-            return this;
-        }
-
-        public Builder requestTimeout(Duration v) {
-            requestTimeout = v;
-            return this;
-        }
-
-        public StoreServiceConfig build() {
-            return new StoreServiceConfig(maxRequestBytes, rateLimit, requestTimeout);
-        }
+    public static StoreServiceConfigBuilder builder() {
+        return StoreServiceConfigBuilder.builder(DEFAULTS);
     }
 }

@@ -2,6 +2,7 @@ package io.wakurelay.archive.bench;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.wakurelay.archive.ArchiveConfig;
+import io.wakurelay.archive.ArchiveConfigBuilder;
 import io.wakurelay.archive.MessageArchive;
 import io.wakurelay.archive.PostgresConfig;
 import io.wakurelay.archive.RetentionPolicy;
@@ -55,7 +56,7 @@ public final class QueryShapesLatency {
         Path out = Path.of(args[3]);
         boolean rocks = url.equals("rocksdb");
         Path dir = Files.createTempDirectory("query-shapes");
-        ArchiveConfig.Builder config = ArchiveConfig.defaults(dir).toBuilder().retention(new RetentionPolicy.None());
+        ArchiveConfigBuilder config = ArchiveConfig.defaults(dir).toBuilder().retention(new RetentionPolicy.None());
         if (!rocks) {
             StoreDbUrl.Postgres pg = (StoreDbUrl.Postgres) StoreDbUrl.parse(url);
             config.postgres(pg.applyTo(PostgresConfig.builder()).statementTimeout(Duration.ofMinutes(5)).build());

@@ -2,6 +2,7 @@ package io.wakurelay.archive.contract;
 
 import io.wakurelay.archive.ArchiveClosedException;
 import io.wakurelay.archive.ArchiveConfig;
+import io.wakurelay.archive.ArchiveConfigBuilder;
 import io.wakurelay.archive.ArchiveFixture;
 import io.wakurelay.archive.CommittedBatch;
 import io.wakurelay.archive.EnvelopeSource;
@@ -41,7 +42,7 @@ public abstract class WriteContract {
     protected static final int MAX_PENDING = 64;
 
     /** A new empty archive of the backend under test, retention none, with {@code tune} applied to its config. */
-    protected abstract MessageArchive open(java.util.function.UnaryOperator<ArchiveConfig.Builder> tune);
+    protected abstract MessageArchive open(java.util.function.UnaryOperator<ArchiveConfigBuilder> tune);
 
     protected MessageArchive open() {
         return open(b -> b.maxBatchMessages(MAX_BATCH).maxBatchDelay(Duration.ofMillis(1)).maxPendingMessages(MAX_PENDING));

@@ -2,6 +2,7 @@ package io.wakurelay.archive.postgres;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.wakurelay.archive.ArchiveConfig;
+import io.wakurelay.archive.ArchiveConfigBuilder;
 import io.wakurelay.archive.MessageArchive;
 import io.wakurelay.archive.contract.WriteContract;
 import io.wakurelay.testkit.PostgresServer;
@@ -16,7 +17,7 @@ class PostgresWriteContractTest extends WriteContract {
     static final PostgresServer postgres = new PostgresServer();
 
     @Override
-    protected MessageArchive open(UnaryOperator<ArchiveConfig.Builder> tune) {
+    protected MessageArchive open(UnaryOperator<ArchiveConfigBuilder> tune) {
         return PostgresArchive.open(tune.apply(PostgresFixture.config(postgres).toBuilder()).build(), new SimpleMeterRegistry());
     }
 

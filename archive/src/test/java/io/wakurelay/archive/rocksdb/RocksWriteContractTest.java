@@ -2,6 +2,7 @@ package io.wakurelay.archive.rocksdb;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.wakurelay.archive.ArchiveConfig;
+import io.wakurelay.archive.ArchiveConfigBuilder;
 import io.wakurelay.archive.MessageArchive;
 import io.wakurelay.archive.contract.WriteContract;
 import org.junit.jupiter.api.io.TempDir;
@@ -15,7 +16,7 @@ class RocksWriteContractTest extends WriteContract {
     private int opened;
 
     @Override
-    protected MessageArchive open(UnaryOperator<ArchiveConfig.Builder> tune) {
+    protected MessageArchive open(UnaryOperator<ArchiveConfigBuilder> tune) {
         return RocksArchive.open(tune.apply(RocksFixture.config(dir.resolve("a" + opened++)).toBuilder()).build(), new SimpleMeterRegistry());
     }
 

@@ -1,5 +1,6 @@
 package io.wakurelay.node.config;
 
+import io.soabase.recordbuilder.core.RecordBuilder;
 import io.wakurelay.node.logging.LogFormat;
 import io.wakurelay.archive.ArchiveConfig;
 import io.wakurelay.node.metrics.MetricsConfig;
@@ -34,6 +35,7 @@ import java.util.Objects;
  * @param shutdownGrace how long a graceful stop may take in all: the components stop in turn, each with what is
  *                      left of it, and are then closed whether or not they finished
  */
+@RecordBuilder
 public record NodeConfig(HostConfig host, RelayConfig relay, PrivateKey nodeKey, ArchiveConfig archive, StoreLimits store,
                          ServicesConfig services, RestConfig rest, MetricsConfig metrics, Path dataDir, String logLevel,
                          LogFormat logFormat, AutoSharding autoSharding, Duration shutdownGrace) {
@@ -45,7 +47,6 @@ public record NodeConfig(HostConfig host, RelayConfig relay, PrivateKey nodeKey,
             ArchiveConfig.defaults(DEFAULT_DATA_DIR.resolve("store")), StoreLimits.DEFAULTS, ServicesConfig.DEFAULTS,
             RestConfig.DEFAULTS, MetricsConfig.DEFAULTS, DEFAULT_DATA_DIR, "INFO", LogFormat.TEXT, null,
             Duration.ofSeconds(20)); // inside the 30 s that docker-compose and Kubernetes wait after SIGTERM
-
 
     public NodeConfig {
         Objects.requireNonNull(host, "host");
@@ -61,122 +62,20 @@ public record NodeConfig(HostConfig host, RelayConfig relay, PrivateKey nodeKey,
         }
     }
 
-    public static Builder builder() {
+    public static NodeConfigBuilder builder() {
         return DEFAULTS.toBuilder();
     }
 
-    public Builder toBuilder() {
-        return new Builder(this);
+    public NodeConfigBuilder toBuilder() {
+        return NodeConfigBuilder.builder(this);
     }
 
-    /** Starts from {@link #DEFAULTS} (or a given config); {@link #build()} validates. */
-    public static final class Builder {
-        private HostConfig host;
-        private RelayConfig relay;
-        private PrivateKey nodeKey;
-        private ArchiveConfig archive;
-        private StoreLimits store;
-        private ServicesConfig services;
-        private RestConfig rest;
-        private MetricsConfig metrics;
-        private Path dataDir;
-        private String logLevel;
-        private LogFormat logFormat;
-        private AutoSharding autoSharding;
-        private Duration shutdownGrace;
-
-        private Builder(NodeConfig c) {
-            host = c.host;
-            relay = c.relay;
-            nodeKey = c.nodeKey;
-            archive = c.archive;
-            store = c.store;
-            services = c.services;
-            rest = c.rest;
-            metrics = c.metrics;
-            dataDir = c.dataDir;
-            logLevel = c.logLevel;
-            logFormat = c.logFormat;
-            autoSharding = c.autoSharding;
-            shutdownGrace = c.shutdownGrace;
-        }
-
-        public Builder host(HostConfig v) {
-            host = v;
-            return this;
-        }
-
-        public Builder relay(RelayConfig v) {
-            relay = v;
-            return this;
-        }
-
-        public Builder nodeKey(PrivateKey v) {
-            nodeKey = v;
-            return this;
-        }
-
-        /** Null: the node does not archive. */
-        public Builder archive(ArchiveConfig v) {
-            archive = v;
-            return this;
-        }
-
-        public Builder store(StoreLimits v) {
-            store = v;
-            return this;
-        }
-
-        public Builder services(ServicesConfig v) {
-            services = v;
-            return this;
-        }
-
-        /** Null: no REST API. */
-        public Builder rest(RestConfig v) {
-            rest = v;
-            return this;
-        }
-
-        /** Null: no metrics server. */
-        public Builder metrics(MetricsConfig v) {
-            metrics = v;
-            return this;
-        }
-
-        /** The node's directory; an archive set so far moves to its {@code store/} subdirectory. */
-        public Builder dataDir(Path v) {
-            dataDir = v;
-            if (archive != null && v != null) {
-                archive = archive.toBuilder().dataDir(v.resolve("store")).build();
-            }
-            return this;
-        }
-
-        public Builder logLevel(String v) {
-            logLevel = v;
-            return this;
-        }
-
-        public Builder logFormat(LogFormat v) {
-            logFormat = v;
-            return this;
-        }
-
-        /** Null: static sharding only. */
-        public Builder autoSharding(AutoSharding v) {
-            autoSharding = v;
-            return this;
-        }
-
-        public Builder shutdownGrace(Duration v) {
-            shutdownGrace = v;
-            return this;
-        }
-
-        public NodeConfig build() {
-            return new NodeConfig(host, relay, nodeKey, archive, store, services, rest, metrics, dataDir, logLevel,
-                    logFormat, autoSharding, shutdownGrace);
-        }
+    /**
+     * A builder of this config with the node's directory at {@code dataDir}, and the archive, if there is one, in its
+     * {@code store/} subdirectory as the default puts it.
+     */
+    public NodeConfigBuilder inDataDir(Path dataDir) {
+        ArchiveConfig moved = archive == null ? null : archive.toBuilder().dataDir(dataDir.resolve("store")).build();
+        return toBuilder().dataDir(dataDir).archive(moved);
     }
 }

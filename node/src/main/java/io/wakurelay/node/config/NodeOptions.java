@@ -400,7 +400,7 @@ public final class NodeOptions {
             throw new IllegalArgumentException("--relay=false is not supported: this node is a relay node (nwaku's --relay, "
                     + "which turns relay off for light clients, can only be true here)");
         }
-        NodeConfig.Builder node = defaults.toBuilder().dataDir(dataDir)
+        NodeConfigBuilder node = defaults.inDataDir(dataDir)
                 .logLevel(parsedLogLevel())
                 .logFormat(parsedLogFormat())
                 .shutdownGrace(option("--shutdown-grace", () -> DurationText.parse(shutdownGrace)))

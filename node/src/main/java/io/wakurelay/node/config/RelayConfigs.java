@@ -6,6 +6,7 @@ import io.wakurelay.p2p.noise.AeadSelection;
 import io.wakurelay.p2p.multiaddr.Multiaddr;
 import io.wakurelay.p2p.ws.PemFiles;
 import io.wakurelay.p2p.ws.WebSocketConfig;
+import io.wakurelay.p2p.ws.WebSocketConfigBuilder;
 import io.wakurelay.protocol.ProtocolLimits;
 import io.wakurelay.protocol.Topics;
 import io.wakurelay.relay.RelayConfig;
@@ -52,7 +53,7 @@ final class RelayConfigs {
      * are read and checked here, so that a wrong path stops the start naming its flag.
      */
     static WebSocketConfig webSocket(NodeOptions o) {
-        WebSocketConfig.Builder ws = NodeConfig.DEFAULTS.host().webSocket().toBuilder()
+        WebSocketConfigBuilder ws = NodeConfig.DEFAULTS.host().webSocket().toBuilder()
                 .listen(o.websocketSupport || o.websocketSecureSupport)
                 .port(NodeOptions.option("--websocket-port", () -> o.shifted(o.websocketPort)));
         if (o.websocketSecureSupport) {
@@ -65,7 +66,7 @@ final class RelayConfigs {
             NodeOptions.option("--websocket-secure-key-path", () -> PemFiles.privateKey(o.websocketSecureKeyPath));
             NodeOptions.option("--websocket-secure-key-path", () -> PemFiles.serverIdentity(o.websocketSecureCertPath,
                     o.websocketSecureKeyPath));
-            ws.tls(o.websocketSecureCertPath, o.websocketSecureKeyPath);
+            ws.certPath(o.websocketSecureCertPath).keyPath(o.websocketSecureKeyPath);
         }
         return ws.build();
     }

@@ -5,11 +5,15 @@ import io.wakurelay.discovery.dns.DnsDiscoveryConfig;
 import io.wakurelay.discovery.dns.EnrTreeUrl;
 import io.wakurelay.p2p.multiaddr.Multiaddr;
 import io.wakurelay.services.FilterConfig;
+import io.wakurelay.services.FilterConfigBuilder;
 import io.wakurelay.services.LightpushConfig;
+import io.wakurelay.services.LightpushConfigBuilder;
 import io.wakurelay.services.PeerExchangeConfig;
+import io.wakurelay.services.PeerExchangeConfigBuilder;
 import io.wakurelay.services.RateLimit;
 import io.wakurelay.services.StoreClientConfig;
 import io.wakurelay.services.StoreServiceConfig;
+import io.wakurelay.services.StoreServiceConfigBuilder;
 
 import java.net.InetSocketAddress;
 import java.time.Duration;
@@ -29,9 +33,9 @@ final class ServiceOptions {
 
     static ServicesConfig services(NodeOptions o) {
         Map<String, RateLimit> rates = rateLimits(o.rateLimits);
-        StoreServiceConfig.Builder store = StoreServiceConfig.builder();
-        LightpushConfig.Builder lightpush = LightpushConfig.builder();
-        FilterConfig.Builder filter = FilterConfig.builder()
+        StoreServiceConfigBuilder store = StoreServiceConfig.builder();
+        LightpushConfigBuilder lightpush = LightpushConfig.builder();
+        FilterConfigBuilder filter = FilterConfig.builder()
                 .subscriptionTimeout(Duration.ofSeconds(o.filterSubscriptionTimeout))
                 .maxPeersToServe(o.filterMaxPeersToServe)
                 .maxCriteriaPerPeer(o.filterMaxCriteria);
@@ -44,7 +48,7 @@ final class ServiceOptions {
         if (rates.containsKey("filter")) {
             filter.rateLimit(rates.get("filter"));
         }
-        PeerExchangeConfig.Builder px = PeerExchangeConfig.builder();
+        PeerExchangeConfigBuilder px = PeerExchangeConfig.builder();
         if (rates.containsKey("px")) {
             px.rateLimit(rates.get("px"));
         }

@@ -2,6 +2,7 @@ package io.wakurelay.node.config;
 
 import io.wakurelay.archive.ArchiveConfig;
 import io.wakurelay.archive.PostgresConfig;
+import io.wakurelay.archive.PostgresConfigBuilder;
 import io.wakurelay.archive.StoreDbUrl;
 
 import java.io.IOException;
@@ -27,7 +28,7 @@ final class StoreLocation {
             return rocks.dir() == null ? embedded : embedded.toBuilder().dataDir(rocks.dir()).build();
         }
         StoreDbUrl.Postgres pg = (StoreDbUrl.Postgres) url;
-        PostgresConfig.Builder config = pg.applyTo(PostgresConfig.builder())
+        PostgresConfigBuilder config = pg.applyTo(PostgresConfig.builder())
                 .maxConnections(options.storeMaxNumDbConnections)
                 .statementTimeout(DurationText.parse(options.storeMessageDbStatementTimeout))
                 .connectTimeout(DurationText.parse(options.storeMessageDbConnectTimeout))

@@ -1,5 +1,7 @@
 package io.wakurelay.node.metrics;
 
+import io.soabase.recordbuilder.core.RecordBuilder;
+
 import java.util.Objects;
 
 /**
@@ -8,6 +10,7 @@ import java.util.Objects;
  * @param address interface to bind (default 127.0.0.1)
  * @param port    TCP port (default 8008, as nwaku); 0 picks a free one
  */
+@RecordBuilder
 public record MetricsConfig(String address, int port) {
     public static final MetricsConfig DEFAULTS = new MetricsConfig("127.0.0.1", 8008);
 
@@ -21,36 +24,11 @@ public record MetricsConfig(String address, int port) {
         }
     }
 
-    public static Builder builder() {
+    public static MetricsConfigBuilder builder() {
         return DEFAULTS.toBuilder();
     }
 
-    public Builder toBuilder() {
-        return new Builder(this);
-    }
-
-    /** Starts from {@link #DEFAULTS} (or a given config); {@link #build()} validates. */
-    public static final class Builder {
-        private String address;
-        private int port;
-
-        private Builder(MetricsConfig c) {
-            address = c.address;
-            port = c.port;
-        }
-
-        public Builder address(String v) {
-            address = v;
-            return this;
-        }
-
-        public Builder port(int v) {
-            port = v;
-            return this;
-        }
-
-        public MetricsConfig build() {
-            return new MetricsConfig(address, port);
-        }
+    public MetricsConfigBuilder toBuilder() {
+        return MetricsConfigBuilder.builder(this);
     }
 }

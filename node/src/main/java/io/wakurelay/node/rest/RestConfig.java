@@ -1,5 +1,7 @@
 package io.wakurelay.node.rest;
 
+import io.soabase.recordbuilder.core.RecordBuilder;
+
 import java.util.List;
 import java.util.Objects;
 
@@ -23,6 +25,7 @@ import java.util.Objects;
  *                             takes one event when empty, whatever its size)
  * @param streamsMemoryBytes   bytes of events all streams together may hold for their readers
  */
+@RecordBuilder
 public record RestConfig(String address, int port, boolean admin, int maxBodyBytes, int cacheCapacity, int maxStreams,
                          int streamBufferMessages, List<String> allowOrigins, List<String> allowHosts, long cacheBytes,
                          long streamBufferBytes, long streamsMemoryBytes) {
@@ -68,107 +71,11 @@ public record RestConfig(String address, int port, boolean admin, int maxBodyByt
         }
     }
 
-    public Builder toBuilder() {
-        return new Builder(this);
+    public RestConfigBuilder toBuilder() {
+        return RestConfigBuilder.builder(this);
     }
 
-    public static Builder builder() {
+    public static RestConfigBuilder builder() {
         return DEFAULTS.toBuilder();
-    }
-
-    /** Starts from {@link #DEFAULTS} (or a given config); {@link #build()} validates. */
-    public static final class Builder {
-        private String address;
-        private int port;
-        private boolean admin;
-        private int maxBodyBytes;
-        private int cacheCapacity;
-        private int maxStreams;
-        private int streamBufferMessages;
-        private List<String> allowOrigins;
-        private List<String> allowHosts;
-        private long cacheBytes;
-        private long streamBufferBytes;
-        private long streamsMemoryBytes;
-
-        private Builder(RestConfig c) {
-            address = c.address;
-            port = c.port;
-            admin = c.admin;
-            maxBodyBytes = c.maxBodyBytes;
-            cacheCapacity = c.cacheCapacity;
-            maxStreams = c.maxStreams;
-            streamBufferMessages = c.streamBufferMessages;
-            allowOrigins = c.allowOrigins;
-            allowHosts = c.allowHosts;
-            cacheBytes = c.cacheBytes;
-            streamBufferBytes = c.streamBufferBytes;
-            streamsMemoryBytes = c.streamsMemoryBytes;
-        }
-
-        public Builder address(String value) {
-            address = value;
-            return this;
-        }
-
-        public Builder port(int value) {
-            port = value;
-            return this;
-        }
-
-        public Builder admin(boolean value) {
-            admin = value;
-            return this;
-        }
-
-        public Builder maxBodyBytes(int value) {
-            maxBodyBytes = value;
-            return this;
-        }
-
-        public Builder cacheCapacity(int value) {
-            cacheCapacity = value;
-            return this;
-        }
-
-        public Builder maxStreams(int value) {
-            maxStreams = value;
-            return this;
-        }
-
-        public Builder streamBufferMessages(int value) {
-            streamBufferMessages = value;
-            return this;
-        }
-
-        public Builder allowOrigins(List<String> value) {
-            allowOrigins = value;
-            return this;
-        }
-
-        public Builder allowHosts(List<String> value) {
-            allowHosts = value;
-            return this;
-        }
-
-        public Builder cacheBytes(long value) {
-            cacheBytes = value;
-            return this;
-        }
-
-        public Builder streamBufferBytes(long value) {
-            streamBufferBytes = value;
-            return this;
-        }
-
-        public Builder streamsMemoryBytes(long value) {
-            streamsMemoryBytes = value;
-            return this;
-        }
-
-        public RestConfig build() {
-            return new RestConfig(address, port, admin, maxBodyBytes, cacheCapacity, maxStreams, streamBufferMessages,
-                    allowOrigins, allowHosts, cacheBytes, streamBufferBytes, streamsMemoryBytes);
-        }
     }
 }

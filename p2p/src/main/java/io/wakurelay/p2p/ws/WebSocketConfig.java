@@ -1,5 +1,7 @@
 package io.wakurelay.p2p.ws;
 
+import io.soabase.recordbuilder.core.RecordBuilder;
+
 import java.nio.file.Path;
 import java.util.List;
 
@@ -18,6 +20,7 @@ import java.util.List;
  * @param trustedCertificates PEM certificates that alone are trusted when dialling {@code /wss} (a private CA, a test);
  *                            empty: the JDK's trust store
  */
+@RecordBuilder
 public record WebSocketConfig(boolean listen, int port, Path certPath, Path keyPath, int maxFrameBytes,
                               List<Path> trustedCertificates) {
     /** Every frame carries at least one whole Noise message, so a bound below that breaks honest peers. */
@@ -45,57 +48,7 @@ public record WebSocketConfig(boolean listen, int port, Path certPath, Path keyP
         return certPath != null;
     }
 
-    public Builder toBuilder() {
-        return new Builder(this);
-    }
-
-    /** Changes some fields; {@link #build()} validates. */
-    public static final class Builder {
-        private boolean listen;
-        private int port;
-        private Path certPath;
-        private Path keyPath;
-        private int maxFrameBytes;
-        private List<Path> trustedCertificates;
-
-        private Builder(WebSocketConfig c) {
-            listen = c.listen;
-            port = c.port;
-            certPath = c.certPath;
-            keyPath = c.keyPath;
-            maxFrameBytes = c.maxFrameBytes;
-            trustedCertificates = c.trustedCertificates;
-        }
-
-        public Builder listen(boolean v) {
-            listen = v;
-            return this;
-        }
-
-        public Builder port(int v) {
-            port = v;
-            return this;
-        }
-
-        /** The certificate chain and key of {@code /wss}; both null: plain {@code /ws}. */
-        public Builder tls(Path cert, Path key) {
-            certPath = cert;
-            keyPath = key;
-            return this;
-        }
-
-        public Builder maxFrameBytes(int v) {
-            maxFrameBytes = v;
-            return this;
-        }
-
-        public Builder trustedCertificates(List<Path> v) {
-            trustedCertificates = v;
-            return this;
-        }
-
-        public WebSocketConfig build() {
-            return new WebSocketConfig(listen, port, certPath, keyPath, maxFrameBytes, trustedCertificates);
-        }
+    public WebSocketConfigBuilder toBuilder() {
+        return WebSocketConfigBuilder.builder(this);
     }
 }
