@@ -44,18 +44,18 @@ final class ControlHandler {
     private final GossipParams params;
     private final ScoreParams scoring;
     private final PeerLimits limits;
-    private final RelayMetrics metrics;
+    private final RouterEvents events;
     private final Map<String, Set<PeerState>> mesh;
     private final SeenCache seen;
     private final Promises promises;
     private final MessageCache cache;
 
-    ControlHandler(RelayConfig config, RelayMetrics metrics, Map<String, Set<PeerState>> mesh, SeenCache seen,
+    ControlHandler(RelayConfig config, RouterEvents events, Map<String, Set<PeerState>> mesh, SeenCache seen,
                    Promises promises, MessageCache cache) {
         this.params = config.gossip();
         this.scoring = config.scoring();
         this.limits = config.peerLimits();
-        this.metrics = metrics;
+        this.events = events;
         this.mesh = mesh;
         this.seen = seen;
         this.promises = promises;
@@ -68,7 +68,7 @@ final class ControlHandler {
             // more than any honest peer puts in one RPC (it has at most our topics to graft, prune or gossip)
             peer.score.behaviourPenalty(GossipRouter.PENALTY);
             for (ControlKind kind : ControlKind.values()) {
-                metrics.controlIgnored(kind, RPC_LIMIT, rpc.controlCounts().of(kind));
+                events.controlIgnored(kind, RPC_LIMIT, rpc.controlCounts().of(kind));
             }
             return;
         }
@@ -92,8 +92,8 @@ final class ControlHandler {
         if (taken < grafts + prunes) {
             // an honest peer grafts or prunes each topic it shares with us once or twice a heartbeat at most
             peer.score.behaviourPenalty(GossipRouter.PENALTY);
-            metrics.controlIgnored(GRAFT, HEARTBEAT_LIMIT, grafts - graftsTaken);
-            metrics.controlIgnored(PRUNE, HEARTBEAT_LIMIT, prunes - prunesTaken);
+            events.controlIgnored(GRAFT, HEARTBEAT_LIMIT, grafts - graftsTaken);
+            events.controlIgnored(PRUNE, HEARTBEAT_LIMIT, prunes - prunesTaken);
         }
         for (int i = 0; i < graftsTaken; i++) {
             onGraft(peer, control.getGraft(i).getTopicID(), score, now, out);
@@ -108,7 +108,7 @@ final class ControlHandler {
         if (members == null) {
             // no answer and no state for a topic we do not relay: the peer may have missed that we just left it, and
             // a PRUNE each would let a peer that does not read make us queue without end
-            metrics.controlIgnored(GRAFT, UNKNOWN_TOPIC, 1);
+            events.controlIgnored(GRAFT, UNKNOWN_TOPIC, 1);
             return;
         }
         if (members.contains(peer)) {
@@ -116,7 +116,7 @@ final class ControlHandler {
         }
         if (peer.inBackoff(topic, now)) {
             peer.score.behaviourPenalty(GossipRouter.PENALTY);
-            metrics.controlIgnored(GRAFT, BACKOFF, 1);
+            events.controlIgnored(GRAFT, BACKOFF, 1);
             prune(peer, topic, params.pruneBackoff().toNanos(), now, out);
             return;
         }
@@ -133,7 +133,7 @@ final class ControlHandler {
         Set<PeerState> members = mesh.get(topic);
         if (members == null) {
             // a backoff entry per topic named would let a peer fill our memory with names
-            metrics.controlIgnored(PRUNE, UNKNOWN_TOPIC, 1);
+            events.controlIgnored(PRUNE, UNKNOWN_TOPIC, 1);
             return;
         }
         if (members.remove(peer)) {
@@ -156,11 +156,11 @@ final class ControlHandler {
             return;
         }
         if (score < scoring.gossipThreshold()) {
-            metrics.controlIgnored(IHAVE, LOW_SCORE, ihaves.size());
+            events.controlIgnored(IHAVE, LOW_SCORE, ihaves.size());
             return;
         }
         if (!peer.budget.takeIHaveRpc()) {
-            metrics.controlIgnored(IHAVE, HEARTBEAT_LIMIT, ihaves.size());
+            events.controlIgnored(IHAVE, HEARTBEAT_LIMIT, ihaves.size());
             return;
         }
         List<ByteString> wanted = new ArrayList<>();
@@ -169,12 +169,12 @@ final class ControlHandler {
         for (int i = 0; i < ihaves.size(); i++) {
             ControlIHave ihave = ihaves.get(i);
             if (!mesh.containsKey(ihave.getTopicID())) {
-                metrics.controlIgnored(IHAVE, UNKNOWN_TOPIC, 1);
+                events.controlIgnored(IHAVE, UNKNOWN_TOPIC, 1);
                 continue;
             }
             List<ByteString> ids = ihave.getMessageIDsList();
             if (ids.size() > params.maxIHaveLength()) {
-                metrics.controlIgnored(IHAVE, TOO_MANY_IDS, 1);
+                events.controlIgnored(IHAVE, TOO_MANY_IDS, 1);
                 ids = ids.subList(0, params.maxIHaveLength());
             }
             for (ByteString raw : ids) {
@@ -186,7 +186,7 @@ final class ControlHandler {
                     continue;
                 }
                 if (!peer.budget.takeIHaveAsk()) {
-                    metrics.controlIgnored(IHAVE, HEARTBEAT_LIMIT, ihaves.size() - i);
+                    events.controlIgnored(IHAVE, HEARTBEAT_LIMIT, ihaves.size() - i);
                     break entries;
                 }
                 asked.add(id);
@@ -207,12 +207,12 @@ final class ControlHandler {
             return;
         }
         if (score < scoring.gossipThreshold()) {
-            metrics.controlIgnored(IWANT, LOW_SCORE, iwants.size());
+            events.controlIgnored(IWANT, LOW_SCORE, iwants.size());
             return;
         }
         for (int i = 0; i < iwants.size(); i++) {
             if (!onIWant(peer, iwants.get(i), out)) {
-                metrics.controlIgnored(IWANT, HEARTBEAT_LIMIT, iwants.size() - i);
+                events.controlIgnored(IWANT, HEARTBEAT_LIMIT, iwants.size() - i);
                 return;
             }
         }
@@ -242,7 +242,7 @@ final class ControlHandler {
             }
             out.add(peer, entry.rpc.retainedDuplicate(), PeerSender.Kind.GOSSIP);
         }
-        metrics.controlIgnored(IWANT, RETRANSMISSION, retransmission ? 1 : 0);
+        events.controlIgnored(IWANT, RETRANSMISSION, retransmission ? 1 : 0);
         return withinBudget;
     }
 
@@ -252,7 +252,7 @@ final class ControlHandler {
             return;
         }
         if (!peer.budget.takeIDontWantRpc()) {
-            metrics.controlIgnored(IDONTWANT, HEARTBEAT_LIMIT, dontWants.size());
+            events.controlIgnored(IDONTWANT, HEARTBEAT_LIMIT, dontWants.size());
             return;
         }
         int left = limits.maxIDontWantLength();
@@ -263,7 +263,7 @@ final class ControlHandler {
                 peer.dontWant.add(MessageId.prefix(ids.get(i)));
             }
             left -= taken;
-            metrics.controlIgnored(IDONTWANT, TOO_MANY_IDS, taken < ids.size() ? 1 : 0);
+            events.controlIgnored(IDONTWANT, TOO_MANY_IDS, taken < ids.size() ? 1 : 0);
         }
     }
 

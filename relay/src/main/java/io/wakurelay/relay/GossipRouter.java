@@ -51,6 +51,7 @@ final class GossipRouter {
     private final EnvelopeDecoder decoder;
     private final PathCounters counters;
     private final RelayMetrics metrics;
+    private final RouterEvents events;
     private final HandOver handOver;
     private final ByteBufAllocator alloc;
     private final LongSupplier nanoTime;
@@ -75,7 +76,7 @@ final class GossipRouter {
     private final Heartbeat heartbeat;
     private boolean closed; // guarded by this
 
-    GossipRouter(RelayConfig config, EnvelopeDecoder decoder, PathCounters counters, RelayMetrics metrics,
+    GossipRouter(RelayConfig config, EnvelopeDecoder decoder, PathCounters counters, RelayMetrics metrics, RouterEvents events,
                  HandOver handOver, ByteBufAllocator alloc, LongSupplier nanoTime, LongSupplier wallClockNanos) {
         this.config = config;
         this.params = config.gossip();
@@ -83,6 +84,7 @@ final class GossipRouter {
         this.decoder = decoder;
         this.counters = counters;
         this.metrics = metrics;
+        this.events = events;
         this.handOver = handOver;
         this.alloc = alloc;
         this.nanoTime = nanoTime;
@@ -90,7 +92,7 @@ final class GossipRouter {
         long now = nanoTime.getAsLong();
         this.seen = new SeenCache(config.seenCacheCapacity(), params.seenTtl(), now);
         this.cache = new MessageCache(params.historyLength(), params.historyGossip(), config.messageCacheBytes());
-        this.control = new ControlHandler(config, metrics, mesh, seen, promises, cache);
+        this.control = new ControlHandler(config, events, mesh, seen, promises, cache);
         this.candidates = new MeshCandidates(subscribers, this::score);
         this.own = new OwnSubscriptions(config, metrics, peers, mesh, fanout, fanoutLastPublished, candidates, this::score);
         this.retainedScores = new RetainedScores(config.peerLimits().maxRetainedScores(),
@@ -191,7 +193,7 @@ final class GossipRouter {
         try {
             parsed = RpcReader.read(rpc, config.peerLimits().maxControlPerRpc());
         } catch (ProtocolViolation e) {
-            metrics.invalid(Violation.MALFORMED_RPC);
+            events.invalid(Violation.MALFORMED_RPC);
             penalise(from);
             return;
         }
@@ -210,12 +212,12 @@ final class GossipRouter {
     }
 
     private void onMessage(PeerState from, RpcReader.Message m, ByteBuf owner, Source source) {
-        metrics.receivedFromPeers.increment();
+        events.receivedFromPeer();
         SubscribedTopicMeters meters = own.meters(m.topic());
         if (meters == null) {
             // we may have just left the topic, or the peer's view of our subscriptions is old: not its fault. First,
             // so that scores keep stats only for the topics this node relays, not for any a message names
-            metrics.invalid(Violation.NOT_SUBSCRIBED);
+            events.invalid(Violation.NOT_SUBSCRIBED);
             return;
         }
         if (m.signed()) {
@@ -241,7 +243,7 @@ final class GossipRouter {
                     reject(from, m.topic(), firstCopy);
                     return;
                 }
-                metrics.duplicates.increment();
+                events.duplicate();
                 if (from != null) {
                     from.score.meshDuplicateDelivery(m.topic());
                 }
@@ -258,18 +260,18 @@ final class GossipRouter {
                 }
                 reject(from, m.topic(), v.violation());
             } else {
-                metrics.invalid(v.violation());
+                events.invalid(v.violation());
             }
             return;
         }
-        metrics.validationSuccess.increment();
-        metrics.accepted(envelope.message().payloadSize());
+        events.validated();
+        events.accepted(envelope.message().payloadSize());
         meters.accepted(messageBytes, envelope.message().payloadSize());
         long timestamp = envelope.message().timestamp();
         if (timestamp > 0) {
             long delay = wallClockNanos.getAsLong() - timestamp;
             if (delay >= 0) {
-                metrics.propagation.record(delay, TimeUnit.NANOSECONDS);
+                events.propagated(delay);
             }
         }
         ByteBuf rpc = RpcWriter.forward(alloc, m.message());
@@ -287,7 +289,7 @@ final class GossipRouter {
     int relay(MessageId id, String topic, ByteBuf rpc, PeerState from, boolean ownMessage) {
         if (rpc.readableBytes() > RelayConfig.MAX_OUTBOUND_RPC_BYTES) {
             // nwaku refuses RPCs over 150 KiB; the message stays delivered locally
-            metrics.forwardSkipped.increment();
+            events.forwardSkipped();
             rpc.release();
             return 0;
         }
@@ -307,7 +309,7 @@ final class GossipRouter {
                     continue;
                 }
                 if (p.dontWant.contains(id.prefix())) {
-                    metrics.dontWantSaved.increment();
+                    events.dontWantSaved();
                     continue;
                 }
                 targets.add(p);
@@ -316,7 +318,7 @@ final class GossipRouter {
         int written = 0;
         for (PeerState p : targets) {
             if (p.sender.send(rpc.retainedDuplicate(), PeerSender.Kind.MESSAGE)) {
-                metrics.relayed.increment();
+                events.relayed();
                 written++;
             }
         }
@@ -352,7 +354,7 @@ final class GossipRouter {
     }
 
     private void reject(PeerState from, String topic, Violation violation) {
-        metrics.invalid(violation);
+        events.invalid(violation);
         if (from != null) {
             synchronized (this) {
                 from.score.invalidDelivery(topic);
@@ -476,7 +478,7 @@ final class GossipRouter {
 
     private void onControl(PeerState peer, RpcReader.Rpc rpc) {
         for (ControlKind kind : ControlKind.values()) {
-            metrics.controlReceived(kind, rpc.controlCounts().of(kind));
+            events.controlReceived(kind, rpc.controlCounts().of(kind));
         }
         Outbox out = new Outbox();
         synchronized (this) {
@@ -532,7 +534,7 @@ final class GossipRouter {
     // sending
 
     void send(Outbox out) {
-        out.send(alloc, metrics);
+        out.send(alloc, events);
     }
 
     // =====================================================================================================

@@ -35,12 +35,12 @@ final class MetadataProtocol {
 
     private final IntSupplier clusterId;
     private final Supplier<Set<String>> topics;
-    private final RelayMetrics metrics;
+    private final RouterEvents events;
 
-    MetadataProtocol(IntSupplier clusterId, Supplier<Set<String>> topics, RelayMetrics metrics) {
+    MetadataProtocol(IntSupplier clusterId, Supplier<Set<String>> topics, RouterEvents events) {
         this.clusterId = clusterId;
         this.topics = topics;
-        this.metrics = metrics;
+        this.events = events;
     }
 
     /** The shards of this node's cluster among its topics. */
@@ -95,7 +95,7 @@ final class MetadataProtocol {
     private void mismatch(Connection connection, int theirs) {
         log.atInfo().addKeyValue("peer", String.valueOf(connection.remotePeer())).addKeyValue("cluster", theirs)
                 .addKeyValue("ourCluster", clusterId.getAsInt()).log("disconnecting a peer of another cluster");
-        metrics.disconnected("cluster_mismatch");
+        events.disconnected("cluster_mismatch");
         connection.close();
     }
 

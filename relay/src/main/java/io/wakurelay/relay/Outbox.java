@@ -49,7 +49,7 @@ final class Outbox {
     }
 
     /** Writes everything to the peers' senders and closes the connections to disconnect; call without the lock. */
-    void send(ByteBufAllocator alloc, RelayMetrics metrics) {
+    void send(ByteBufAllocator alloc, RouterEvents events) {
         for (int i = 0; i < rpcs.size(); i++) {
             peers.get(i).sender.send(rpcs.get(i), kinds.get(i));
         }
@@ -59,7 +59,7 @@ final class Outbox {
         }
         for (int i = 0; i < disconnect.size(); i++) {
             PeerState p = disconnect.get(i);
-            metrics.disconnected(disconnectReasons.get(i));
+            events.disconnected(disconnectReasons.get(i));
             log.atInfo().addKeyValue("peer", String.valueOf(p.id))
                     .addKeyValue("reason", String.valueOf(disconnectReasons.get(i)))
                     .log("disconnecting relay peer");

@@ -30,7 +30,7 @@ final class PeerSender {
     }
 
     private final RelayConfig config;
-    private final RelayMetrics metrics;
+    private final RouterEvents events;
     private final Runnable onStuck;
     private final AtomicLong bytes = new AtomicLong();
     private final AtomicInteger messages = new AtomicInteger();
@@ -40,9 +40,9 @@ final class PeerSender {
     private volatile Stream stream;
     private boolean closed;
 
-    PeerSender(RelayConfig config, RelayMetrics metrics, Runnable onStuck) {
+    PeerSender(RelayConfig config, RouterEvents events, Runnable onStuck) {
         this.config = config;
-        this.metrics = metrics;
+        this.events = events;
         this.onStuck = onStuck;
     }
 
@@ -109,7 +109,7 @@ final class PeerSender {
 
     private void drop(Kind kind) {
         drops.incrementAndGet();
-        metrics.peerDrop(kind);
+        events.peerDrop(kind);
         if (kind != Kind.GOSSIP && consecutiveDrops.incrementAndGet() == config.maxDropsBeforeDisconnect()) {
             onStuck.run();
         }

@@ -61,6 +61,8 @@ public final class Relay implements AutoCloseable {
     private final RelayConfig config;
     private final Host host;
     private final RelayMetrics metrics;
+    /** The metrics, and a test's listener beside them when it gave one. */
+    private final RouterEvents events;
     private final HandOver handOver;
     private final GossipRouter router;
     private final EnvelopeEncoder encoder;
@@ -86,16 +88,17 @@ public final class Relay implements AutoCloseable {
         }
     };
 
-    private Relay(RelayConfig config, Host host, PathCounters counters, MeterRegistry registry) {
+    private Relay(RelayConfig config, Host host, PathCounters counters, MeterRegistry registry, RouterEvents listener) {
         this.config = config;
         this.host = host;
         this.metrics = new RelayMetrics(registry);
+        this.events = listener == null ? metrics : RouterEvents.both(metrics, listener);
         this.handOver = new HandOver(config.localQueueMessages());
         MessageValidator validator = new MessageValidator(config.limits(), Relay::wallClockNanos);
         this.encoder = new EnvelopeEncoder(validator, counters);
-        this.router = new GossipRouter(config, new EnvelopeDecoder(validator, counters), counters, metrics, handOver,
+        this.router = new GossipRouter(config, new EnvelopeDecoder(validator, counters), counters, metrics, events, handOver,
                 alloc, System::nanoTime, Relay::wallClockNanos);
-        this.metadata = new MetadataProtocol(config::clusterId, router::subscriptions, metrics);
+        this.metadata = new MetadataProtocol(config::clusterId, router::subscriptions, events);
         metrics.bindInboundBuffered(() -> openReaders.stream().mapToLong(RelayStreamReader::buffered).sum());
         this.timers = Schedulers.newSingle("relay-heartbeat", true);
         router.join(config.pubsubTopics());
@@ -111,8 +114,13 @@ public final class Relay implements AutoCloseable {
      * @param registry where the relay registers its meters (docs/metrics.md); one relay per registry
      */
     public static Relay start(RelayConfig config, Host host, PathCounters counters, MeterRegistry registry) {
+        return start(config, host, counters, registry, null);
+    }
+
+    /** As {@link #start(RelayConfig, Host, PathCounters, MeterRegistry)}, with {@code listener} told every router event too. */
+    static Relay start(RelayConfig config, Host host, PathCounters counters, MeterRegistry registry, RouterEvents listener) {
         Relay relay = new Relay(Objects.requireNonNull(config, "config"), Objects.requireNonNull(host, "host"),
-                Objects.requireNonNull(counters, "counters"), Objects.requireNonNull(registry, "registry"));
+                Objects.requireNonNull(counters, "counters"), Objects.requireNonNull(registry, "registry"), listener);
         host.handle(PROTOCOL_ID, relay::inboundStream);
         host.handle(MetadataProtocol.PROTOCOL_ID, relay.metadata.server());
         host.addListener(relay.listener);
@@ -137,7 +145,7 @@ public final class Relay implements AutoCloseable {
         if (closing.get() || !connection.isOpen()) {
             return;
         }
-        PeerState peer = router.addPeer(connection, new PeerSender(config, metrics, () -> stuck(connection)));
+        PeerState peer = router.addPeer(connection, new PeerSender(config, events, () -> stuck(connection)));
         openRelayStream(peer);
         metadata.query(connection);
     }
@@ -146,7 +154,7 @@ public final class Relay implements AutoCloseable {
         log.atInfo().addKeyValue("peer", String.valueOf(connection.remotePeer()))
                 .addKeyValue("drops", config.maxDropsBeforeDisconnect())
                 .log("disconnecting relay peer: messages in a row did not fit its queue");
-        metrics.disconnected("slow_consumer");
+        events.disconnected("slow_consumer");
         connection.close();
     }
 
@@ -188,10 +196,10 @@ public final class Relay implements AutoCloseable {
     private StreamHandler inboundStream(Stream stream) {
         PeerState peer = router.peer(stream.remotePeer());
         if (peer == null) {
-            peer = router.addPeer(stream.connection(), new PeerSender(config, metrics, () -> stuck(stream.connection())));
+            peer = router.addPeer(stream.connection(), new PeerSender(config, events, () -> stuck(stream.connection())));
             openRelayStream(peer);
         }
-        RelayStreamReader reader = new RelayStreamReader(router, peer, metrics, config.limits().maxRpcSize(),
+        RelayStreamReader reader = new RelayStreamReader(router, peer, events, config.limits().maxRpcSize(),
                 config.rpcReadTimeout(), openReaders);
         RelayStreamReader previous = peer.inbound;
         peer.inbound = reader;
@@ -229,12 +237,12 @@ public final class Relay implements AutoCloseable {
         Objects.requireNonNull(pubsubTopic, "pubsubTopic");
         Objects.requireNonNull(message, "message");
         checkOpen();
-        metrics.receivedLocal.increment();
+        events.publishedLocally();
         Envelope envelope;
         try {
             envelope = encoder.encode(pubsubTopic, message, alloc);
         } catch (ProtocolViolation e) {
-            metrics.invalid(e.violation());
+            events.invalid(e.violation());
             throw e;
         }
         try {
@@ -246,10 +254,10 @@ public final class Relay implements AutoCloseable {
             }
             MessageId id = router.messageId(envelope.messageBytes());
             if (!router.markSeen(id)) {
-                metrics.duplicates.increment();
+                events.duplicate();
                 return new PublishResult(envelope.hash(), true, 0);
             }
-            metrics.accepted(envelope.message().payloadSize());
+            events.accepted(envelope.message().payloadSize());
             ByteBuf rpcMessage = RpcWriter.message(alloc, envelope.messageBytes(), pubsubTopic);
             ByteBuf rpc = RpcWriter.forward(alloc, rpcMessage);
             rpcMessage.release();
@@ -312,7 +320,7 @@ public final class Relay implements AutoCloseable {
                     }
                 }
             } catch (WireFormatException e) {
-                metrics.invalid(Violation.MALFORMED_RPC);
+                events.invalid(Violation.MALFORMED_RPC);
                 cancel();
                 reader.close();
                 done.tryEmitError(new ProtocolViolation(Violation.MALFORMED_RPC, e.getMessage()));

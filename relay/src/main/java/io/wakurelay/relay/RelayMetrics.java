@@ -14,6 +14,7 @@ import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
 
@@ -22,24 +23,24 @@ import java.util.function.Supplier;
  * {@code libp2p_pubsub_*}) where it has the concept, and {@code waku_relay_*} otherwise. Every label value comes
  * from a fixed set or from this node's own topics, never from what a peer sends.
  */
-final class RelayMetrics {
+final class RelayMetrics implements RouterEvents {
     /** Score bands of {@code waku_relay_peers_by_score}, named by their lower bound: the thresholds that matter. */
     static final List<String> SCORE_BANDS = List.of("graylisted", "below_publish", "below_gossip", "negative", "neutral", "positive");
 
     private final MeterRegistry registry;
-    final Counter receivedFromPeers;
-    final Counter receivedLocal;
+    private final Counter receivedFromPeers;
+    private final Counter receivedLocal;
     private final Counter accepted;
     private final Counter nodeMessages;
     private final DistributionSummary messageSize;
-    final Counter duplicates;
-    final Counter relayed;
-    final Counter dontWantSaved;
-    final Counter validationSuccess;
-    final Counter validationFailure;
-    final Counter validationIgnore;
-    final Counter forwardSkipped;
-    final Timer propagation;
+    private final Counter duplicates;
+    private final Counter relayed;
+    private final Counter dontWantSaved;
+    private final Counter validationSuccess;
+    private final Counter validationFailure;
+    private final Counter validationIgnore;
+    private final Counter forwardSkipped;
+    private final Timer propagation;
     private final Map<Violation, Counter> invalid = new EnumMap<>(Violation.class);
     private final Map<PeerSender.Kind, Counter> drops = new EnumMap<>(PeerSender.Kind.class);
     private final Map<String, Counter> disconnects = new ConcurrentHashMap<>();
@@ -140,20 +141,61 @@ final class RelayMetrics {
                 .description("bytes written to relay peers and not yet taken by their connections, all peers together").register(registry);
     }
 
-    /** A message passed dedup and validation: {@code payloadBytes} is its payload's size. */
-    void accepted(int payloadBytes) {
+    @Override
+    public void receivedFromPeer() {
+        receivedFromPeers.increment();
+    }
+
+    @Override
+    public void publishedLocally() {
+        receivedLocal.increment();
+    }
+
+    @Override
+    public void duplicate() {
+        duplicates.increment();
+    }
+
+    @Override
+    public void validated() {
+        validationSuccess.increment();
+    }
+
+    @Override
+    public void propagated(long delayNanos) {
+        propagation.record(delayNanos, TimeUnit.NANOSECONDS);
+    }
+
+    @Override
+    public void forwardSkipped() {
+        forwardSkipped.increment();
+    }
+
+    @Override
+    public void dontWantSaved() {
+        dontWantSaved.increment();
+    }
+
+    @Override
+    public void relayed() {
+        relayed.increment();
+    }
+
+    @Override
+    public void accepted(int payloadBytes) {
         accepted.increment();
         nodeMessages.increment();
         messageSize.record(payloadBytes / 1000.0);
     }
 
-    void invalid(Violation v) {
+    @Override
+    public void invalid(Violation v) {
         invalid.get(v).increment();
         (v.penalised() ? validationFailure : validationIgnore).increment();
     }
 
-    /** {@code reason}: rpc_read_timeout or replaced. */
-    void inboundStreamReset(String reason) {
+    @Override
+    public void inboundStreamReset(String reason) {
         inboundStreamResets.get(reason).increment();
     }
 
@@ -171,11 +213,13 @@ final class RelayMetrics {
                         + RejectedMessages.CAPACITY + ")").register(registry);
     }
 
-    void peerDrop(PeerSender.Kind kind) {
+    @Override
+    public void peerDrop(PeerSender.Kind kind) {
         drops.get(kind).increment();
     }
 
-    void disconnected(String reason) {
+    @Override
+    public void disconnected(String reason) {
         disconnected(reason, 1);
     }
 
@@ -184,15 +228,15 @@ final class RelayMetrics {
                 .description("relay peers this node disconnected, by reason").register(registry)).increment(count);
     }
 
-    /** Control messages received, before any is parsed (those dropped by a bound included). */
-    void controlReceived(ControlKind kind, int count) {
+    @Override
+    public void controlReceived(ControlKind kind, int count) {
         if (count > 0) {
             control.get(kind).increment(count);
         }
     }
 
-    /** {@code count} control messages of {@code kind} ignored wholly or in part for {@code reason}. */
-    void controlIgnored(ControlKind kind, ControlIgnored reason, int count) {
+    @Override
+    public void controlIgnored(ControlKind kind, ControlIgnored reason, int count) {
         if (count > 0) {
             controlIgnored.get(reason).get(kind).increment(count);
         }

@@ -30,7 +30,7 @@ final class RelayStreamReader implements StreamHandler, Source {
 
     private final GossipRouter router;
     private final PeerState peer;
-    private final RelayMetrics metrics;
+    private final RouterEvents events;
     private final int maxRpcSize;
     private final long timeoutNanos;
     private final Set<RelayStreamReader> open;
@@ -46,11 +46,11 @@ final class RelayStreamReader implements StreamHandler, Source {
     /**
      * @param open the relay's open readers, for its buffered-bytes gauge; this reader is in it while its stream is
      */
-    RelayStreamReader(GossipRouter router, PeerState peer, RelayMetrics metrics, int maxRpcSize,
+    RelayStreamReader(GossipRouter router, PeerState peer, RouterEvents events, int maxRpcSize,
                       Duration rpcReadTimeout, Set<RelayStreamReader> open) {
         this.router = router;
         this.peer = peer;
-        this.metrics = metrics;
+        this.events = events;
         this.maxRpcSize = maxRpcSize;
         this.timeoutNanos = rpcReadTimeout.toNanos();
         this.open = open;
@@ -77,7 +77,7 @@ final class RelayStreamReader implements StreamHandler, Source {
             try {
                 rpc = reader.next();
             } catch (WireFormatException e) {
-                metrics.invalid(e.getMessage().contains("exceeds") ? Violation.RPC_TOO_LARGE : Violation.MALFORMED_RPC);
+                events.invalid(e.getMessage().contains("exceeds") ? Violation.RPC_TOO_LARGE : Violation.MALFORMED_RPC);
                 router.penalise(peer);
                 stream.reset();
                 return;
@@ -110,7 +110,7 @@ final class RelayStreamReader implements StreamHandler, Source {
             pendingSeenSinceNanos = now;
             completedWhenSeenPending = completed;
         } else if (now - pendingSeenSinceNanos >= timeoutNanos) {
-            metrics.inboundStreamReset("rpc_read_timeout");
+            events.inboundStreamReset("rpc_read_timeout");
             stream.reset();
         }
     }
@@ -127,7 +127,7 @@ final class RelayStreamReader implements StreamHandler, Source {
      */
     void replaced() {
         if (stream != null && stream.isOpen()) {
-            metrics.inboundStreamReset("replaced");
+            events.inboundStreamReset("replaced");
             stream.reset();
         }
     }

@@ -23,7 +23,9 @@
  * <li>{@code MetadataProtocol}: cluster and shards, asked and answered.</li>
  * <li>{@link io.wakurelay.relay.PublishResult}, {@link io.wakurelay.relay.RelayPeer},
  *     {@link io.wakurelay.relay.RelayBusyException}, {@link io.wakurelay.relay.RelayClosedException}.</li>
- * <li>{@code RelayMetrics}: the {@code waku_relay_*} and {@code libp2p_gossipsub_*} meters;
+ * <li>{@code RouterEvents}: everything the router and its rooms do worth observing, told to one sink (as
+ *     go-libp2p-pubsub's RawTracer); {@code RelayMetrics}, its listener: the {@code waku_relay_*} and
+ *     {@code libp2p_gossipsub_*} meters;
  *     {@code SubscribedTopicMeters}: nwaku's per-topic and per-shard meters of each topic this node relays.</li>
  * </ul>
  */

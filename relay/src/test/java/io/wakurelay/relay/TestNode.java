@@ -41,6 +41,12 @@ final class TestNode implements AutoCloseable {
 
     /** @param hostChanges changes to the host's config (e.g. a WebSocket listener) */
     TestNode(int index, RelayConfig config, PrivateKey key, int port, UnaryOperator<HostConfigBuilder> hostChanges) {
+        this(index, config, key, port, hostChanges, null);
+    }
+
+    /** @param listener told every router event beside the metrics; null: none */
+    TestNode(int index, RelayConfig config, PrivateKey key, int port, UnaryOperator<HostConfigBuilder> hostChanges,
+             RouterEvents listener) {
         HostConfig hostConfig = hostChanges.apply(HostConfig.builder()
                 .listenAddress(new InetSocketAddress("127.0.0." + (index + 2), port))
                 .handshakeTimeout(Duration.ofSeconds(5))
@@ -48,7 +54,7 @@ final class TestNode implements AutoCloseable {
                 .redialMinBackoff(Duration.ofMillis(100)).redialMaxBackoff(Duration.ofSeconds(1)))
                 .build();
         host = Host.start(hostConfig, key, registry);
-        relay = Relay.start(config, host, counters, registry);
+        relay = Relay.start(config, host, counters, registry, listener);
         consumer = relay.accepted().subscribe(this::take);
     }
 

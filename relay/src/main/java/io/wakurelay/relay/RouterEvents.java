@@ -1,0 +1,151 @@
+package io.wakurelay.relay;
+
+import io.wakurelay.protocol.Violation;
+
+/**
+ * What the router and its rooms do that is worth observing, told to one sink, as go-libp2p-pubsub tells its
+ * {@code RawTracer}: {@link RelayMetrics} turns the events into the meters of docs/metrics.md, and a test can listen
+ * beside it ({@link #both}) to watch the router in one place. Called on the receive path and under the router's
+ * lock: a listener counts and returns; it never blocks and never calls back into the router.
+ */
+interface RouterEvents {
+    /** A message arrived from a peer, before dedup and validation. */
+    void receivedFromPeer();
+
+    /** This node published a message (REST, lightpush, the loadgen). */
+    void publishedLocally();
+
+    /** A copy of a message already seen. */
+    void duplicate();
+
+    /** A message not accepted, with the reason (whether its sender is penalised is the violation's). */
+    void invalid(Violation violation);
+
+    /** A message from a peer passed validation. */
+    void validated();
+
+    /** A message passed dedup and validation, from a peer or published here: {@code payloadBytes} is its payload. */
+    void accepted(int payloadBytes);
+
+    /** Receive time minus the timestamp of a message from a peer. */
+    void propagated(long delayNanos);
+
+    /** An accepted message not forwarded: its RPC would exceed what peers take. */
+    void forwardSkipped();
+
+    /** A copy not sent because the peer said IDONTWANT. */
+    void dontWantSaved();
+
+    /** A copy of a message written to a peer. */
+    void relayed();
+
+    /** {@code count} control messages of {@code kind} in a peer's RPC, counted before any is parsed. */
+    void controlReceived(ControlKind kind, int count);
+
+    /** {@code count} control messages of {@code kind} ignored wholly or in part for {@code reason}. */
+    void controlIgnored(ControlKind kind, ControlIgnored reason, int count);
+
+    /** An RPC not sent to a peer whose queue was full. */
+    void peerDrop(PeerSender.Kind kind);
+
+    /** A peer this node disconnected: graylisted, slow_consumer or cluster_mismatch. */
+    void disconnected(String reason);
+
+    /** A peer's relay stream reset by this node: rpc_read_timeout or replaced. */
+    void inboundStreamReset(String reason);
+
+    /** Every event to {@code first}, then to {@code second}. */
+    static RouterEvents both(RouterEvents first, RouterEvents second) {
+        return new RouterEvents() {
+            @Override
+            public void receivedFromPeer() {
+                first.receivedFromPeer();
+                second.receivedFromPeer();
+            }
+
+            @Override
+            public void publishedLocally() {
+                first.publishedLocally();
+                second.publishedLocally();
+            }
+
+            @Override
+            public void duplicate() {
+                first.duplicate();
+                second.duplicate();
+            }
+
+            @Override
+            public void invalid(Violation violation) {
+                first.invalid(violation);
+                second.invalid(violation);
+            }
+
+            @Override
+            public void validated() {
+                first.validated();
+                second.validated();
+            }
+
+            @Override
+            public void accepted(int payloadBytes) {
+                first.accepted(payloadBytes);
+                second.accepted(payloadBytes);
+            }
+
+            @Override
+            public void propagated(long delayNanos) {
+                first.propagated(delayNanos);
+                second.propagated(delayNanos);
+            }
+
+            @Override
+            public void forwardSkipped() {
+                first.forwardSkipped();
+                second.forwardSkipped();
+            }
+
+            @Override
+            public void dontWantSaved() {
+                first.dontWantSaved();
+                second.dontWantSaved();
+            }
+
+            @Override
+            public void relayed() {
+                first.relayed();
+                second.relayed();
+            }
+
+            @Override
+            public void controlReceived(ControlKind kind, int count) {
+                first.controlReceived(kind, count);
+                second.controlReceived(kind, count);
+            }
+
+            @Override
+            public void controlIgnored(ControlKind kind, ControlIgnored reason, int count) {
+                first.controlIgnored(kind, reason, count);
+                second.controlIgnored(kind, reason, count);
+            }
+
+            @Override
+            public void peerDrop(PeerSender.Kind kind) {
+                first.peerDrop(kind);
+                second.peerDrop(kind);
+            }
+
+            @Override
+            public void disconnected(String reason) {
+                first.disconnected(reason);
+                second.disconnected(reason);
+            }
+
+            @Override
+            public void inboundStreamReset(String reason) {
+                first.inboundStreamReset(reason);
+                second.inboundStreamReset(reason);
+            }
+        };
+    }
+}
