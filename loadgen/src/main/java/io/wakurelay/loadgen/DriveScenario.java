@@ -44,7 +44,7 @@ final class DriveScenario {
                 MicroScenario.await(tracker.warm, "warmup messages in the store at " + storeAt, MacroScenario.STALL);
                 Measurement m = new Measurement("drive", workload.count(), null);
                 long end;
-                try (Progress p = new Progress("drive", workload.count(), () -> workload.count() - tracker.outstanding(), err)) {
+                try (Progress p = m.progress("drive", () -> workload.count() - tracker.outstanding(), err)) {
                     sendTolerant(feeder, frames, tracker, window, workload.warmup(), workload.total(), settle, err);
                     awaitQuietly(tracker, settle);
                     end = tracker.lastConfirmed();

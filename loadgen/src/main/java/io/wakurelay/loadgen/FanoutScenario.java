@@ -76,7 +76,7 @@ final class FanoutScenario {
             MeterRegistry registry = relay.metrics().registry();
             double bytesOut0 = bytesOut(registry);
             Measurement m = new Measurement("fanout", workload.count(), relay.counters());
-            try (Progress p = new Progress("fanout", workload.count(), () -> workload.count() - tracker.outstanding(), err)) {
+            try (Progress p = m.progress("fanout", () -> workload.count() - tracker.outstanding(), err)) {
                 MacroScenario.send(feeder, frames, tracker, window, workload.warmup(), workload.total());
                 MicroScenario.await(tracker.measured, "every message at every mesh peer", Duration.ofMinutes(30));
             }

@@ -10,8 +10,9 @@ import java.util.Map;
 
 /**
  * A self-contained HTML page (no scripts, no external files): what the run was (JDK, CPU, commit, seed, mix), the
- * units, the rows, nwaku's published figure beside ours where there is one, and for each row that measured
- * latencies a histogram on logarithmic buckets and a cumulative distribution, drawn as inline SVG.
+ * units, the rows, nwaku's published figure beside ours where there is one, for each row that measured
+ * latencies a histogram on logarithmic buckets and a cumulative distribution, and for each row with a timeline its
+ * throughput over time and its heap against messages done ({@code TimelinePlots}), drawn as inline SVG.
  */
 final class HtmlReport {
     private static final int WIDTH = 720;
@@ -53,6 +54,13 @@ final class HtmlReport {
                         .append(histogram(row.latencies()))
                         .append("<h3>latency, cumulative: the share of messages at or below each latency</h3>")
                         .append(cdf(row.latencies()));
+            }
+            if (row.timeline().size() >= 2) {
+                html.append("<h3>throughput over time: messages done per second, over the last second</h3>")
+                        .append(TimelinePlots.throughput(row.timeline()))
+                        .append("<h3>heap in use in this JVM (in --processes runs: the load generator's), against messages "
+                                + "done; each collection marked</h3>")
+                        .append(TimelinePlots.heap(row.timeline()));
             }
         }
         html.append("</body></html>\n");

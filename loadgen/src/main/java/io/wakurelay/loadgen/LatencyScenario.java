@@ -45,7 +45,7 @@ final class LatencyScenario {
                 roundTrips(feeder, pings, 0, warmup, pongs, null);
                 Latencies latencies = new Latencies(count);
                 Measurement m = new Measurement("lat", count, trio.relay.counters(), 2L * count);
-                try (Progress p = new Progress("lat", count, latencies::size, err)) {
+                try (Progress p = m.progress("lat", latencies::size, err)) {
                     roundTrips(feeder, pings, warmup, warmup + count, pongs, latencies);
                 }
                 long[] sorted = latencies.sorted();

@@ -65,7 +65,7 @@ final class MacroScenario {
                 MicroScenario.await(tracker.warm, "warmup", STALL);
                 long aHashes0 = a.counters().hashes();
                 Measurement m = new Measurement("macro", workload.count(), b.counters());
-                try (Progress p = new Progress("macro", workload.count(), () -> workload.count() - tracker.outstanding(), err)) {
+                try (Progress p = m.progress("macro", () -> workload.count() - tracker.outstanding(), err)) {
                     send(feeder, frames, tracker, window, workload.warmup(), workload.total());
                     MicroScenario.await(tracker.measured, "all measured messages archived", Duration.ofMinutes(30));
                 }
@@ -101,7 +101,7 @@ final class MacroScenario {
                 String before = metrics.scrape();
                 RemoteMetrics.Peaks receiver = new RemoteMetrics.Peaks(metrics, Duration.ofMillis(100));
                 Measurement m = new Measurement("macro", workload.count(), null);
-                try (receiver; Progress p = new Progress("macro", workload.count(), () -> workload.count() - tracker.outstanding(), err)) {
+                try (receiver; Progress p = m.progress("macro", () -> workload.count() - tracker.outstanding(), err)) {
                     send(feeder, frames, tracker, window, workload.warmup(), workload.total());
                     MicroScenario.await(tracker.measured, "all measured messages archived", Duration.ofMinutes(30));
                 }
@@ -125,7 +125,7 @@ final class MacroScenario {
                         receiver.heapMb(), receiver.rssMb(), Double.NaN,
                         (long) delta(before, after, "jvm_gc_pause_seconds_count"), local.mbPerS(), local.avgNs(),
                         receiver.directMb(), 0, extras,
-                        tracker.latencies().sorted());
+                        tracker.latencies().sorted(), local.timeline());
             }
         }
     }

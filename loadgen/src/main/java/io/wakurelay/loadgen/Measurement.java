@@ -2,9 +2,11 @@ package io.wakurelay.loadgen;
 
 import io.wakurelay.protocol.PathCounters;
 
+import java.io.PrintStream;
 import java.lang.management.ManagementFactory;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.function.LongSupplier;
 
 /**
  * One measurement window: counters and memory at the start, then a {@link ResultRow} at the end. Per-message
@@ -22,6 +24,7 @@ final class Measurement {
     private final MemorySampler memory;
     private final long cpu0 = processCpuNanos();
     final long startNanos = System.nanoTime();
+    private Timeline timeline;
 
     /** @param counters the receiving node's counters (null when the scenario has no in-process receiver) */
     Measurement(String scenario, long count, PathCounters counters) {
@@ -41,8 +44,21 @@ final class Measurement {
         this.memory = new MemorySampler();
     }
 
+    /**
+     * Progress on stderr, and the window's timeline for the report (messages done, heap, collections over time):
+     * {@code done} counts the messages measured so far.
+     */
+    Progress progress(String label, LongSupplier done, PrintStream err) {
+        if (timeline != null) {
+            throw new IllegalStateException("one progress per measurement");
+        }
+        timeline = new Timeline(done);
+        return new Progress(label, count, done, err);
+    }
+
     ResultRow finish(long endNanos, Latencies latencies, long payloadBytes, long missing, Map<String, Object> extras) {
         MemorySampler.Figures m = memory.stop();
+        Timeline.Series series = timeline == null ? Timeline.Series.EMPTY : timeline.stop();
         double elapsedMs = (endNanos - startNanos) / 1e6;
         long[] sorted = latencies.sorted();
         double seconds = elapsedMs / 1000.0;
@@ -62,7 +78,7 @@ final class Measurement {
                 counters == null ? Double.NaN : (counters.hashes() - hashes0) / c,
                 counters == null ? Double.NaN : (counters.payloadCopies() - copies0) / c,
                 m.peakHeapMb(), m.peakRssMb(), m.allocatedBytes() / n, m.gcCount(),
-                payloadBytes / 1e6 / seconds, Latencies.average(sorted), m.peakDirectMb(), missing, extras, sorted);
+                payloadBytes / 1e6 / seconds, Latencies.average(sorted), m.peakDirectMb(), missing, extras, sorted, series);
     }
 
     /** CPU time of this process so far (all its threads), or 0 where the JVM does not tell. */

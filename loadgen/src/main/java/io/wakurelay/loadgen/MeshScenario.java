@@ -116,7 +116,7 @@ final class MeshScenario {
             double bytesOut0 = sum(nodes, "libp2p.network.bytes", "out");
             long cpu0 = Measurement.processCpuNanos();
             Measurement m = new Measurement("mesh", workload.count(), null);
-            try (Progress p = new Progress("mesh", workload.count(), () -> workload.count() - tracker.outstanding(), err)) {
+            try (Progress p = m.progress("mesh", () -> workload.count() - tracker.outstanding(), err)) {
                 MacroScenario.send(sink, frames, tracker, window, workload.warmup(), total);
                 // a message that has not reached every node a minute after the last hand-over is missing: counted,
                 // and the delivery ratio below 1 says how much of it went where

@@ -49,7 +49,7 @@ final class MicroScenario {
                 await(warm, "warmup", Duration.ofMinutes(5));
 
                 Measurement m = new Measurement("micro", workload.count(), node.counters());
-                try (Progress p = new Progress("micro", workload.count(), () -> workload.count() - measured.getCount(), err)) {
+                try (Progress p = m.progress("micro", () -> workload.count() - measured.getCount(), err)) {
                     inject(node, frames, injectedAt, workload.warmup(), workload.total());
                     await(measured, "all measured messages archived", Duration.ofMinutes(30));
                 }

@@ -123,7 +123,7 @@ final class QueryScenario {
         extras.put("idle_alloc_bytes_per_s", Math.round(idlePerNano * 1e9));
         return new ResultRow("query", o.queries, (end - start) / 1e6, o.queries / seconds, Latencies.percentile(sorted, 50),
                 Latencies.percentile(sorted, 99), 0, 0, 0, peaks.heapMb(), peaks.rssMb(), allocated / o.queries, gcs,
-                bytes.get() / 1e6 / seconds, Latencies.average(sorted), peaks.directMb(), failures.size(), extras, sorted);
+                bytes.get() / 1e6 / seconds, Latencies.average(sorted), peaks.directMb(), failures.size(), extras, sorted, Timeline.Series.EMPTY);
     }
 
     /**

@@ -11,15 +11,20 @@ import java.util.Map;
 public record ResultRow(String scenario, long count, double elapsedMs, double msgPerS, long p50Ns, long p99Ns,
                         double decodesPerMsg, double hashesPerMsg, double copiesPerMsg, double peakHeapMb, double peakRssMb,
                         double allocBytesPerMsg, long gcCount, double mbPerS, long avgNs, double peakDirectMb, long missing,
-                        Map<String, Object> extras, long[] latencies) {
+                        Map<String, Object> extras, long[] latencies,
+                        Timeline.Series timeline) {
 
     public static final String CSV_HEADER = "scenario,count,elapsed_ms,msg_per_s,p50_ns,p99_ns,decodes_per_msg,hashes_per_msg,"
             + "copies_per_msg,peak_heap_mb,peak_rss_mb,alloc_bytes_per_msg,gc_count";
 
-    /** @param latencies the sorted per-message latencies behind p50/p99 (for the HTML report), possibly empty */
+    /**
+     * @param latencies the sorted per-message latencies behind p50/p99 (for the HTML report), possibly empty
+     * @param timeline  messages done, heap and collections over the window (for the HTML report), possibly empty
+     */
     public ResultRow {
         extras = Map.copyOf(extras);
         latencies = latencies.clone();
+        timeline = timeline == null ? Timeline.Series.EMPTY : timeline;
     }
 
 

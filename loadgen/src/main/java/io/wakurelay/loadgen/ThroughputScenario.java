@@ -32,7 +32,7 @@ final class ThroughputScenario {
                 MacroScenario.send(feeder, frames, tracker, window, 0, warmup);
                 MicroScenario.await(tracker.warm, "warmup", MacroScenario.STALL);
                 Measurement m = new Measurement("thr", count, trio.relay.counters());
-                try (Progress p = new Progress("thr", count, () -> count - tracker.outstanding(), err)) {
+                try (Progress p = m.progress("thr", () -> count - tracker.outstanding(), err)) {
                     MacroScenario.send(feeder, frames, tracker, window, warmup, warmup + count);
                     MicroScenario.await(tracker.measured, "all messages received", Duration.ofMinutes(30));
                 }
@@ -46,7 +46,7 @@ final class ThroughputScenario {
                 extras.put("receiver_window_ms", seconds * 1000);
                 return new ResultRow("thr", count, row.elapsedMs(), count / seconds, 0, 0, row.decodesPerMsg(), row.hashesPerMsg(),
                         row.copiesPerMsg(), row.peakHeapMb(), row.peakRssMb(), row.allocBytesPerMsg(), row.gcCount(),
-                        (double) Math.max(4, size) * count / 1e6 / seconds, 0, row.peakDirectMb(), 0, extras, new long[0]);
+                        (double) Math.max(4, size) * count / 1e6 / seconds, 0, row.peakDirectMb(), 0, extras, new long[0], row.timeline());
             } catch (Exception e) {
                 throw e instanceof RuntimeException re ? re : new IllegalStateException(e);
             }

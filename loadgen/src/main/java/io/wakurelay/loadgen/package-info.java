@@ -7,7 +7,8 @@
  * nodes, which start nodes with {@code InProcessNodes}, pace with a {@code Window}, follow messages with a
  * {@code Tracker} (or a {@code StorePoller} over {@code RemoteStore}), and measure with {@code Measurement},
  * {@link io.wakurelay.loadgen.MemorySampler}, {@link io.wakurelay.loadgen.Latencies} and {@code RemoteMetrics} into a
- * {@link io.wakurelay.loadgen.ResultRow} (and {@code HtmlReport}); {@link io.wakurelay.loadgen.Progress} and
+ * {@link io.wakurelay.loadgen.ResultRow} (and {@code HtmlReport}, with {@code TimelinePlots} of a window's
+ * {@code Timeline}); {@link io.wakurelay.loadgen.Progress} and
  * {@code Periodic} report while it runs.
  */
 package io.wakurelay.loadgen;

@@ -18,7 +18,7 @@ class HtmlReportTest {
 
     private static ResultRow row(String scenario, double msgPerS, long[] latencies) {
         return new ResultRow(scenario, latencies.length, 1000, msgPerS, 2_000_000, 9_000_000, 1, 1, 0, 100, 200, 3000, 4,
-                50, 2_500_000, 10, 0, Map.of(), latencies);
+                50, 2_500_000, 10, 0, Map.of(), latencies, Timeline.Series.EMPTY);
     }
 
     @Test
@@ -46,5 +46,30 @@ class HtmlReportTest {
         String html = Files.readString(file);
         assertThat(html).doesNotContain("nwaku's published", "<th>seed</th>");
         assertThat(html).contains("<th>JDK</th>");
+    }
+
+    @Test
+    void aRowWithATimelineGetsItsThroughputOverTimeAndItsHeapAgainstMessagesWithEachCollectionMarked() throws Exception {
+        int n = 20;
+        long[] nanos = new long[n];
+        long[] done = new long[n];
+        long[] heap = new long[n];
+        long[] gcs = new long[n];
+        for (int i = 0; i < n; i++) {
+            nanos[i] = i * 100_000_000L;
+            done[i] = i * 100L;
+            heap[i] = (64L + i % 5 * 16) << 20;
+            gcs[i] = i / 5;
+        }
+        ResultRow row = new ResultRow("micro", 1900, 1900, 1000, 0, 0, 1, 1, 0, 100, 200, 3000, 3, 50, 0, 10, 0, Map.of(),
+                new long[0], new Timeline.Series(nanos, done, heap, gcs));
+        Path file = dir.resolve("timeline.html");
+
+        HtmlReport.write(file, List.of(row), RunFacts.of(null));
+
+        String html = Files.readString(file);
+        assertThat(html).contains("throughput over time", "mean 1000 msg/s", "heap in use in this JVM",
+                "128 MiB; 3 collection(s)", "<title>1 collection(s)</title>");
+        assertThat(html).doesNotContain("<script");
     }
 }
