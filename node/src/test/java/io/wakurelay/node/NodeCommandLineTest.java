@@ -126,6 +126,15 @@ class NodeCommandLineTest {
     }
 
     @Test
+    void extMultiaddrOnlyAnnouncesTheExternalAddressesAloneAndNeedsOne() {
+        NodeConfig c = NodeMain.parse(new String[]{"--data-dir", dir.toString(), "--ext-multiaddr",
+                "/ip4/1.2.3.4/tcp/30303", "--ext-multiaddr-only"}, Map.of());
+        assertThat(c.host().externalAddressesOnly()).isTrue();
+        assertThat(NodeMain.parse(new String[]{"--data-dir", dir.toString()}, Map.of()).host().externalAddressesOnly()).isFalse();
+        assertRefused("--ext-multiaddr-only", "--ext-multiaddr-only without --ext-multiaddr");
+    }
+
+    @Test
     void refusesStaticNodesWithoutPeerIdsAndBadNodekeys() {
         assertRefused("--staticnode 127.0.0.1:60000", "--staticnode");
         assertRefused("--staticnode /ip4/127.0.0.1/tcp/60000", "/p2p/<peer id>");

@@ -21,7 +21,8 @@ import java.util.List;
  * for TCP and for WebSocket each, {@code /dns4/<name>/tcp/<port>[/ws|/wss]} with {@link HostConfig#dns4DomainName()};
  * else the bound address, or for a wildcard bind the addresses of the machine's interfaces that are up (never
  * 0.0.0.0, which no peer can dial), unless an {@link HostConfig#announceAddresses() --ext-multiaddr} of that transport
- * replaces it; then every {@code --ext-multiaddr}. TCP comes first: peers take the first address.
+ * replaces it; then every {@code --ext-multiaddr}. TCP comes first: peers take the first address. With
+ * {@link HostConfig#externalAddressesOnly() --ext-multiaddr-only}, the {@code --ext-multiaddr} addresses alone.
  */
 final class AnnouncedAddresses {
     private static final Logger log = LoggerFactory.getLogger(AnnouncedAddresses.class);
@@ -36,6 +37,9 @@ final class AnnouncedAddresses {
      */
     static List<Multiaddr> of(HostConfig config, InetSocketAddress tcp, InetSocketAddress ws, Transport wsTransport) {
         List<Multiaddr> external = config.announceAddresses();
+        if (config.externalAddressesOnly()) {
+            return external;
+        }
         boolean externalTcp = external.stream().anyMatch(a -> !a.isWebSocket());
         boolean externalWs = external.stream().anyMatch(Multiaddr::isWebSocket);
         String name = config.dns4DomainName();

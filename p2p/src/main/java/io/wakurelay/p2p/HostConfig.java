@@ -21,6 +21,9 @@ import java.util.regex.Pattern;
  * @param listenAddress         TCP address to accept connections on; null: this host only dials
  * @param announceAddresses     addresses identify announces for this host (nwaku's {@code --ext-multiaddr}); when
  *                              empty, the bound address unless it is a wildcard
+ * @param externalAddressesOnly identify announces {@code announceAddresses} and nothing else: no bound address, no
+ *                              {@code dns4DomainName} address (nwaku's {@code --ext-multiaddr-only}, for a node behind
+ *                              a NAT or proxy whose operator writes every address peers may dial)
  * @param agentVersion          identify's agent version, e.g. {@code wakurelay/0.1.0}
  * @param muxers                muxer protocol ids in order of preference, from {@link #SUPPORTED_MUXERS}
  * @param maxConnections        connections in and out together, handshaking ones included
@@ -53,7 +56,8 @@ import java.util.regex.Pattern;
  *                              null: none
  */
 @RecordBuilder
-public record HostConfig(InetSocketAddress listenAddress, List<Multiaddr> announceAddresses, String agentVersion,
+public record HostConfig(InetSocketAddress listenAddress, List<Multiaddr> announceAddresses,
+                         boolean externalAddressesOnly, String agentVersion,
                          List<String> muxers, int maxConnections, int reservedOutboundSlots,
                          int ipColocationLimit, Duration handshakeTimeout, Duration firstBytesTimeout,
                          Duration pingInterval, Duration pingTimeout, Duration redialMinBackoff,
@@ -66,7 +70,7 @@ public record HostConfig(InetSocketAddress listenAddress, List<Multiaddr> announ
     private static final Pattern DNS_NAME = Pattern.compile(
             "(?i)[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?(\\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*");
 
-    public static final HostConfig DEFAULTS = new HostConfig(new InetSocketAddress("0.0.0.0", 60000), List.of(),
+    public static final HostConfig DEFAULTS = new HostConfig(new InetSocketAddress("0.0.0.0", 60000), List.of(), false,
             "wakurelay", SUPPORTED_MUXERS, 50, 10, 5, Duration.ofSeconds(10), Duration.ofSeconds(3),
             Duration.ofSeconds(15), Duration.ofSeconds(10), Duration.ofSeconds(1), Duration.ofSeconds(30),
             Duration.ofSeconds(2), 4 * 1024 * 1024, Duration.ofSeconds(10), MuxerLimits.DEFAULTS, List.of(),
@@ -83,6 +87,10 @@ public record HostConfig(InetSocketAddress listenAddress, List<Multiaddr> announ
         if (dns4DomainName != null && !DNS_NAME.matcher(dns4DomainName).matches()) {
             throw new IllegalArgumentException("dns4DomainName must be a DNS name such as node.example.com, was '"
                     + dns4DomainName + "'");
+        }
+        if (externalAddressesOnly && announceAddresses.isEmpty()) {
+            throw new IllegalArgumentException("announcing external addresses only needs at least one external address "
+                    + "(--ext-multiaddr-only without --ext-multiaddr would announce none)");
         }
         if (webSocket.listen() && listenAddress == null) {
             throw new IllegalArgumentException(

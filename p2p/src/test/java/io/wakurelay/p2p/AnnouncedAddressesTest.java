@@ -8,6 +8,7 @@ import java.net.InetSocketAddress;
 import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /** What identify announces, as nwaku forms it: the bound addresses, a DNS name, and --ext-multiaddr. */
 class AnnouncedAddressesTest {
@@ -44,5 +45,18 @@ class AnnouncedAddressesTest {
                 .containsExactly("/ip4/10.1.2.3/tcp/60000", "/dns4/a.example/tcp/443/wss");
         assertThat(announced(wsOnly.dns4DomainName("node.example.org"), Transport.WS)).containsExactly(
                 "/dns4/node.example.org/tcp/60000", "/dns4/node.example.org/tcp/8000/ws", "/dns4/a.example/tcp/443/wss");
+    }
+
+    @Test
+    void withExternalAddressesOnlyTheExternalAddressesAloneAreAnnouncedAsNwakusExtMultiaddrOnly() {
+        HostConfigBuilder only = HostConfig.builder().externalAddressesOnly(true).dns4DomainName("node.example.org")
+                .announceAddresses(List.of(Multiaddr.parse("/ip4/1.2.3.4/tcp/30303"), Multiaddr.parse("/dns4/a.example/tcp/443/wss")));
+        assertThat(announced(only, Transport.WS)).containsExactly("/ip4/1.2.3.4/tcp/30303", "/dns4/a.example/tcp/443/wss");
+    }
+
+    @Test
+    void externalAddressesOnlyWithoutAnyIsRefusedRatherThanAnnouncingNothing() {
+        assertThatThrownBy(() -> HostConfig.builder().externalAddressesOnly(true).build())
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("--ext-multiaddr-only without --ext-multiaddr");
     }
 }

@@ -64,6 +64,11 @@ public final class NodeOptions {
                     + "(TCP, or WebSocket for one with /ws or /wss) (repeatable)")
     List<String> extMultiaddrs = new ArrayList<>();
 
+    @Option(names = "--ext-multiaddr-only", paramLabel = "BOOL", arity = "0..1", fallbackValue = "true",
+            showDefaultValue = CommandLine.Help.Visibility.ALWAYS,
+            description = "announce only the --ext-multiaddr addresses (nwaku's flag): no bound address, no --dns4-domain-name one")
+    boolean extMultiaddrOnly;
+
     @Option(names = "--dns4-domain-name", paramLabel = "NAME",
             description = "DNS name of this node's public IPv4 address: identify announces /dns4/NAME/tcp/<port> (and "
                     + "/dns4/NAME/tcp/<websocket port>/ws or /wss) instead of the bound addresses; a browser needs it "

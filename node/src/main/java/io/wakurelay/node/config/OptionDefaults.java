@@ -45,6 +45,7 @@ final class OptionDefaults {
         d.put("--tcp-port", String.valueOf(host.listenAddress().getPort()));
         d.put("--ports-shift", "0"); // a command-line convenience only: no component has it
         d.put("--websocket-support", String.valueOf(host.webSocket().listen()));
+        d.put("--ext-multiaddr-only", String.valueOf(host.externalAddressesOnly()));
         d.put("--websocket-port", String.valueOf(host.webSocket().port()));
         d.put("--websocket-secure-support", String.valueOf(host.webSocket().secure()));
         d.put("--cluster-id", String.valueOf(relay.clusterId()));

@@ -35,6 +35,7 @@ final class RelayConfigs {
         return NodeConfig.DEFAULTS.host().toBuilder()
                 .listenAddress(new InetSocketAddress(o.listenAddress, o.shifted(o.tcpPort)))
                 .announceAddresses(announced)
+                .externalAddressesOnly(o.extMultiaddrOnly)
                 .maxConnections(o.maxConnections)
                 .reservedOutboundSlots(o.reservedOutboundSlots)
                 .ipColocationLimit(o.ipColocationLimit)
