@@ -5,6 +5,7 @@ import io.wakurelay.node.logging.UncaughtExceptions;
 import io.wakurelay.node.config.NodeConfig;
 import io.wakurelay.node.config.ConfigSources;
 import io.wakurelay.node.config.NodeOptions;
+import io.wakurelay.node.config.NwakuConfigKeys;
 import io.wakurelay.p2p.ListenFailedException;
 import io.wakurelay.p2p.connection.Transport;
 import org.slf4j.Logger;
@@ -108,13 +109,15 @@ public final class NodeMain {
             Path file = ConfigSources.configFileArgument(args, environment);
             ConfigSources sources = ConfigSources.of(environment, file);
             CommandLine cli = NodeOptions.commandLine(options, sources);
-            // an nwaku config file names options this node does not have (discovery, RLN, ...): it still starts,
-            // and says once which keys it ignored
-            List<String> ignored = new ArrayList<>();
-            for (String key : sources.fileKeys()) {
-                if (cli.getCommandSpec().findOption("--" + key) == null) {
-                    ignored.add(key);
-                }
+            // an nwaku config file names options this node does not have: one that only tunes nwaku is ignored and
+            // said once; one that turns on what this node cannot do (RLN, store sync, ...) stops the start
+            NwakuConfigKeys.Sorted unsupported = sources.unsupportedFileKeys(
+                    key -> cli.getCommandSpec().findOption("--" + key) != null);
+            List<String> refused = unsupported.refused();
+            List<String> ignored = unsupported.ignored();
+            if (!refused.isEmpty()) {
+                throw new ConfigurationException("config file " + file + ": this node does not support "
+                        + String.join(", ", refused) + "; remove the key(s) or set them off to start without");
             }
             if (!ignored.isEmpty()) {
                 warnings.accept("config file " + file + ": ignoring " + ignored.size() + " key(s) this node has no option for: "

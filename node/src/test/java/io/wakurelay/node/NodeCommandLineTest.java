@@ -278,6 +278,22 @@ class NodeCommandLineTest {
     }
 
     @Test
+    void anNwakuKeyThatTurnsOnWhatThisNodeCannotDoStopsTheStartAndTheSameKeySetOffIsIgnored() throws Exception {
+        Path on = dir.resolve("rln.toml");
+        Files.writeString(on, "rln-relay = true\nstore-sync = true\nkeep-alive = true\n");
+        assertThatThrownBy(() -> NodeMain.parse(new String[]{"--config-file", on.toString(), "--data-dir", dir.toString()}, Map.of()))
+                .hasMessageContaining("does not support rln-relay (RLN rate limiting and validation of relay messages), "
+                        + "store-sync (store synchronisation with other store nodes)")
+                .hasMessageNotContaining("keep-alive");
+        Path off = dir.resolve("off.toml");
+        Files.writeString(off, "rln-relay = false\npreset = \"\"\nkeep-alive = true\n");
+        List<String> warnings = new ArrayList<>();
+        assertThat(NodeMain.parse(new String[]{"--config-file", off.toString(), "--data-dir", dir.toString()}, Map.of(), warnings::add))
+                .isNotNull();
+        assertThat(warnings).singleElement().asString().contains("ignoring 3 key(s)", "rln-relay", "preset", "keep-alive");
+    }
+
+    @Test
     void theLogFormatIsTextOrJsonAndRelayCanOnlyBeOn() {
         assertThat(NodeMain.parse(new String[]{"--data-dir", dir.toString()}, Map.of()).logFormat()).isEqualTo(LogFormat.TEXT);
         assertThat(NodeMain.parse(new String[]{"--data-dir", dir.toString(), "--log-format", "json"}, Map.of()).logFormat())

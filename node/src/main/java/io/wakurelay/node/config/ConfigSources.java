@@ -79,6 +79,22 @@ public final class ConfigSources implements CommandLine.IDefaultValueProvider {
         return file.keySet();
     }
 
+    /**
+     * Sorts the config file's keys that {@code known} does not take into those that stop the start and those that are
+     * ignored ({@link NwakuConfigKeys}).
+     *
+     * @param known whether the node has an option of that name
+     */
+    public NwakuConfigKeys.Sorted unsupportedFileKeys(java.util.function.Predicate<String> known) {
+        List<String> unknown = new ArrayList<>();
+        for (String key : file.keySet()) {
+            if (!known.test(key)) {
+                unknown.add(key);
+            }
+        }
+        return NwakuConfigKeys.sort(unknown, file::get);
+    }
+
     private static Map<String, String> readToml(Path path) {
         JsonNode root;
         try {
