@@ -294,6 +294,18 @@ class NodeCommandLineTest {
     }
 
     @Test
+    void aMissingConfigFileADataDirThatIsAFileAndBrokenTomlAreRefusedWithTheirCause() throws Exception {
+        assertThatThrownBy(() -> NodeMain.parse(new String[]{"--config-file", dir.resolve("none.toml").toString()}, Map.of()))
+                .hasMessageEndingWith("none.toml does not exist");
+        Path file = Files.writeString(dir.resolve("afile"), "");
+        assertThatThrownBy(() -> NodeMain.parse(new String[]{"--data-dir", file.toString()}, Map.of()))
+                .hasMessage("--data-dir: " + file + " is a file, not a directory");
+        Path broken = Files.writeString(dir.resolve("broken.toml"), "tcp-port = 600\nrest = [tru\n");
+        assertThatThrownBy(() -> NodeMain.parse(new String[]{"--config-file", broken.toString()}, Map.of()))
+                .hasMessageContaining("line: 2, column: 9");
+    }
+
+    @Test
     void theLogFormatIsTextOrJsonAndRelayCanOnlyBeOn() {
         assertThat(NodeMain.parse(new String[]{"--data-dir", dir.toString()}, Map.of()).logFormat()).isEqualTo(LogFormat.TEXT);
         assertThat(NodeMain.parse(new String[]{"--data-dir", dir.toString(), "--log-format", "json"}, Map.of()).logFormat())

@@ -99,7 +99,12 @@ public final class ConfigSources implements CommandLine.IDefaultValueProvider {
         JsonNode root;
         try {
             root = new TomlMapper().readTree(Files.readString(path));
+        } catch (java.nio.file.NoSuchFileException e) {
+            throw new IllegalArgumentException("config file " + path + " does not exist", e);
+        } catch (java.nio.file.AccessDeniedException e) {
+            throw new IllegalArgumentException("cannot read config file " + path + ": permission denied", e);
         } catch (IOException e) {
+            // Jackson's parse errors say the line and column
             throw new IllegalArgumentException("cannot read config file " + path + ": " + e.getMessage(), e);
         }
         Map<String, String> values = new java.util.LinkedHashMap<>();

@@ -54,6 +54,10 @@ public final class NodeKey {
      * nothing: for reading a configuration, where nothing may be created yet.
      */
     public static java.util.Optional<PrivateKey> loadIfPresent(Path dataDir) {
+        if (Files.exists(dataDir) && !Files.isDirectory(dataDir)) {
+            // else the read below fails with ENOTDIR, which names the key file and not the cause
+            throw new IllegalArgumentException(dataDir + " is a file, not a directory");
+        }
         Path file = dataDir.resolve(FILE_NAME);
         try {
             return java.util.Optional.of(load(file));
