@@ -103,6 +103,10 @@ public final class WakuNode implements NodeStatus, AutoCloseable {
             // --relay=false: an edge node mounts no relay protocol (nwaku's), and with it no lightpush or filter service
             Relay relay = config.edge().relay() ? Relay.start(config.relay(), host, counters, metrics.registry()) : null;
             this.relay = relay == null ? null : components.add("relay", relay, relay::shutdown, relay);
+            if (relay == null) { // nwaku's service nodes disconnect a peer that does not answer metadata
+                components.add("metadata", Relay.serveMetadata(host, config.relay().clusterId(),
+                        Set.copyOf(config.relay().pubsubTopics())));
+            }
             if (archive != null && relay != null) {
                 archive.expectTopics(relay.subscriptions()); // per-shard series at 0 before the first message
             }

@@ -5,6 +5,7 @@ import io.wakurelay.node.config.EdgeConfig;
 import io.wakurelay.node.config.NodeConfig;
 import io.wakurelay.p2p.multiaddr.Multiaddr;
 import io.wakurelay.testkit.Eventually;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -23,6 +24,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * pointed at a full node of ours mounts no relay, pushes through the full node (v3 and the legacy v1 route) and asks
  * its store; its /relay routes answer as nwaku's do without relay.
  */
+@Tag("slow") // 7 to 10 s: five nodes in turn, a relay mesh to form
 class EdgeModeTest {
     private static final String RELAY = "/vac/waku/relay/2.0.0";
     @TempDir
@@ -36,7 +38,8 @@ class EdgeModeTest {
     @Test
     void anEdgeNodeMountsNoRelayAndAnswersItsRoutesAsNwakuDoes() {
         try (WakuNode edge = WakuNode.start(edge("edge", null, null).build())) {
-            assertThat(edge.host().protocols()).doesNotContain(RELAY);
+            assertThat(edge.host().protocols()).doesNotContain(RELAY)
+                    .as("nwaku's service nodes disconnect a peer that does not answer metadata").contains("/vac/waku/metadata/1.0.0");
             assertThat(edge.relay()).isNull();
             Http rest = new Http(edge.restAddress());
             for (Http.Reply reply : List.of(rest.get("/relay/v1/messages/" + Http.topic(TOPIC)),

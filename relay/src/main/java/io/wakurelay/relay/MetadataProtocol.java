@@ -37,6 +37,7 @@ final class MetadataProtocol {
     private final Supplier<Set<String>> topics;
     private final RelayMetrics metrics;
 
+    /** @param metrics null without relay (edge mode): a mismatch is then not counted */
     MetadataProtocol(IntSupplier clusterId, Supplier<Set<String>> topics, RelayMetrics metrics) {
         this.clusterId = clusterId;
         this.topics = topics;
@@ -95,7 +96,9 @@ final class MetadataProtocol {
     private void mismatch(Connection connection, int theirs) {
         log.atInfo().addKeyValue("peer", String.valueOf(connection.remotePeer())).addKeyValue("cluster", theirs)
                 .addKeyValue("ourCluster", clusterId.getAsInt()).log("disconnecting a peer of another cluster");
-        metrics.disconnected("cluster_mismatch");
+        if (metrics != null) { // null where metadata is served without relay (edge mode)
+            metrics.disconnected("cluster_mismatch");
+        }
         connection.close();
     }
 

@@ -206,7 +206,7 @@ public final class RestServer implements AutoCloseable {
         if (path.startsWith(ADMIN) && !admin) {
             throw HttpError.notFound("the admin endpoints are off (not served, as in nwaku); start the node with --rest-admin");
         }
-        if (!relayMounted && (path.equals("/relay") || path.startsWith("/relay/"))) {
+        if (!relayMounted && (path + "/").startsWith("/relay/")) { // nwaku: the path's first segment is "relay"
             throw HttpError.nwakuText(HttpResponseStatus.NOT_FOUND, RELAY_NOT_MOUNTED);
         }
         if (path.startsWith(MESSAGES)) {
