@@ -41,7 +41,11 @@ public record LegacyLightpushOutcome(boolean success, String info) {
             return OK;
         }
         String desc = outcome.statusDesc() == null ? "" : outcome.statusDesc();
-        return switch (LightpushStatus.of(outcome.statusCode())) {
+        LightpushStatus status = LightpushStatus.known(outcome.statusCode());
+        if (status == null) { // a code of another implementation (nwaku's 504, out of RLN proof): its words
+            return failed(desc.isEmpty() ? "unknown failure" : desc);
+        }
+        return switch (status) {
             case TOO_MANY_REQUESTS -> failed(TOO_MANY_REQUESTS);
             case PAYLOAD_TOO_LARGE -> failed(tooLarge(maxMessageBytes));
             case NO_PEERS_TO_RELAY -> failed(desc.startsWith("Peer is not accessible: " + DIAL_FAILURE) ? DIAL_FAILURE : NOT_PUBLISHED);

@@ -25,7 +25,11 @@ final class LightpushClientExchange extends ClientExchange<LightpushOutcome> {
         LightPushResponse response = LightPushResponse.parseFrom(message.nioBuffer());
         int status = response.getStatusCode();
         String desc = response.hasStatusDesc() ? response.getStatusDesc() : null;
-        if (!response.getRequestId().equals(requestId) && status != LightpushStatus.TOO_MANY_REQUESTS.code()) {
+        if (status < 100 || status > 599) {
+            // nwaku maps a code that is no HTTP status to 500 (lightpush/handlers.nim); REST sends it as the status
+            sink.success(new LightpushOutcome(LightpushStatus.INTERNAL_SERVER_ERROR.code(),
+                    "the service node answered status " + status + (desc == null ? "" : ": " + desc), 0));
+        } else if (!response.getRequestId().equals(requestId) && status != LightpushStatus.TOO_MANY_REQUESTS.code()) {
             sink.success(new LightpushOutcome(LightpushStatus.INTERNAL_SERVER_ERROR.code(), "response failure, requestId mismatch", 0));
         } else if (status != LightpushStatus.SUCCESS.code()) {
             sink.success(new LightpushOutcome(status, desc, 0));

@@ -125,6 +125,7 @@ class LightpushClientTest {
         Multiaddr toNobody = answering(43, r -> to(r).setStatusCode(200).setRelayPeerCount(0).build());
         Multiaddr otherId = answering(44, r -> LightPushResponse.newBuilder().setRequestId("other").setStatusCode(200)
                 .setRelayPeerCount(1).build());
+        Multiaddr noStatus = answering(49, r -> to(r).setStatusDesc("what?").build());
         Multiaddr limited = answering(45, r -> LightPushResponse.newBuilder().setRequestId("N/A").setStatusCode(429)
                 .setStatusDesc("Request rejected due to too many requests").build());
 
@@ -135,7 +136,10 @@ class LightpushClientTest {
                 .isEqualTo(new LightpushOutcome(500, "response failure, requestId mismatch", 0));
         assertThat(c.push(limited, "/waku/2/rs/0/0", MESSAGE).block(WAIT))
                 .as("a 429 carries no request id by design").isEqualTo(new LightpushOutcome(429, "Request rejected due to too many requests", 0));
-        assertThat(outcomes("error_status")).isEqualTo(4);
+        assertThat(c.push(noStatus, "/waku/2/rs/0/0", MESSAGE).block(WAIT))
+                .as("a code that is no HTTP status is a 500, as nwaku's REST maps it")
+                .isEqualTo(new LightpushOutcome(500, "the service node answered status 0: what?", 0));
+        assertThat(outcomes("error_status")).isEqualTo(5);
     }
 
     @Test
@@ -217,5 +221,7 @@ class LightpushClientTest {
         assertThat(LegacyLightpushOutcome.fromV3(new LightpushOutcome(429, "slow down", 0), 153_600).info()).isEqualTo("TOO_MANY_REQUESTS");
         assertThat(LegacyLightpushOutcome.fromV3(new LightpushOutcome(503, "Push request timed out", 0), 153_600).info())
                 .isEqualTo("Push request timed out");
+        assertThat(LegacyLightpushOutcome.fromV3(new LightpushOutcome(504, "out of RLN proof", 0), 153_600).info())
+                .as("another implementation's code keeps its words").isEqualTo("out of RLN proof");
     }
 }
