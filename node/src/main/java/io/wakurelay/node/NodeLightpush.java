@@ -19,7 +19,7 @@ final class NodeLightpush {
 
     /**
      * @param service         the node's lightpush service; null when off
-     * @param client          the lightpush client; null without a service node
+     * @param client          the lightpush client
      * @param serviceNode     {@code --lightpushnode}; null: none
      * @param maxMessageBytes this node's message size limit, named in the legacy route's words
      */

@@ -132,11 +132,10 @@ public final class WakuNode implements NodeStatus, AutoCloseable {
             this.filter = filter == null ? null : components.add("filter service", filter, filter::shutdown, filter);
             StoreClient storeClient = StoreClient.start(services.storeClient(), host, metrics.registry());
             components.add("store client", storeClient, storeClient::shutdown, storeClient);
-            LightpushClient lightpushClient = config.edge().lightpushNode() == null ? null
-                    : LightpushClient.start(config.edge().lightpushClient(), host, metrics.registry());
-            if (lightpushClient != null) {
-                components.add("lightpush client", lightpushClient, lightpushClient::shutdown, lightpushClient);
-            }
+            // always started, as the store client: its meters are there from the start (a dashboard shows 0, not no
+            // data), and REST sends through it only with --lightpushnode
+            LightpushClient lightpushClient = LightpushClient.start(config.edge().lightpushClient(), host, metrics.registry());
+            components.add("lightpush client", lightpushClient, lightpushClient::shutdown, lightpushClient);
             NodePeerExchange peerExchange = NodePeerExchange.start(services.peerExchange(), host,
                     config.relay().clusterId(), metrics.registry(), components);
             this.enr = NodeRecord.publish(config.dataDir(), host, config.relay().clusterId(),

@@ -4,8 +4,6 @@ import io.wakurelay.testkit.Eventually;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import io.wakurelay.node.config.EdgeConfig;
-import io.wakurelay.p2p.multiaddr.Multiaddr;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -117,14 +115,9 @@ class MetricNamesTest {
     }
 
     /** Node A, and node B that dials it and publishes one message of a 1-byte payload that A archives. */
-    private static final String UNASKED_SERVICE_NODE =
-            "/ip4/127.0.0.1/tcp/1/p2p/16Uiu2HAmQ3AdGcGU1s1fp1ZrNXkqjho2uWeaq2HhzT6Y6ABjWm7b";
-
     private record TwoNodes(WakuNode a, WakuNode b) implements AutoCloseable {
         static TwoNodes withOneMessageRelayed(Path dir) {
-            // a --lightpushnode, never asked here, so that A serves the lightpush client's meters too
-            WakuNode a = WakuNode.start(TestNodes.local(dir.resolve("a")).metrics(TestNodes.metrics())
-                    .edge(EdgeConfig.DEFAULTS.withLightpushNode(Multiaddr.parse(UNASKED_SERVICE_NODE))).build());
+            WakuNode a = WakuNode.start(TestNodes.local(dir.resolve("a")).metrics(TestNodes.metrics()).build());
             WakuNode b = null;
             try {
                 b = WakuNode.start(TestNodes.local(dir.resolve("b")).metrics(TestNodes.metrics())
