@@ -25,9 +25,10 @@ final class PeerViews {
     private PeerViews() {
     }
 
+    /** @param relay null on a node without relay */
     static List<PeerView> of(Host host, Relay relay) {
         Map<PeerId, RelayPeer> relayPeers = new HashMap<>();
-        for (RelayPeer p : relay.peers()) {
+        for (RelayPeer p : relay == null ? List.<RelayPeer>of() : relay.peers()) {
             relayPeers.put(p.peerId(), p);
         }
         List<PeerView> views = new ArrayList<>();

@@ -34,6 +34,7 @@ import io.wakurelay.protocol.PathCounters;
 import io.wakurelay.protocol.WallClock;
 import io.wakurelay.relay.Relay;
 import io.wakurelay.services.FilterService;
+import io.wakurelay.services.LightpushClient;
 import io.wakurelay.services.LightpushService;
 import io.wakurelay.services.StoreClient;
 import io.wakurelay.services.StoreService;
@@ -87,7 +88,8 @@ public final class WakuNode implements NodeStatus, AutoCloseable {
             this.metricsServer = metricsConfig == null ? null : components.add("metrics server",
                     MetricsServer.start(metricsConfig, metrics::scrape));
             PrivateKey key = config.nodeKey() != null ? config.nodeKey() : NodeKey.loadOrCreate(config.dataDir());
-            this.archive = config.archive() == null ? null
+            // without relay nothing would reach an archive (an edge node asks --storenode instead)
+            this.archive = config.archive() == null || !config.edge().relay() ? null
                     : components.add("archive", ArchiveBackends.open(named(config.archive(), key), metrics.registry()));
             // added right after the archive, so that it stops after the relay and the host (the relay feeds it) and
             // before the archive closes (it feeds the archive); it is connected to the relay further down
@@ -98,9 +100,14 @@ public final class WakuNode implements NodeStatus, AutoCloseable {
             Host host = Host.start(config.host().toBuilder().staticPeers(List.of()).build(), key, metrics.registry());
             this.host = components.add("p2p host", host, host::shutdown, host);
             ConnectedPeers.bind(metrics.registry(), host);
-            Relay relay = Relay.start(config.relay(), host, counters, metrics.registry());
-            this.relay = components.add("relay", relay, relay::shutdown, relay);
-            if (archive != null) {
+            // --relay=false: an edge node mounts no relay protocol (nwaku's), and with it no lightpush or filter service
+            Relay relay = config.edge().relay() ? Relay.start(config.relay(), host, counters, metrics.registry()) : null;
+            this.relay = relay == null ? null : components.add("relay", relay, relay::shutdown, relay);
+            if (relay == null) { // nwaku's service nodes disconnect a peer that does not answer metadata
+                components.add("metadata", Relay.serveMetadata(host, config.relay().clusterId(),
+                        Set.copyOf(config.relay().pubsubTopics())));
+            }
+            if (archive != null && relay != null) {
                 archive.expectTopics(relay.subscriptions()); // per-shard series at 0 before the first message
             }
             // a repeated key is ambiguous (which one did the client mean?), so it is refused rather than last-one-wins
@@ -117,20 +124,25 @@ public final class WakuNode implements NodeStatus, AutoCloseable {
                 StoreService store = StoreService.start(services.store(), host, queries, metrics.registry());
                 components.add("store service", store, store::shutdown, store);
             }
-            LightpushService lightpush = services.lightpush() == null ? null
+            LightpushService lightpush = services.lightpush() == null || relay == null ? null
                     : LightpushService.start(services.lightpush(), host, relay, metrics.registry());
             this.lightpush = lightpush == null ? null : components.add("lightpush service", lightpush, lightpush::shutdown, lightpush);
-            FilterService filter = services.filter() == null ? null
+            FilterService filter = services.filter() == null || relay == null ? null
                     : FilterService.start(services.filter(), host, relay, metrics.registry());
             this.filter = filter == null ? null : components.add("filter service", filter, filter::shutdown, filter);
             StoreClient storeClient = StoreClient.start(services.storeClient(), host, metrics.registry());
             components.add("store client", storeClient, storeClient::shutdown, storeClient);
+            // always started, as the store client: its meters are there from the start (a dashboard shows 0, not no
+            // data), and REST sends through it only with --lightpushnode
+            LightpushClient lightpushClient = LightpushClient.start(config.edge().lightpushClient(), host, metrics.registry());
+            components.add("lightpush client", lightpushClient, lightpushClient::shutdown, lightpushClient);
             NodePeerExchange peerExchange = NodePeerExchange.start(services.peerExchange(), host,
                     config.relay().clusterId(), metrics.registry(), components);
-            this.enr = NodeRecord.publish(config.dataDir(), host, config.relay().clusterId(), relay.subscriptions(),
-                    served(services, archive != null, lightpush != null, filter != null));
+            this.enr = NodeRecord.publish(config.dataDir(), host, config.relay().clusterId(),
+                    relay == null ? config.relay().pubsubTopics() : relay.subscriptions(),
+                    served(relay != null, services, archive != null, lightpush != null, filter != null));
 
-            pipeline.connect(relay.accepted().doOnNext(e -> {
+            pipeline.connect(relay == null ? Flux.empty() : relay.accepted().doOnNext(e -> {
                 if (filter != null) {
                     pushQuietly(filter, e);
                 }
@@ -141,9 +153,10 @@ public final class WakuNode implements NodeStatus, AutoCloseable {
             }));
 
             RestServer rest = config.rest() == null ? null
-                    : RestServer.start(config.rest(), new RelayBinding(relay), queries, storeClient::open, this, mapper, cache,
-                    streams, WakuNode::nowNanos, config.relay().limits().maxTopicBytes(), config.autoSharding(),
-                    lightpush == null ? null : lightpush::push);
+                    : RestServer.start(config.rest(), relay == null ? null : new RelayBinding(relay), queries, storeClient::open,
+                    config.edge().storeNode(), this, mapper, cache, streams, WakuNode::nowNanos,
+                    config.relay().limits().maxTopicBytes(), config.autoSharding(), NodeLightpush.of(lightpush,
+                            lightpushClient, config.edge().lightpushNode(), config.relay().limits().maxMessageSize()));
             this.rest = rest == null ? null : components.add("REST server", rest, rest::shutdown, rest);
             if (rest != null) {
                 RestMetrics.bindRequests(metrics.registry(), rest);
@@ -169,9 +182,12 @@ public final class WakuNode implements NodeStatus, AutoCloseable {
         return node;
     }
 
-    private static Set<Capability> served(ServicesConfig services, boolean archiving, boolean lightpush,
+    private static Set<Capability> served(boolean relay, ServicesConfig services, boolean archiving, boolean lightpush,
             boolean filter) {
-        Set<Capability> served = EnumSet.of(Capability.RELAY); // this node is always a relay node
+        Set<Capability> served = EnumSet.noneOf(Capability.class);
+        if (relay) {
+            served.add(Capability.RELAY);
+        }
         if (services.store() != null && archiving) {
             served.add(Capability.STORE);
         }
@@ -208,6 +224,7 @@ public final class WakuNode implements NodeStatus, AutoCloseable {
     }
 
 
+    /** Null on a node without relay ({@code --relay=false}). */
     public Relay relay() {
         return relay;
     }
@@ -293,7 +310,12 @@ public final class WakuNode implements NodeStatus, AutoCloseable {
 
     @Override
     public Set<String> pubsubTopics() {
-        return relay.subscriptions();
+        return relay == null ? Set.of() : relay.subscriptions();
+    }
+
+    @Override
+    public boolean relayMounted() {
+        return relay != null;
     }
 
     @Override
@@ -303,7 +325,7 @@ public final class WakuNode implements NodeStatus, AutoCloseable {
 
     @Override
     public int relayPeerCount() {
-        return relay.peers().size();
+        return relay == null ? 0 : relay.peers().size();
     }
 
     @Override
@@ -353,6 +375,9 @@ public final class WakuNode implements NodeStatus, AutoCloseable {
             long start = System.nanoTime();
             host.addStaticPeer(address);
             // the static peer's dial is under way: this one shares it (or takes the connection it made)
+            if (relay == null) {
+                return host.dial(address).timeout(timeout).then();
+            }
             return host.dial(address).timeout(timeout).flatMap(connection -> {
                 Duration left = timeout.minusNanos(System.nanoTime() - start);
                 // a peer subscribed to nothing says nothing: the wait ends with the time left, connected all the same

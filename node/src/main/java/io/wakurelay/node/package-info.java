@@ -6,7 +6,8 @@
  * REST (package {@code rest}), each added to {@code StartedComponents}, which stops them in the reverse order within
  * one grace. What REST may ask of the node is a {@link io.wakurelay.node.status.NodeStatus} (package {@code status},
  * with the {@code PeerView}s built by {@code PeerViews}); log format and levels are package {@code logging};
- * {@code RelayBinding} gives REST the relay; {@code NodeRecord} makes the node's ENR (module {@code discovery}) once
+ * {@code RelayBinding} gives REST the relay (none with {@code --relay=false}: an edge node); {@code NodeLightpush}
+ * gives REST lightpush (the node's own service, or the {@code --lightpushnode} through the lightpush client); {@code NodeRecord} makes the node's ENR (module {@code discovery}) once
  * the services are up; {@code NodePeerExchange} wires peer exchange. {@link io.wakurelay.node.NodeProcess} runs a
  * node in its own JVM for tests and the load generator. The packages form a tree with this one at the top
  * ({@code PackageGraphTest}); docs/architecture.md follows a message through it.

@@ -306,13 +306,27 @@ class NodeCommandLineTest {
     }
 
     @Test
-    void theLogFormatIsTextOrJsonAndRelayCanOnlyBeOn() {
+    void theLogFormatIsTextOrJson() {
         assertThat(NodeMain.parse(new String[]{"--data-dir", dir.toString()}, Map.of()).logFormat()).isEqualTo(LogFormat.TEXT);
         assertThat(NodeMain.parse(new String[]{"--data-dir", dir.toString(), "--log-format", "json"}, Map.of()).logFormat())
                 .isEqualTo(LogFormat.JSON);
-        assertThat(NodeMain.parse(new String[]{"--data-dir", dir.toString(), "--relay"}, Map.of())).isNotNull();
         assertRefused("--log-format XML", "--log-format");
-        assertRefused("--relay false", "--relay=false is not supported");
+    }
+
+    @Test
+    void relayFalseMakesAnEdgeNodeWithoutArchiveThatAsksTheServiceNodesGiven() {
+        String peer = "/ip4/127.0.0.1/tcp/60000/p2p/16Uiu2HAmVFXtAfSj4EiR7mL2KvL4EE2wztuQgUSBoj2Jx2KeXFLN";
+        NodeConfig relaying = NodeMain.parse(new String[]{"--data-dir", dir.toString(), "--relay"}, Map.of());
+        assertThat(relaying.edge().relay()).isTrue();
+        assertThat(relaying.archive()).isNotNull();
+        NodeConfig edge = NodeMain.parse(new String[]{"--data-dir", dir.toString(), "--relay=false", "--storenode", peer,
+                "--lightpushnode", peer}, Map.of());
+        assertThat(edge.edge().relay()).isFalse();
+        assertThat(edge.archive()).as("nothing reaches an archive without relay").isNull();
+        assertThat(edge.edge().storeNode()).hasToString(peer);
+        assertThat(edge.edge().lightpushNode()).hasToString(peer);
+        assertRefused("--lightpushnode /ip4/127.0.0.1/tcp/60000", "--lightpushnode");
+        assertRefused("--storenode nonsense", "--storenode");
     }
 
     @Test

@@ -37,6 +37,7 @@ final class MetadataProtocol {
     private final Supplier<Set<String>> topics;
     private final RouterEvents events;
 
+    /** @param events null without relay (edge mode): a mismatch is then not counted */
     MetadataProtocol(IntSupplier clusterId, Supplier<Set<String>> topics, RouterEvents events) {
         this.clusterId = clusterId;
         this.topics = topics;
@@ -95,7 +96,9 @@ final class MetadataProtocol {
     private void mismatch(Connection connection, int theirs) {
         log.atInfo().addKeyValue("peer", String.valueOf(connection.remotePeer())).addKeyValue("cluster", theirs)
                 .addKeyValue("ourCluster", clusterId.getAsInt()).log("disconnecting a peer of another cluster");
-        events.disconnected("cluster_mismatch");
+        if (events != null) { // null where metadata is served without relay (edge mode)
+            events.disconnected("cluster_mismatch");
+        }
         connection.close();
     }
 

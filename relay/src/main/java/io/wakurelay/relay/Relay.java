@@ -107,6 +107,18 @@ public final class Relay implements AutoCloseable {
     }
 
     /**
+     * Serves Waku metadata ({@code /vac/waku/metadata/1.0.0}) without relay, for a node that does not relay (edge
+     * mode): nwaku disconnects a peer that does not answer its metadata request, so an edge node answers it with its
+     * cluster and the shards of {@code topics}, and disconnects a requester of another cluster. Closing the handle
+     * withdraws the protocol.
+     */
+    public static AutoCloseable serveMetadata(Host host, int clusterId, Set<String> topics) {
+        Set<String> shards = Set.copyOf(topics);
+        host.handle(MetadataProtocol.PROTOCOL_ID, new MetadataProtocol(() -> clusterId, () -> shards, null).server());
+        return () -> host.unhandle(MetadataProtocol.PROTOCOL_ID);
+    }
+
+    /**
      * Starts the relay on {@code host}: serves relay and metadata, joins {@code config.pubsubTopics()}, and takes
      * every connection the host has or makes.
      *

@@ -90,6 +90,38 @@ public final class LightpushService implements AutoCloseable {
                 .onErrorResume(e -> Mono.just(counted(publishFailed(e))));
     }
 
+    /**
+     * Pushes one message as nwaku's legacy lightpush does for its REST {@code POST /lightpush/v1/message} on a node that
+     * serves lightpush itself: the message is validated (a too large one is refused in nwaku's words) and published;
+     * a publish that reaches no relay peer, for whatever reason, is {@link LegacyLightpushOutcome#NOT_PUBLISHED}, as
+     * in nwaku. Unlike {@link #push}, the node need not relay the topic (nwaku publishes to the topic's peers anyway).
+     *
+     * @param pubsubTopic null when none was given and none could be derived
+     */
+    public Mono<LegacyLightpushOutcome> pushLegacy(String pubsubTopic, WakuMessage message) {
+        Objects.requireNonNull(message, "message");
+        if (pubsubTopic == null || pubsubTopic.isBlank()) {
+            return Mono.just(LegacyLightpushOutcome.failed(LegacyLightpushOutcome.TOPIC_REQUIRED));
+        }
+        if (closing) {
+            return Mono.just(LegacyLightpushOutcome.failed("lightpush is shutting down"));
+        }
+        int maxBytes = relay.config().limits().maxMessageSize();
+        if (message.getSerializedSize() > maxBytes) {
+            return Mono.just(LegacyLightpushOutcome.failed(LegacyLightpushOutcome.tooLarge(maxBytes)));
+        }
+        if (!hasRelayPeerOn(pubsubTopic)) {
+            // said before publishing, so that nothing is stored or marked seen and a retry later can succeed
+            return Mono.just(LegacyLightpushOutcome.failed(LegacyLightpushOutcome.NOT_PUBLISHED));
+        }
+        return relay.publish(pubsubTopic, message)
+                .map(result -> result.duplicate() || result.relayedTo() == 0
+                        ? LegacyLightpushOutcome.failed(LegacyLightpushOutcome.NOT_PUBLISHED) : LegacyLightpushOutcome.OK)
+                .onErrorResume(e -> Mono.just(LegacyLightpushOutcome.failed(e instanceof ProtocolViolation violation
+                        ? (violation.violation() == Violation.MESSAGE_TOO_LARGE ? LegacyLightpushOutcome.tooLarge(maxBytes) : violation.getMessage())
+                        : LegacyLightpushOutcome.NOT_PUBLISHED)));
+    }
+
     private LightpushOutcome refusal(String topic, WakuMessage message) {
         if (message == null) {
             return LightpushOutcome.error(LightpushStatus.BAD_REQUEST, "the request carries no message");

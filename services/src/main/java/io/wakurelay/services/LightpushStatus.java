@@ -26,6 +26,16 @@ enum LightpushStatus {
         return code;
     }
 
+    /** The status of {@code code}, or null when it is none of these. */
+    static LightpushStatus known(int code) {
+        for (LightpushStatus s : values()) {
+            if (s.code == code) {
+                return s;
+            }
+        }
+        return null;
+    }
+
     static LightpushStatus of(int code) {
         for (LightpushStatus s : values()) {
             if (s.code == code) {

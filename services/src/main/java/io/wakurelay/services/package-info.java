@@ -16,7 +16,11 @@
  *       {@code StoreClientExchange} (a {@code ClientExchange}, the client side every service client shares),
  *       {@link io.wakurelay.services.RemoteStoreException};</li>
  *   <li>lightpush v3: {@link io.wakurelay.services.LightpushService}, {@link io.wakurelay.services.LightpushConfig},
- *       {@code LightpushExchange} (publish through the relay), {@code LightpushStatus}, {@code LightpushMetrics};</li>
+ *       {@code LightpushExchange} (publish through the relay), {@code LightpushStatus}, {@code LightpushMetrics};
+ *       {@link io.wakurelay.services.LightpushOutcome}, {@link io.wakurelay.services.LegacyLightpushOutcome} (the
+ *       legacy REST route's terms); the client {@link io.wakurelay.services.LightpushClient} (an edge node's
+ *       {@code --lightpushnode}) with {@link io.wakurelay.services.LightpushClientConfig},
+ *       {@code LightpushClientExchange} and {@code LightpushClientException};</li>
  *   <li>filter v2: {@link io.wakurelay.services.FilterService} and {@link io.wakurelay.services.FilterConfig};
  *       {@code FilterExchange} (subscribe, ping, unsubscribe); {@code FilterSubscriptions} and
  *       {@code FilterSubscriber} (who wants what, looked up without a lock per accepted message);

@@ -60,12 +60,15 @@ class ServiceMetricsTest {
         try (ServiceNode node = new ServiceNode(0, dir, ServiceNode.Options.all(), registry);
              Host client = RawExchange.clientHost(60);
              StoreClient storeClient = StoreClient.start(StoreClientConfig.DEFAULTS, client, registry);
+             LightpushClient lightpushClient = LightpushClient.start(LightpushClientConfig.DEFAULTS, client, registry);
              FilterTestClient subscriber = new FilterTestClient(61, true)) {
             storeClient.query(node.address(), StoreQuery.builder().pubsubTopic(ServiceNode.TOPIC).build()).block(Duration.ofSeconds(10));
             RawExchange.run(client, node.address(), LightpushConfig.PROTOCOL_ID, RawExchange.frame(LightPushRequest.newBuilder()
                     .setRequestId("m").setPubsubTopic(ServiceNode.TOPIC)
                     .setMessage(Messages.message(1, 10, Messages.nowNanos(), ServiceNode.CONTENT_TOPIC)).build()), true,
                     Duration.ofSeconds(10));
+            lightpushClient.push(node.address(), ServiceNode.TOPIC, Messages.message(2, 10, Messages.nowNanos(),
+                    ServiceNode.CONTENT_TOPIC)).block(Duration.ofSeconds(10));
             assertThat(subscriber.subscribe(node, ServiceNode.CONTENT_TOPIC).getStatusCode()).isEqualTo(200);
 
             String scrape = registry.scrape();
@@ -84,10 +87,12 @@ class ServiceMetricsTest {
             assertThat(exported).hasSizeGreaterThan(25);
             assertThat(expected).as("documented in docs/services.md").containsAll(exported);
             assertThat(scrape).contains("waku_store_queries_total 1.0");
-            assertThat(scrape).contains("waku_lightpush_v3_errors_total{type=\"505\"} 1.0");
+            assertThat(scrape).contains("waku_lightpush_v3_errors_total{type=\"505\"} 2.0");
+            assertThat(scrape).contains("waku_lightpush_client_requests_total{outcome=\"error_status\"} 1.0");
             assertThat(scrape).contains("waku_filter_subscriptions 1.0");
             assertThat(scrape).containsPattern("waku_service_requests_total\\{service=\"/vac/waku/store-query/3.0.0\",state=\"served\"} 1.0");
         }
-        assertThat(registry.scrape()).as("every service removed its meters").doesNotContain("waku_filter_").doesNotContain("waku_store_");
+        assertThat(registry.scrape()).as("every service removed its meters").doesNotContain("waku_filter_").doesNotContain("waku_store_")
+                .doesNotContain("waku_lightpush_client_");
     }
 }

@@ -34,11 +34,12 @@ import java.util.Objects;
  * @param autoSharding how content topics map to shards; null without automatic sharding
  * @param shutdownGrace how long a graceful stop may take in all: the components stop in turn, each with what is
  *                      left of it, and are then closed whether or not they finished
+ * @param edge    relay on or off, and the service nodes asked instead (edge mode)
  */
 @RecordBuilder
 public record NodeConfig(HostConfig host, RelayConfig relay, PrivateKey nodeKey, ArchiveConfig archive, StoreLimits store,
                          ServicesConfig services, RestConfig rest, MetricsConfig metrics, Path dataDir, String logLevel,
-                         LogFormat logFormat, AutoSharding autoSharding, Duration shutdownGrace) {
+                         LogFormat logFormat, AutoSharding autoSharding, Duration shutdownGrace, EdgeConfig edge) {
     private static final Path DEFAULT_DATA_DIR = Path.of("data");
 
     /** Every component's DEFAULTS; identify names this build as its agent ({@code wakurelay/<version>}). */
@@ -46,7 +47,7 @@ public record NodeConfig(HostConfig host, RelayConfig relay, PrivateKey nodeKey,
             HostConfig.DEFAULTS.toBuilder().agentVersion("wakurelay/" + NodeVersion.VERSION).build(), RelayConfig.DEFAULTS, null,
             ArchiveConfig.defaults(DEFAULT_DATA_DIR.resolve("store")), StoreLimits.DEFAULTS, ServicesConfig.DEFAULTS,
             RestConfig.DEFAULTS, MetricsConfig.DEFAULTS, DEFAULT_DATA_DIR, "INFO", LogFormat.TEXT, null,
-            Duration.ofSeconds(20)); // inside the 30 s that docker-compose and Kubernetes wait after SIGTERM
+            Duration.ofSeconds(20), EdgeConfig.DEFAULTS); // 20 s: inside the 30 s that docker-compose and Kubernetes wait after SIGTERM
 
     public NodeConfig {
         Objects.requireNonNull(host, "host");
@@ -57,6 +58,7 @@ public record NodeConfig(HostConfig host, RelayConfig relay, PrivateKey nodeKey,
         Objects.requireNonNull(logLevel, "logLevel");
         Objects.requireNonNull(logFormat, "logFormat");
         Objects.requireNonNull(shutdownGrace, "shutdownGrace");
+        Objects.requireNonNull(edge, "edge");
         if (shutdownGrace.isNegative() || shutdownGrace.isZero()) {
             throw new IllegalArgumentException("shutdownGrace must be positive, was " + shutdownGrace);
         }

@@ -16,6 +16,7 @@ import io.wakurelay.protocol.ProtocolLimits;
 import io.wakurelay.protocol.Topics;
 import io.wakurelay.relay.RelayConfig;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine;
 
@@ -176,8 +177,12 @@ public final class NodeOptions {
     String relayRpcTimeout;
 
     @Option(names = "--relay", paramLabel = "BOOL", arity = "0..1", fallbackValue = "true", showDefaultValue = CommandLine.Help.Visibility.ALWAYS,
-            description = "relay messages (nwaku's flag; only true: this node is a relay node)")
+            description = "relay messages (nwaku's flag); false: an edge node that mounts no relay, archives nothing and "
+                    + "serves no lightpush or filter, and asks --storenode and --lightpushnode instead")
     boolean relay;
+
+    @Mixin
+    EdgeOptions edgeOptions = new EdgeOptions();
 
     @Option(names = "--store", paramLabel = "BOOL", arity = "0..1", fallbackValue = "true", showDefaultValue = CommandLine.Help.Visibility.ALWAYS, description = "archive messages (in RocksDB or PostgreSQL, as --store-message-db-url says)")
     boolean store;
@@ -401,10 +406,6 @@ public final class NodeOptions {
     public NodeConfig toConfig(Map<String, String> environment) {
         this.environment = environment;
         NodeConfig defaults = NodeConfig.DEFAULTS;
-        if (!relay) {
-            throw new IllegalArgumentException("--relay=false is not supported: this node is a relay node (nwaku's --relay, "
-                    + "which turns relay off for light clients, can only be true here)");
-        }
         NodeConfigBuilder node = defaults.inDataDir(dataDir)
                 .logLevel(parsedLogLevel())
                 .logFormat(parsedLogFormat())
@@ -430,7 +431,8 @@ public final class NodeOptions {
                 .writeBufferBytes(ByteSize.parse(storeWriteBufferSize))
                 .writeRateBytes(ByteSize.parse(storeWriteRateLimit))
                 .build());
-        node.archive(embedded == null ? null : option("--store-message-db-url", () -> StoreLocation.apply(this, embedded)));
+        // without relay nothing reaches the archive: an edge node asks --storenode (nwaku's edge nodes run without store)
+        node.archive(embedded == null || !relay ? null : option("--store-message-db-url", () -> StoreLocation.apply(this, embedded)));
         RestConfig restConfig = !rest ? null : option("REST options", () -> defaults.rest().toBuilder()
                 .address(restAddress).port(shifted(restPort)).admin(restAdmin)
                 .maxBodyBytes((int) Math.min(Integer.MAX_VALUE, ByteSize.parse(restMaxBodySize)))
@@ -442,7 +444,8 @@ public final class NodeOptions {
         StoreLimits storeLimits = option("--store-max-queries/--store-max-page-bytes",
                 () -> new StoreLimits(storeMaxQueries, ByteSize.parse(storeMaxPageBytes)));
         node.rest(restConfig).metrics(metrics).store(storeLimits)
-                .services(option("--rate-limit/--filter-*", () -> ServiceOptions.services(this)));
+                .services(option("--rate-limit/--filter-*", () -> ServiceOptions.services(this)))
+                .edge(edgeOptions.edge(relay));
         checkPortsDiffer(host, restConfig, metrics);
         return node.build();
     }

@@ -64,7 +64,7 @@ final class OptionDefaults {
         d.put("--peer-max-drops", String.valueOf(relay.maxDropsBeforeDisconnect()));
         d.put("--relay-message-cache-size", ByteSize.format(relay.messageCacheBytes()));
         d.put("--relay-rpc-timeout", DurationText.format(relay.rpcReadTimeout()));
-        d.put("--relay", "true"); // this node is always a relay node
+        d.put("--relay", String.valueOf(node.edge().relay()));
         d.put("--store", String.valueOf(archive != null));
         PostgresConfig postgres = PostgresConfig.DEFAULTS; // the node archives in RocksDB unless a postgres:// URL is given
         d.put("--store-message-db-url", "");

@@ -13,28 +13,31 @@ import reactor.core.publisher.Mono;
 import reactor.netty.http.server.HttpServerRequest;
 import reactor.netty.http.server.HttpServerResponse;
 
-import java.util.function.BiFunction;
 import java.util.function.LongSupplier;
 
 /**
- * nwaku's {@code POST /lightpush/v3/message}: this node pushes the message through its own lightpush service (nwaku's
- * "self-hosted" lightpush), so the answer is the lightpush v3 status, sent as the HTTP status as nwaku sends it
- * (200, 400, 413, 420, 421, 429, 500, 503, 505), with {@code {"relayPeerCount": n}} or {@code {"statusDesc": ".."}}.
+ * nwaku's {@code POST /lightpush/v3/message}: the message is pushed through the node's {@link LightpushPort} (its
+ * own lightpush service, or the service node of {@code --lightpushnode}), and the answer is the lightpush v3 status,
+ * sent as the HTTP status as nwaku sends it (200, 400, 413, 420, 421, 429, 500, 503, 505), with
+ * {@code {"relayPeerCount": n}} or {@code {"statusDesc": ".."}}. nwaku serves the route on every node (its lightpush
+ * client is always mounted): with neither a service nor a service node, 503 in its words.
  */
 final class LightpushApi {
-    private final BiFunction<String, WakuMessage, Mono<LightpushOutcome>> lightpush;
+    /** nwaku's words when it has no lightpush service peer and no discovery to find one. */
+    static final String NO_SERVICE_PEER = "No suitable service peer & no discovery method";
+
+    private final LightpushPort lightpush;
     private final AutoSharding autoSharding;
     private final ObjectMapper mapper;
     private final RestConfig config;
     private final LongSupplier clockNanos;
 
     /**
-     * @param lightpush    the node's lightpush service ({@code LightpushService::push}); null when it is off (404:
-     *                     nwaku does not serve the route without a lightpush service or client)
+     * @param lightpush    where pushes go; null when the node has neither a lightpush service nor a service node
      * @param autoSharding maps a content topic to its shard when the request names no pubsub topic; null: one is required
      */
-    LightpushApi(BiFunction<String, WakuMessage, Mono<LightpushOutcome>> lightpush, AutoSharding autoSharding,
-                 ObjectMapper mapper, RestConfig config, LongSupplier clockNanos) {
+    LightpushApi(LightpushPort lightpush, AutoSharding autoSharding, ObjectMapper mapper, RestConfig config,
+                 LongSupplier clockNanos) {
         this.lightpush = lightpush;
         this.autoSharding = autoSharding;
         this.mapper = mapper;
@@ -44,9 +47,6 @@ final class LightpushApi {
 
     /** POST /lightpush/v3/message with {@code {"pubsubTopic": "...", "message": {...}}}. */
     Publisher<Void> push(HttpServerRequest request, HttpServerResponse response) {
-        if (lightpush == null) {
-            throw HttpError.notFound("lightpush is off (not served, as in nwaku); start the node with --lightpush");
-        }
         return Bodies.read(request, config.maxBodyBytes())
                 .flatMap(bytes -> {
                     JsonNode body = Bodies.json(mapper, bytes);
@@ -54,12 +54,17 @@ final class LightpushApi {
                         throw HttpError.badRequest("the body must be a JSON object with message and pubsubTopic");
                     }
                     WakuMessage message = MessageJson.read(body.get("message"), clockNanos.getAsLong());
-                    return lightpush.apply(pubsubTopic(body.get("pubsubTopic"), message), message);
+                    String topic = pubsubTopic(body.get("pubsubTopic"), message);
+                    if (lightpush == null) {
+                        return Mono.just(new LightpushOutcome(HttpResponseStatus.SERVICE_UNAVAILABLE.code(), NO_SERVICE_PEER, 0));
+                    }
+                    return lightpush.push(topic, message);
                 })
                 .flatMap(outcome -> Mono.from(answer(response, outcome)));
     }
 
-    private String pubsubTopic(JsonNode topic, WakuMessage message) {
+    /** The pubsub topic given, or derived from the content topic with automatic sharding; null: neither. */
+    String pubsubTopic(JsonNode topic, WakuMessage message) {
         if (topic != null && !topic.isNull()) {
             if (!topic.isTextual()) {
                 throw HttpError.badRequest("pubsubTopic must be a string");

@@ -56,7 +56,9 @@ final class NodeApi {
         boolean ready = relayRunning && storeWriting;
         body.put("nodeHealth", ready ? READY : NOT_READY);
         ArrayNode protocols = body.putArray("protocolsHealth");
-        if (!relayRunning) {
+        if (!node.relayMounted()) {
+            protocol(protocols, "Relay", NOT_MOUNTED, null);
+        } else if (!relayRunning) {
             protocol(protocols, "Relay", NOT_READY, "the relay is shutting down");
         } else if (node.relayPeerCount() == 0) {
             protocol(protocols, "Relay", NOT_READY, "No connected peers");

@@ -10,8 +10,7 @@ import io.netty.handler.codec.http.HttpResponseStatus;
 import io.wakurelay.services.StoreQueries;
 import io.wakurelay.node.status.NodeStatus;
 import io.wakurelay.protocol.AutoSharding;
-import io.wakurelay.protocol.proto.WakuMessage;
-import io.wakurelay.services.LightpushOutcome;
+import io.wakurelay.p2p.multiaddr.Multiaddr;
 import org.reactivestreams.Publisher;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -31,7 +30,6 @@ import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.function.BiFunction;
 import java.util.function.LongSupplier;
 
 /**
@@ -47,6 +45,8 @@ public final class RestServer implements AutoCloseable {
     private static final String LOG_LEVEL = "/admin/v1/log-level/";
     private static final String ADMIN = "/admin/";
     private static final String AUTO_MESSAGES = "/relay/v1/auto/messages";
+    /** nwaku's answer to every /relay path on a node without relay (rest_api/endpoint/builder.nim). */
+    static final String RELAY_NOT_MOUNTED = "/relay endpoints are not available. Please check your configuration: --relay";
     static final int MAX_REQUEST_LINE = 16 * 1024;
     /**
      * Requests answered at once besides the event streams ({@code --rest-max-streams} of them): past them a request
@@ -61,6 +61,8 @@ public final class RestServer implements AutoCloseable {
     private final StoreApi store;
     private final NodeApi node;
     private final LightpushApi lightpush;
+    private final LegacyLightpushApi legacyLightpush;
+    private final boolean relayMounted;
     private final RequestGuard guard;
     private final LiveStreams streams;
     private final boolean admin;
@@ -70,22 +72,30 @@ public final class RestServer implements AutoCloseable {
     private final AtomicLong refusedInFlight = new AtomicLong();
     private final int maxInFlight;
 
-    /** Binds {@code config}'s address and serves from then on. */
+    /**
+     * Binds {@code config}'s address and serves from then on.
+     *
+     * @param relay     null on a node without relay ({@code --relay=false}): the /relay routes answer as nwaku's then
+     * @param storeNode the store asked without {@code peerAddr} when {@code store} is null ({@code --storenode}); may be null
+     * @param lightpush where REST lightpush goes; null: neither a lightpush service nor a service node
+     */
     public static RestServer start(RestConfig config, RelayPort relay, StoreQueries store, RemoteStore remoteStore,
-                                   NodeStatus status, ObjectMapper mapper, TopicCache cache, LiveStreams streams,
-                                   LongSupplier clockNanos, int maxTopicBytes, AutoSharding autoSharding,
-                                   BiFunction<String, WakuMessage, Mono<LightpushOutcome>> lightpush) {
-        return new RestServer(config, relay, store, remoteStore, status, mapper, cache, streams, clockNanos, maxTopicBytes,
-                autoSharding, lightpush);
+                                   Multiaddr storeNode, NodeStatus status, ObjectMapper mapper, TopicCache cache,
+                                   LiveStreams streams, LongSupplier clockNanos, int maxTopicBytes, AutoSharding autoSharding,
+                                   LightpushPort lightpush) {
+        return new RestServer(config, relay, store, remoteStore, storeNode, status, mapper, cache, streams, clockNanos,
+                maxTopicBytes, autoSharding, lightpush);
     }
 
-    private RestServer(RestConfig config, RelayPort relay, StoreQueries store, RemoteStore remoteStore, NodeStatus status, ObjectMapper mapper,
-                      TopicCache cache, LiveStreams streams, LongSupplier clockNanos, int maxTopicBytes, AutoSharding autoSharding,
-                      BiFunction<String, WakuMessage, Mono<LightpushOutcome>> lightpush) {
+    private RestServer(RestConfig config, RelayPort relay, StoreQueries store, RemoteStore remoteStore, Multiaddr storeNode,
+                      NodeStatus status, ObjectMapper mapper, TopicCache cache, LiveStreams streams, LongSupplier clockNanos,
+                      int maxTopicBytes, AutoSharding autoSharding, LightpushPort lightpush) {
         this.mapper = mapper;
-        this.relay = new RelayApi(relay, mapper, cache, streams, config, clockNanos, maxTopicBytes, autoSharding);
+        this.relayMounted = relay != null;
+        this.relay = relay == null ? null : new RelayApi(relay, mapper, cache, streams, config, clockNanos, maxTopicBytes, autoSharding);
         this.lightpush = new LightpushApi(lightpush, autoSharding, mapper, config, clockNanos);
-        this.store = new StoreApi(store, remoteStore, mapper);
+        this.legacyLightpush = new LegacyLightpushApi(lightpush, this.lightpush, mapper, config, clockNanos);
+        this.store = new StoreApi(store, remoteStore, storeNode, mapper);
         this.node = new NodeApi(status, mapper, config);
         this.guard = new RequestGuard(config);
         this.streams = streams;
@@ -196,6 +206,9 @@ public final class RestServer implements AutoCloseable {
         if (path.startsWith(ADMIN) && !admin) {
             throw HttpError.notFound("the admin endpoints are off (not served, as in nwaku); start the node with --rest-admin");
         }
+        if (!relayMounted && (path + "/").startsWith("/relay/")) { // nwaku: the path's first segment is "relay"
+            throw HttpError.nwakuText(HttpResponseStatus.NOT_FOUND, RELAY_NOT_MOUNTED);
+        }
         if (path.startsWith(MESSAGES)) {
             String topic = Paths.decode(path.substring(MESSAGES.length()));
             if (method.equals(HttpMethod.POST)) {
@@ -241,6 +254,9 @@ public final class RestServer implements AutoCloseable {
             }
             case "/lightpush/v3/message" -> {
                 return method.equals(HttpMethod.POST) ? lightpush.push(request, response) : notServed(method, path, "POST");
+            }
+            case "/lightpush/v1/message" -> {
+                return method.equals(HttpMethod.POST) ? legacyLightpush.push(request, response) : notServed(method, path, "POST");
             }
             case "/store/v3/messages" -> {
                 return method.equals(HttpMethod.GET) ? store.query(request, response) : notServed(method, path, "GET");

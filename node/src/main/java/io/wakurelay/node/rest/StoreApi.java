@@ -43,15 +43,19 @@ final class StoreApi {
 
     private final StoreQueries queries;
     private final RemoteStore remote;
+    private final Multiaddr storeNode;
     private final ObjectMapper mapper;
 
     /**
-     * @param queries null when the node does not archive
-     * @param remote  asks other nodes' stores ({@code peerAddr})
+     * @param queries   null when the node does not archive
+     * @param remote    asks other nodes' stores ({@code peerAddr})
+     * @param storeNode the store asked without {@code peerAddr} when {@code queries} is null ({@code --storenode}), as
+     *                  nwaku asks its store service peer; null: none
      */
-    StoreApi(StoreQueries queries, RemoteStore remote, ObjectMapper mapper) {
+    StoreApi(StoreQueries queries, RemoteStore remote, Multiaddr storeNode, ObjectMapper mapper) {
         this.queries = queries;
         this.remote = remote;
+        this.storeNode = storeNode;
         this.mapper = mapper;
     }
 
@@ -77,6 +81,9 @@ final class StoreApi {
             peer = peerAddr(params);
         } catch (IllegalArgumentException e) { // InvalidQueryException is one
             return refuse(response, json, HttpResponseStatus.BAD_REQUEST, requestId, e.getMessage());
+        }
+        if (peer == null && queries == null) {
+            peer = storeNode; // nwaku: no store of its own and no peerAddr, so its store service peer
         }
         if (peer == null && queries == null) {
             // nwaku's answer when it has no store of its own and no store peer to ask (rest_api/endpoint/store/handlers.nim)

@@ -23,8 +23,13 @@ public interface NodeStatus {
 
     Set<String> pubsubTopics();
 
-    /** The relay is running (not shutting down). */
+    /** The relay is running (not shutting down); on a node without relay, the node is. */
     boolean relayReady();
+
+    /** Whether the node relays at all (false: {@code --relay=false}, an edge node). */
+    default boolean relayMounted() {
+        return true;
+    }
 
     /** Peers the relay exchanges messages with now. */
     int relayPeerCount();
