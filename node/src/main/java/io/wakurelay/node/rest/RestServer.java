@@ -11,6 +11,7 @@ import io.wakurelay.services.StoreQueries;
 import io.wakurelay.node.status.NodeStatus;
 import io.wakurelay.protocol.AutoSharding;
 import io.wakurelay.protocol.proto.WakuMessage;
+import io.wakurelay.services.FilterClient;
 import io.wakurelay.services.LightpushOutcome;
 import org.reactivestreams.Publisher;
 import org.slf4j.Logger;
@@ -61,6 +62,7 @@ public final class RestServer implements AutoCloseable {
     private final StoreApi store;
     private final NodeApi node;
     private final LightpushApi lightpush;
+    private final FilterApi filter;
     private final RequestGuard guard;
     private final LiveStreams streams;
     private final boolean admin;
@@ -74,15 +76,18 @@ public final class RestServer implements AutoCloseable {
     public static RestServer start(RestConfig config, RelayPort relay, StoreQueries store, RemoteStore remoteStore,
                                    NodeStatus status, ObjectMapper mapper, TopicCache cache, LiveStreams streams,
                                    LongSupplier clockNanos, int maxTopicBytes, AutoSharding autoSharding,
-                                   BiFunction<String, WakuMessage, Mono<LightpushOutcome>> lightpush) {
+                                   BiFunction<String, WakuMessage, Mono<LightpushOutcome>> lightpush,
+                                   FilterClient filterClient, FilterMessageCache filterCache) {
         return new RestServer(config, relay, store, remoteStore, status, mapper, cache, streams, clockNanos, maxTopicBytes,
-                autoSharding, lightpush);
+                autoSharding, lightpush, filterClient, filterCache);
     }
 
     private RestServer(RestConfig config, RelayPort relay, StoreQueries store, RemoteStore remoteStore, NodeStatus status, ObjectMapper mapper,
                       TopicCache cache, LiveStreams streams, LongSupplier clockNanos, int maxTopicBytes, AutoSharding autoSharding,
-                      BiFunction<String, WakuMessage, Mono<LightpushOutcome>> lightpush) {
+                      BiFunction<String, WakuMessage, Mono<LightpushOutcome>> lightpush, FilterClient filterClient,
+                      FilterMessageCache filterCache) {
         this.mapper = mapper;
+        this.filter = new FilterApi(filterClient, filterCache, autoSharding, mapper, config);
         this.relay = new RelayApi(relay, mapper, cache, streams, config, clockNanos, maxTopicBytes, autoSharding);
         this.lightpush = new LightpushApi(lightpush, autoSharding, mapper, config, clockNanos);
         this.store = new StoreApi(store, remoteStore, mapper);
@@ -212,6 +217,9 @@ public final class RestServer implements AutoCloseable {
         if (path.startsWith(AUTO_MESSAGES + "/")) {
             return method.equals(HttpMethod.GET) ? relay.autoCached(response, Paths.decode(path.substring(AUTO_MESSAGES.length() + 1)))
                     : relayOptions(method, path, response, "GET");
+        }
+        if (path.startsWith(FilterApi.PREFIX)) {
+            return filter.route(request, response, method, path);
         }
         if (path.startsWith(LOG_LEVEL)) {
             return method.equals(HttpMethod.POST) ? node.setLogLevel(response, Paths.decode(path.substring(LOG_LEVEL.length())))
