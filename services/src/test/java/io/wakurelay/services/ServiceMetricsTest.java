@@ -60,6 +60,8 @@ class ServiceMetricsTest {
         try (ServiceNode node = new ServiceNode(0, dir, ServiceNode.Options.all(), registry);
              Host client = RawExchange.clientHost(60);
              StoreClient storeClient = StoreClient.start(StoreClientConfig.DEFAULTS, client, registry);
+             FilterClient filterClient = FilterClient.start(FilterClientConfig.builder().serviceNode(node.address()).build(),
+                     client, (topic, message) -> { }, registry);
              FilterTestClient subscriber = new FilterTestClient(61, true)) {
             storeClient.query(node.address(), StoreQuery.builder().pubsubTopic(ServiceNode.TOPIC).build()).block(Duration.ofSeconds(10));
             RawExchange.run(client, node.address(), LightpushConfig.PROTOCOL_ID, RawExchange.frame(LightPushRequest.newBuilder()

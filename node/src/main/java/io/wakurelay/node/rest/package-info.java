@@ -7,7 +7,8 @@
  * of Server-Sent Events, as {@link io.wakurelay.node.rest.MessageJson}), {@code StoreApi} (a page of the node's
  * store, its parameters read as nwaku reads them by {@code StoreQueryParser}, or of another node's through
  * {@link io.wakurelay.node.rest.RemoteStore}, written by {@code StorePageJson}) or {@code NodeApi} (health, version,
- * info, admin). Answers go out through {@code Responses}; errors are {@link io.wakurelay.node.rest.HttpError}s (in
+ * info, admin) or {@code FilterApi} (nwaku's filter client API over the node's {@code FilterClient}, whose pushes
+ * wait in the {@link io.wakurelay.node.rest.FilterMessageCache}). Answers go out through {@code Responses}; errors are {@link io.wakurelay.node.rest.HttpError}s (in
  * nwaku's words and text/plain where scripts compare them); {@code LingeringClose} lets a client still sending an
  * oversized request line read its 414; {@link io.wakurelay.node.rest.RestConfig} holds the limits and
  * {@link io.wakurelay.node.rest.RestMetrics} the meters.
