@@ -75,7 +75,10 @@ final class FilterApi {
             if (method.equals(HttpMethod.DELETE)) {
                 return unsubscribeAll(request, response);
             }
-            throw notServed(method, path, "DELETE");
+            if (method.equals(HttpMethod.GET)) {
+                return ping(response, "all"); // nwaku's router matches it as the ping's {requestId}
+            }
+            throw notServed(method, path, "GET, DELETE");
         }
         if (path.startsWith(SUBSCRIPTIONS + "/") && path.indexOf('/', SUBSCRIPTIONS.length() + 1) < 0) {
             if (method.equals(HttpMethod.GET)) {
