@@ -98,8 +98,14 @@ class FilterRestTest {
             assertThat(unsubscribed.json().toString()).isEqualTo("{\"requestId\":\"unsub-1\",\"statusDesc\":\"OK\"}");
             publish(fullRest, CHAT, "not for the edge");
             publish(fullRest, NEWS, "news for the edge");
-            JsonNode news = awaitMessage(edgeRest, NEWS);
-            assertThat(payload(news.get(0))).isEqualTo("news for the edge");
+            JsonNode[] news = new JsonNode[1];
+            Eventually.until("the news pushed to the edge, read by pubsub and content topic", Duration.ofSeconds(15), () -> {
+                news[0] = edgeRest.get("/filter/v2/messages/" + Http.topic(TOPIC) + "/" + Http.topic(NEWS)).json();
+                return news[0].size() > 0;
+            });
+            assertThat(payload(news[0].get(0))).isEqualTo("news for the edge");
+            assertThat(edgeRest.get("/filter/v2/messages/" + Http.topic("/waku/2/rs/0/1") + "/" + Http.topic(NEWS)).body())
+                    .as("none came on another pubsub topic").isEqualTo("[]");
             Http.Reply chat = edgeRest.get("/filter/v2/messages/" + Http.topic(CHAT));
             assertThat(chat.status()).as("nwaku's answer for a content topic not subscribed").isEqualTo(400);
             assertThat(chat.body()).isEqualTo("Not subscribed to topic: " + CHAT);
