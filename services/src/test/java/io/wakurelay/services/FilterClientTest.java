@@ -5,6 +5,7 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.wakurelay.p2p.Host;
 import io.wakurelay.protocol.proto.WakuMessage;
 import io.wakurelay.services.FilterRequestException.Kind;
+import io.wakurelay.services.proto.MessagePush;
 import io.wakurelay.testkit.Closer;
 import io.wakurelay.testkit.Eventually;
 import org.junit.jupiter.api.Test;
@@ -83,6 +84,39 @@ class FilterClientTest {
                 new SimpleMeterRegistry()));
         Eventually.until(() -> restarted.subscriberCount() == 1, () -> "re-subscribed: " + restarted.subscriberCount());
         assertThat(registry.get("waku.filter.client.resubscriptions").counter().count()).isGreaterThanOrEqualTo(1);
+    }
+
+    private double pushes(String outcome) {
+        return registry.get("waku.filter.client.pushes").tag("outcome", outcome).counter().count();
+    }
+
+    /**
+     * A peer that pushes what this node did not subscribe to fills nothing; a push that is not a {@code MessagePush},
+     * or is larger than nwaku's push limit, ends its stream. Each is counted.
+     */
+    @Test
+    void pushesThatWereNotAskedForOrAreBrokenOrTooLargeAreCountedAndNotTaken() {
+        Host host = closer.keep(RawExchange.clientHost(10));
+        closer.keep(FilterClient.start(FilterClientConfig.DEFAULTS, host, (topic, m) -> pushed.add(m), registry));
+        Host pusher = closer.keep(RawExchange.clientHost(11));
+        MessagePush unasked = MessagePush.newBuilder().setPubsubTopic(ServiceNode.TOPIC)
+                .setWakuMessage(Messages.message(1, 10, Messages.nowNanos(), ServiceNode.CONTENT_TOPIC)).build();
+        byte[] two = new byte[2 * RawExchange.frame(unasked).length];
+        System.arraycopy(RawExchange.frame(unasked), 0, two, 0, two.length / 2);
+        System.arraycopy(RawExchange.frame(unasked), 0, two, two.length / 2, two.length / 2);
+        RawExchange.run(pusher, host.listenAddresses().get(0), FilterConfig.PUSH_PROTOCOL_ID, two, true, WAIT);
+        Eventually.until(() -> pushes("unsolicited") == 2, () -> pushes("unsolicited") + " unsolicited");
+
+        RawExchange.Result broken = RawExchange.run(pusher, host.listenAddresses().get(0), FilterConfig.PUSH_PROTOCOL_ID,
+                RawExchange.frame(new byte[]{(byte) 0xff, (byte) 0xff}), false, WAIT);
+        assertThat(broken.resetCause()).as("the stream is reset").isNotNull();
+        byte[] huge = RawExchange.frame(new byte[FilterClientConfig.DEFAULTS.maxPushBytes() + 1]);
+        RawExchange.Result large = RawExchange.run(pusher, host.listenAddresses().get(0), FilterConfig.PUSH_PROTOCOL_ID,
+                java.util.Arrays.copyOf(huge, 16), false, WAIT);
+        assertThat(large.resetCause()).as("reset as soon as the length prefix is read").isNotNull();
+        assertThat(pushes("malformed")).isEqualTo(1);
+        assertThat(pushes("too_large")).isEqualTo(1);
+        assertThat(pushed).isEmpty();
     }
 
     @Test
