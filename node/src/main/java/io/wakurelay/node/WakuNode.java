@@ -6,6 +6,7 @@ import io.wakurelay.node.status.PeerView;
 import io.wakurelay.node.config.NodeConfig;
 import io.wakurelay.node.config.ServicesConfig;
 import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.wakurelay.archive.ArchiveConfig;
 import io.wakurelay.archive.CommittedBatch;
@@ -18,8 +19,10 @@ import io.wakurelay.node.metrics.ConnectedPeers;
 import io.wakurelay.node.metrics.MetricsConfig;
 import io.wakurelay.node.metrics.MetricsServer;
 import io.wakurelay.node.metrics.NodeMetrics;
+import io.wakurelay.node.rest.FilterMessageCache;
 import io.wakurelay.node.rest.LiveStreams;
 import io.wakurelay.node.rest.LocalDelivery;
+import io.wakurelay.node.rest.MessageJson;
 import io.wakurelay.node.rest.RestMetrics;
 import io.wakurelay.node.rest.RestServer;
 import io.wakurelay.node.rest.TopicCache;
@@ -32,10 +35,12 @@ import io.wakurelay.p2p.multiaddr.Multiaddr;
 import io.wakurelay.protocol.Envelope;
 import io.wakurelay.protocol.PathCounters;
 import io.wakurelay.protocol.WallClock;
+import io.wakurelay.protocol.proto.WakuMessage;
 import io.wakurelay.relay.Relay;
 import io.wakurelay.services.FilterService;
 import io.wakurelay.services.LightpushClient;
 import io.wakurelay.services.LightpushService;
+import io.wakurelay.services.FilterClient;
 import io.wakurelay.services.StoreClient;
 import io.wakurelay.services.StoreService;
 import reactor.core.publisher.Mono;
@@ -136,6 +141,11 @@ public final class WakuNode implements NodeStatus, AutoCloseable {
             // data), and REST sends through it only with --lightpushnode
             LightpushClient lightpushClient = LightpushClient.start(config.edge().lightpushClient(), host, metrics.registry());
             components.add("lightpush client", lightpushClient, lightpushClient::shutdown, lightpushClient);
+            FilterMessageCache filterCache = FilterMessageCache.of(config.rest());
+            filterCache.bind(metrics.registry());
+            FilterClient filterClient = FilterClient.start(services.filterClient(), host,
+                    (topic, message) -> cachePush(mapper, filterCache, topic, message), metrics.registry());
+            components.add("filter client", filterClient, filterClient::shutdown, filterClient);
             NodePeerExchange peerExchange = NodePeerExchange.start(services.peerExchange(), host,
                     config.relay().clusterId(), metrics.registry(), components);
             this.enr = NodeRecord.publish(config.dataDir(), host, config.relay().clusterId(),
@@ -156,7 +166,8 @@ public final class WakuNode implements NodeStatus, AutoCloseable {
                     : RestServer.start(config.rest(), relay == null ? null : new RelayBinding(relay), queries, storeClient::open,
                     config.edge().storeNode(), this, mapper, cache, streams, WakuNode::nowNanos,
                     config.relay().limits().maxTopicBytes(), config.autoSharding(), NodeLightpush.of(lightpush,
-                            lightpushClient, config.edge().lightpushNode(), config.relay().limits().maxMessageSize()));
+                            lightpushClient, config.edge().lightpushNode(), config.relay().limits().maxMessageSize()),
+                    filterClient, filterCache);
             this.rest = rest == null ? null : components.add("REST server", rest, rest::shutdown, rest);
             if (rest != null) {
                 RestMetrics.bindRequests(metrics.registry(), rest);
@@ -206,6 +217,15 @@ public final class WakuNode implements NodeStatus, AutoCloseable {
         } catch (RuntimeException ex) {
             // a REST consumer must never stop the archive path
             log.warn("local delivery of {} failed", e.hash(), ex);
+        }
+    }
+
+    /** A message the filter service node pushed, kept for GET /filter/v2/messages as its REST JSON. */
+    private static void cachePush(ObjectMapper mapper, FilterMessageCache cache, String pubsubTopic, WakuMessage message) {
+        try {
+            cache.add(pubsubTopic, message.getContentTopic(), mapper.writeValueAsBytes(MessageJson.write(mapper, message)));
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("a message renders as JSON", e);
         }
     }
 

@@ -55,6 +55,12 @@ final class Http {
                 .POST(HttpRequest.BodyPublishers.ofString(body)));
     }
 
+    Reply put(String path, String body) {
+        return send(HttpRequest.newBuilder(URI.create(base + path))
+                .header("Content-Type", "application/json")
+                .PUT(HttpRequest.BodyPublishers.ofString(body)));
+    }
+
     Reply options(String path) {
         return send(HttpRequest.newBuilder(URI.create(base + path)).method("OPTIONS", HttpRequest.BodyPublishers.noBody()));
     }

@@ -40,7 +40,7 @@ class OpenApiContractTest {
     private static final Path SPEC = Path.of("..", "docs", "openapi.yaml");
     private static final Path ROUTER = Path.of("src", "main", "java", "io", "wakurelay", "node", "rest", "RestServer.java");
     private static final Pattern ROUTE_LITERAL = Pattern.compile("\"(/[a-z0-9/-]+)\"");
-    private static final Set<String> METHODS = Set.of("get", "post", "delete", "options");
+    private static final Set<String> METHODS = Set.of("get", "post", "put", "delete", "options");
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final HttpClient CLIENT = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(Duration.ofSeconds(5)).build();
 
@@ -136,6 +136,9 @@ class OpenApiContractTest {
         for (Iterator<Map.Entry<String, JsonNode>> paths = spec.get("paths").fields(); paths.hasNext(); ) {
             Map.Entry<String, JsonNode> path = paths.next();
             JsonNode example = path.getValue().elements().hasNext() ? firstExample(path.getValue()) : null;
+            if (path.getValue().has("put")) {
+                continue; // a path that takes PUT (nwaku's filter subscriptions)
+            }
             String target = target(path.getKey(), example == null ? JSON.createObjectNode() : example);
             int status = send("PUT", target, null).status;
             if (status != 404) {

@@ -22,6 +22,9 @@ import java.util.function.LongSupplier;
  * whose arrays are replaced, never changed, under the lock.
  */
 final class FilterSubscriptions {
+    /** nwaku's words ({@code FilterSubscribeError.notFound}), which its filter REST API passes on to scripts. */
+    static final String NO_SUBSCRIPTIONS = "peer has no subscriptions";
+
     private static final FilterSubscriber[] NONE = new FilterSubscriber[0];
 
     /** A change's verdict: its status and what to tell the peer. */
@@ -102,7 +105,7 @@ final class FilterSubscriptions {
     synchronized Answer unsubscribe(PeerId peer, String pubsubTopic, List<String> contentTopics) {
         FilterSubscriber subscriber = byPeer.get(peer);
         if (subscriber == null) {
-            return new Answer(FilterStatus.NOT_FOUND, "this peer has no filter subscription");
+            return new Answer(FilterStatus.NOT_FOUND, NO_SUBSCRIPTIONS);
         }
         subscriber.refresh(nanoClock.getAsLong());
         int before = subscriber.criteria.size();
@@ -126,7 +129,7 @@ final class FilterSubscriptions {
     synchronized Answer unsubscribeAll(PeerId peer) {
         FilterSubscriber subscriber = byPeer.get(peer);
         if (subscriber == null) {
-            return new Answer(FilterStatus.NOT_FOUND, "this peer has no filter subscription");
+            return new Answer(FilterStatus.NOT_FOUND, NO_SUBSCRIPTIONS);
         }
         remove(subscriber, FilterRemoval.UNSUBSCRIBED);
         return Answer.OK;
@@ -137,7 +140,7 @@ final class FilterSubscriptions {
         FilterSubscriber subscriber = byPeer.get(peer);
         long now = nanoClock.getAsLong();
         if (subscriber == null || subscriber.isExpired(now, config.subscriptionTimeout().toNanos())) {
-            return new Answer(FilterStatus.NOT_FOUND, "this peer has no filter subscription");
+            return new Answer(FilterStatus.NOT_FOUND, NO_SUBSCRIPTIONS);
         }
         subscriber.refresh(now);
         return Answer.OK;

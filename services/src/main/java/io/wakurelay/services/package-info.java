@@ -26,6 +26,11 @@
  *       {@code FilterSubscriber} (who wants what, looked up without a lock per accepted message);
  *       {@code FilterPushFrame} (one {@code MessagePush} per message, shared); {@code FilterPushChannel} (one
  *       subscriber's push stream and its bound); {@code FilterRemoval}, {@code FilterStatus}, {@code FilterMetrics};</li>
+ *   <li>the filter client ({@code --filternode}): {@link io.wakurelay.services.FilterClient} (subscribe, unsubscribe,
+ *       ping, refresh and re-subscription) and {@link io.wakurelay.services.FilterClientConfig};
+ *       {@code FilterClientExchange} (a {@code ClientExchange}); {@code FilterPushReceiver} (the pushes of one push
+ *       stream); {@code FilterClientCriteria} (what is subscribed, bounded); failures as
+ *       {@link io.wakurelay.services.FilterRequestException} with nwaku's kinds; {@code FilterClientMetrics};</li>
  *   <li>peer exchange (rfc-index core/34): {@link io.wakurelay.services.PeerExchangeService} and
  *       {@link io.wakurelay.services.PeerExchangeConfig}; {@code PeerExchangeExchange} (a sample of the records of
  *       connected peers, from discovery's {@code PeerRecords}); {@code PeerExchangeStatus}, {@code PeerExchangeMetrics};

@@ -61,6 +61,8 @@ class ServiceMetricsTest {
              Host client = RawExchange.clientHost(60);
              StoreClient storeClient = StoreClient.start(StoreClientConfig.DEFAULTS, client, registry);
              LightpushClient lightpushClient = LightpushClient.start(LightpushClientConfig.DEFAULTS, client, registry);
+             FilterClient filterClient = FilterClient.start(FilterClientConfig.builder().serviceNode(node.address()).build(),
+                     client, (topic, message) -> { }, registry);
              FilterTestClient subscriber = new FilterTestClient(61, true)) {
             storeClient.query(node.address(), StoreQuery.builder().pubsubTopic(ServiceNode.TOPIC).build()).block(Duration.ofSeconds(10));
             RawExchange.run(client, node.address(), LightpushConfig.PROTOCOL_ID, RawExchange.frame(LightPushRequest.newBuilder()

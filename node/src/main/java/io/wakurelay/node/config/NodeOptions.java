@@ -278,6 +278,9 @@ public final class NodeOptions {
             description = "(pubsub topic, content topic) pairs one filter subscriber may hold")
     int filterMaxCriteria;
 
+    @CommandLine.Mixin
+    FilterClientOptions filterClientOptions = new FilterClientOptions();
+
     @Option(names = "--peer-exchange", paramLabel = "BOOL", arity = "0..1", fallbackValue = "true",
             showDefaultValue = CommandLine.Help.Visibility.ALWAYS,
             description = "serve peer exchange (/vac/waku/peer-exchange/2.0.0-alpha1): answer with the ENRs of connected "
@@ -444,7 +447,7 @@ public final class NodeOptions {
         StoreLimits storeLimits = option("--store-max-queries/--store-max-page-bytes",
                 () -> new StoreLimits(storeMaxQueries, ByteSize.parse(storeMaxPageBytes)));
         node.rest(restConfig).metrics(metrics).store(storeLimits)
-                .services(option("--rate-limit/--filter-*", () -> ServiceOptions.services(this)))
+                .services(filterClientOptions.apply(option("--rate-limit/--filter-*", () -> ServiceOptions.services(this))))
                 .edge(edgeOptions.edge(relay));
         checkPortsDiffer(host, restConfig, metrics);
         return node.build();

@@ -1,5 +1,6 @@
 package io.wakurelay.node.config;
 
+import io.wakurelay.services.FilterClientConfig;
 import io.wakurelay.services.FilterConfig;
 import io.wakurelay.services.LightpushConfig;
 import io.wakurelay.services.StoreClientConfig;
@@ -15,15 +16,24 @@ import java.util.Objects;
  * @param filter       the filter v2 server ({@code --filter})
  * @param storeClient  how the node asks other nodes' stores (REST's {@code peerAddr}); always on
  * @param peerExchange peer exchange's server, client and record cache (docs/discovery.md)
+ * @param filterClient the filter client ({@code --filternode}, REST's /filter/v2); always on, as in nwaku
  */
 public record ServicesConfig(StoreServiceConfig store, LightpushConfig lightpush, FilterConfig filter,
-                             StoreClientConfig storeClient, PeerExchangeSettings peerExchange) {
+                             StoreClientConfig storeClient, PeerExchangeSettings peerExchange,
+                             FilterClientConfig filterClient) {
     public static final ServicesConfig DEFAULTS = new ServicesConfig(StoreServiceConfig.DEFAULTS, LightpushConfig.DEFAULTS,
-            FilterConfig.DEFAULTS, StoreClientConfig.DEFAULTS, PeerExchangeSettings.DEFAULTS);
+            FilterConfig.DEFAULTS, StoreClientConfig.DEFAULTS, PeerExchangeSettings.DEFAULTS, FilterClientConfig.DEFAULTS);
 
     public ServicesConfig {
         Objects.requireNonNull(storeClient, "storeClient");
         Objects.requireNonNull(peerExchange, "peerExchange");
+        Objects.requireNonNull(filterClient, "filterClient");
+    }
+
+    /** With the filter client as {@link FilterClientConfig#DEFAULTS}. */
+    public ServicesConfig(StoreServiceConfig store, LightpushConfig lightpush, FilterConfig filter,
+            StoreClientConfig storeClient, PeerExchangeSettings peerExchange) {
+        this(store, lightpush, filter, storeClient, peerExchange, FilterClientConfig.DEFAULTS);
     }
 
     /** With peer exchange as {@link PeerExchangeSettings#DEFAULTS}. */
@@ -33,6 +43,10 @@ public record ServicesConfig(StoreServiceConfig store, LightpushConfig lightpush
     }
 
     public ServicesConfig withPeerExchange(PeerExchangeSettings v) {
-        return new ServicesConfig(store, lightpush, filter, storeClient, v);
+        return new ServicesConfig(store, lightpush, filter, storeClient, v, filterClient);
+    }
+
+    public ServicesConfig withFilterClient(FilterClientConfig v) {
+        return new ServicesConfig(store, lightpush, filter, storeClient, peerExchange, v);
     }
 }

@@ -11,6 +11,7 @@ import io.wakurelay.services.StoreQueries;
 import io.wakurelay.node.status.NodeStatus;
 import io.wakurelay.protocol.AutoSharding;
 import io.wakurelay.p2p.multiaddr.Multiaddr;
+import io.wakurelay.services.FilterClient;
 import org.reactivestreams.Publisher;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -63,6 +64,7 @@ public final class RestServer implements AutoCloseable {
     private final LightpushApi lightpush;
     private final LegacyLightpushApi legacyLightpush;
     private final boolean relayMounted;
+    private final FilterApi filter;
     private final RequestGuard guard;
     private final LiveStreams streams;
     private final boolean admin;
@@ -82,17 +84,19 @@ public final class RestServer implements AutoCloseable {
     public static RestServer start(RestConfig config, RelayPort relay, StoreQueries store, RemoteStore remoteStore,
                                    Multiaddr storeNode, NodeStatus status, ObjectMapper mapper, TopicCache cache,
                                    LiveStreams streams, LongSupplier clockNanos, int maxTopicBytes, AutoSharding autoSharding,
-                                   LightpushPort lightpush) {
+                                   LightpushPort lightpush, FilterClient filterClient, FilterMessageCache filterCache) {
         return new RestServer(config, relay, store, remoteStore, storeNode, status, mapper, cache, streams, clockNanos,
-                maxTopicBytes, autoSharding, lightpush);
+                maxTopicBytes, autoSharding, lightpush, filterClient, filterCache);
     }
 
     private RestServer(RestConfig config, RelayPort relay, StoreQueries store, RemoteStore remoteStore, Multiaddr storeNode,
                       NodeStatus status, ObjectMapper mapper, TopicCache cache, LiveStreams streams, LongSupplier clockNanos,
-                      int maxTopicBytes, AutoSharding autoSharding, LightpushPort lightpush) {
+                      int maxTopicBytes, AutoSharding autoSharding, LightpushPort lightpush, FilterClient filterClient,
+                      FilterMessageCache filterCache) {
         this.mapper = mapper;
         this.relayMounted = relay != null;
         this.relay = relay == null ? null : new RelayApi(relay, mapper, cache, streams, config, clockNanos, maxTopicBytes, autoSharding);
+        this.filter = new FilterApi(filterClient, filterCache, autoSharding, mapper, config);
         this.lightpush = new LightpushApi(lightpush, autoSharding, mapper, config, clockNanos);
         this.legacyLightpush = new LegacyLightpushApi(lightpush, this.lightpush, mapper, config, clockNanos);
         this.store = new StoreApi(store, remoteStore, storeNode, mapper);
@@ -225,6 +229,9 @@ public final class RestServer implements AutoCloseable {
         if (path.startsWith(AUTO_MESSAGES + "/")) {
             return method.equals(HttpMethod.GET) ? relay.autoCached(response, Paths.decode(path.substring(AUTO_MESSAGES.length() + 1)))
                     : relayOptions(method, path, response, "GET");
+        }
+        if (path.startsWith(FilterApi.PREFIX)) {
+            return filter.route(request, response, method, path);
         }
         if (path.startsWith(LOG_LEVEL)) {
             return method.equals(HttpMethod.POST) ? node.setLogLevel(response, Paths.decode(path.substring(LOG_LEVEL.length())))

@@ -8,8 +8,10 @@
  * store, its parameters read as nwaku reads them by {@code StoreQueryParser}, or of another node's through
  * {@link io.wakurelay.node.rest.RemoteStore}, written by {@code StorePageJson}; without an archive, the
  * {@code --storenode}), {@code LightpushApi} and {@code LegacyLightpushApi} (v3 and nwaku's legacy v1, through the
- * {@link io.wakurelay.node.rest.LightpushPort}) or {@code NodeApi} (health, version, info, admin). On a node without
- * relay every /relay path is answered 404 in nwaku's words. Answers go out through {@code Responses}; errors are {@link io.wakurelay.node.rest.HttpError}s (in
+ * {@link io.wakurelay.node.rest.LightpushPort}), {@code FilterApi} (nwaku's filter client API over the node's
+ * {@code FilterClient}, whose pushes wait in the {@link io.wakurelay.node.rest.FilterMessageCache}) or {@code NodeApi}
+ * (health, version, info, admin). On a node without relay every /relay path is answered 404 in nwaku's words.
+ * Answers go out through {@code Responses}; errors are {@link io.wakurelay.node.rest.HttpError}s (in
  * nwaku's words and text/plain where scripts compare them); {@code LingeringClose} lets a client still sending an
  * oversized request line read its 414; {@link io.wakurelay.node.rest.RestConfig} holds the limits and
  * {@link io.wakurelay.node.rest.RestMetrics} the meters.
