@@ -127,8 +127,13 @@ public final class WakuNode implements NodeStatus, AutoCloseable {
             components.add("store client", storeClient, storeClient::shutdown, storeClient);
             NodePeerExchange peerExchange = NodePeerExchange.start(services.peerExchange(), host,
                     config.relay().clusterId(), metrics.registry(), components);
+            NodeDiscv5 discv5 = NodeDiscv5.bindIfEnabled(services.peerExchange().discv5(), config, host, metrics.registry(),
+                    components);
             this.enr = NodeRecord.publish(config.dataDir(), host, config.relay().clusterId(), relay.subscriptions(),
-                    served(services, archive != null, lightpush != null, filter != null));
+                    served(services, archive != null, lightpush != null, filter != null),
+                    discv5 == null ? java.util.OptionalInt.empty() : java.util.OptionalInt.of(discv5.port()));
+            NodeDiscv5.startIfBound(discv5, enr, host, peerExchange, config.relay().clusterId(),
+                    NodeRecord.shardsOf(config.relay().clusterId(), relay.subscriptions()));
 
             pipeline.connect(relay.accepted().doOnNext(e -> {
                 if (filter != null) {

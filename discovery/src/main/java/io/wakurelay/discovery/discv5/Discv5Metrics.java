@@ -22,7 +22,7 @@ public final class Discv5Metrics implements AutoCloseable {
 
     /** Why a packet was dropped. */
     public enum Drop {
-        RATE_LIMITED, INVALID, UNDECRYPTABLE, UNSOLICITED, BAD_HANDSHAKE, PENDING_FULL;
+        RATE_LIMITED, INVALID, UNSOLICITED, BAD_HANDSHAKE, PENDING_FULL;
 
         String label() {
             return name().toLowerCase(java.util.Locale.ROOT);
@@ -31,8 +31,8 @@ public final class Discv5Metrics implements AutoCloseable {
 
     /** Why a found record was not handed to the dialler (nwaku's error types where they exist). */
     public enum RecordError {
-        PARSE_FAILURE("ParseFailure"), NO_SHARD_INFO("NoShardInfo"), OTHER_SHARDS("OtherShards"),
-        NO_ADDRESS("NoAddress");
+        PARSE_FAILURE("ParseFailure"), NO_SHARD_INFO("NoShardInfo"), OTHER_SHARDS("other_shards"),
+        NO_ADDRESS("no_address");
 
         private final String label;
 
@@ -77,7 +77,7 @@ public final class Discv5Metrics implements AutoCloseable {
                 .description("discv5: verified records found by lookups (each lookup counts its finds)")
                 .register(registry));
         handshakes = add(Counter.builder("waku.discv5.handshakes")
-                .description("discv5: handshakes completed (either side)").register(registry));
+                .description("discv5: handshakes sent as initiator and accepted as recipient").register(registry));
         meters.add(Gauge.builder("waku.discv5.sessions", () -> sessions.getAsInt())
                 .description("discv5: sessions with keys").register(registry));
         meters.add(Gauge.builder("waku.discv5.table.size", () -> tableSize.getAsInt())

@@ -273,6 +273,9 @@ public final class Discv5Service implements AutoCloseable {
     private void receive(DatagramPacket datagram) {
         InetSocketAddress from = datagram.sender();
         ByteBuf content = datagram.content();
+        if (localRecord.get() == null) {
+            return; // the record naming our port is being made: nothing can be answered yet
+        }
         if (!rateLimiter.tryAcquire(from, System.nanoTime())) {
             metrics.dropped(Drop.RATE_LIMITED);
             return;
@@ -348,6 +351,7 @@ public final class Discv5Service implements AutoCloseable {
         sessions.put(node.id(), node.udp(), new Session(keys.initiatorKey(), keys.recipientKey()));
         request.handshakeSent = true;
         requests.renonce(request, nonce);
+        metrics.handshake();
         write(handshake, node.id(), node.udp());
     }
 

@@ -30,7 +30,7 @@ class Discv5ServiceTest {
             assertThat(b.service.tableNodes()).extracting(NodeRecord::idHex).containsExactly(a.node().idHex());
             // the second ping goes over the session: no new handshake
             a.service.ping(b.node()).get(5, TimeUnit.SECONDS);
-            assertThat(a.metrics.droppedCount(Drop.UNDECRYPTABLE)).isZero();
+            assertThat(a.metrics.droppedCount(Drop.BAD_HANDSHAKE)).isZero();
             assertThat(a.service.sessionCount()).isEqualTo(1);
             assertThat(b.service.sessionCount()).isEqualTo(1);
             // and B can ask A over the same session, the other way round
