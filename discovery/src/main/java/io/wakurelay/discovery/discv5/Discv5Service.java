@@ -100,7 +100,7 @@ public final class Discv5Service implements AutoCloseable {
         }
         loop.execute(() -> {
             for (Enr record : config.bootstrap()) {
-                NodeRecord.of(record).ifPresentOrElse(node -> {
+                NodeEntry.of(record).ifPresentOrElse(node -> {
                     table.add(node);
                     ping(node);
                 }, () -> log.warn("discv5: bootstrap record {} names no UDP endpoint; left out", record.text()));
@@ -123,13 +123,13 @@ public final class Discv5Service implements AutoCloseable {
     // ---- public API: each call runs on the loop ----
 
     /** PINGs a node: its PONG, or a failure after the request timeout. */
-    public CompletableFuture<Message.Pong> ping(NodeRecord node) {
+    public CompletableFuture<Message.Pong> ping(NodeEntry node) {
         return request(node, new Message.Ping(requestId(), localRecord.get().seq())).thenApply(Message.Pong.class::cast);
     }
 
     /** FINDNODE at the given distances: the verified records of the answer that lie at one of them. */
     @SuppressWarnings("unchecked")
-    public CompletableFuture<List<Enr>> findNode(NodeRecord node, List<Integer> distances) {
+    public CompletableFuture<List<Enr>> findNode(NodeEntry node, List<Integer> distances) {
         return request(node, new Message.FindNode(requestId(), List.copyOf(distances))).thenApply(r -> (List<Enr>) r);
     }
 
@@ -158,7 +158,7 @@ public final class Discv5Service implements AutoCloseable {
     public void addNodes(List<Enr> records) {
         loop.execute(() -> {
             for (Enr record : records) {
-                NodeRecord.of(record).filter(n -> !Arrays.equals(n.id(), localId)).ifPresent(node -> {
+                NodeEntry.of(record).filter(n -> !Arrays.equals(n.id(), localId)).ifPresent(node -> {
                     table.add(node);
                     ping(node);
                 });
@@ -168,7 +168,7 @@ public final class Discv5Service implements AutoCloseable {
     }
 
     /** The nodes of the table now. */
-    public List<NodeRecord> tableNodes() {
+    public List<NodeEntry> tableNodes() {
         return onLoop(table::all);
     }
 
@@ -191,7 +191,7 @@ public final class Discv5Service implements AutoCloseable {
         }
     }
 
-    CompletableFuture<Object> request(NodeRecord node, Message message) {
+    CompletableFuture<Object> request(NodeEntry node, Message message) {
         Request request = new Request(node, message);
         loop.execute(() -> send(request));
         return request.result;
@@ -211,7 +211,7 @@ public final class Discv5Service implements AutoCloseable {
             request.result.completeExceptionally(new IllegalStateException("too many discv5 requests in flight"));
             return;
         }
-        NodeRecord node = request.node;
+        NodeEntry node = request.node;
         Optional<Session> session = sessions.get(node.id(), node.udp());
         if (session.isEmpty() && requests.handshaking(node)) {
             requests.park(request); // sent when the handshake under way ends, over its session
@@ -333,7 +333,7 @@ public final class Discv5Service implements AutoCloseable {
             return;
         }
         Request request = pending.get();
-        NodeRecord node = request.node;
+        NodeEntry node = request.node;
         byte[] challengeData = packet.challengeData();
         byte[] ephemeral = Discv5Crypto.randomScalar(random);
         byte[] ephemeralPublic = Discv5Crypto.publicKey(ephemeral);
@@ -392,7 +392,7 @@ public final class Discv5Service implements AutoCloseable {
         metrics.handshake();
         Enr verified = record;
         // a node enters the table only at the endpoint its record names: that it wrote to us from there proves it
-        NodeRecord.of(verified).filter(node -> node.udp().equals(from)).ifPresent(table::add);
+        NodeEntry.of(verified).filter(node -> node.udp().equals(from)).ifPresent(table::add);
         handle(Message.decode(plaintext), auth.sourceId(), from);
     }
 
@@ -416,7 +416,7 @@ public final class Discv5Service implements AutoCloseable {
         if (findNode.distances().contains(0)) {
             records.add(localRecord.get().encoded());
         }
-        for (NodeRecord node : table.atDistances(findNode.distances(), PendingRequests.MAX_RECORDS)) {
+        for (NodeEntry node : table.atDistances(findNode.distances(), PendingRequests.MAX_RECORDS)) {
             if (records.size() < PendingRequests.MAX_RECORDS && !Arrays.equals(node.id(), sourceId)) {
                 records.add(node.enr().encoded());
             }
@@ -487,7 +487,7 @@ public final class Discv5Service implements AutoCloseable {
             } else if (pong.enrSeq() > node.enr().seq()) {
                 findNode(node, List.of(0)).thenAccept(records -> records.stream()
                         .filter(r -> Arrays.equals(r.nodeId(), node.id())).findFirst()
-                        .flatMap(NodeRecord::of).ifPresent(table::add));
+                        .flatMap(NodeEntry::of).ifPresent(table::add));
             }
             updateGauges();
         }));

@@ -30,7 +30,7 @@ final class Lookup {
     private final RoutingTable table;
     private final byte[] target;
     private final byte[] localId;
-    private final Map<String, NodeRecord> candidates = new LinkedHashMap<>();
+    private final Map<String, NodeEntry> candidates = new LinkedHashMap<>();
     private final Map<String, Enr> seen = new LinkedHashMap<>();
     private final Set<String> asked = new HashSet<>();
     private final CompletableFuture<List<Enr>> result = new CompletableFuture<>();
@@ -45,7 +45,7 @@ final class Lookup {
     }
 
     CompletableFuture<List<Enr>> run() {
-        for (NodeRecord node : table.closest(target, K)) {
+        for (NodeEntry node : table.closest(target, K)) {
             candidates.put(node.idHex(), node);
             seen.put(node.idHex(), node.enr());
         }
@@ -55,7 +55,7 @@ final class Lookup {
 
     private void step() {
         while (inFlight < ALPHA && queries < MAX_QUERIES) {
-            NodeRecord next = closestUnasked();
+            NodeEntry next = closestUnasked();
             if (next == null) {
                 break;
             }
@@ -88,14 +88,14 @@ final class Lookup {
         }
         if (present == null || record.seq() > present.seq()) {
             seen.put(key, record);
-            NodeRecord.of(record).ifPresent(node -> candidates.put(key, node));
+            NodeEntry.of(record).ifPresent(node -> candidates.put(key, node));
         }
     }
 
-    private NodeRecord closestUnasked() {
-        List<NodeRecord> sorted = new ArrayList<>(candidates.values());
-        sorted.sort(Comparator.comparing(NodeRecord::id, (a, b) -> NodeIds.compareDistance(target, a, b)));
-        for (NodeRecord node : sorted.subList(0, Math.min(K, sorted.size()))) {
+    private NodeEntry closestUnasked() {
+        List<NodeEntry> sorted = new ArrayList<>(candidates.values());
+        sorted.sort(Comparator.comparing(NodeEntry::id, (a, b) -> NodeIds.compareDistance(target, a, b)));
+        for (NodeEntry node : sorted.subList(0, Math.min(K, sorted.size()))) {
             if (!asked.contains(node.idHex())) {
                 return node;
             }
@@ -103,7 +103,7 @@ final class Lookup {
         return null;
     }
 
-    private List<Integer> distances(NodeRecord node) {
+    private List<Integer> distances(NodeEntry node) {
         int distance = NodeIds.logDistance(target, node.id());
         List<Integer> distances = new ArrayList<>(3);
         distances.add(Math.max(distance, 1));

@@ -20,7 +20,7 @@ final class PendingRequests {
     static final int MAX_RECORDS = 16;
 
     static final class Request {
-        final NodeRecord node;
+        final NodeEntry node;
         final Message message;
         final CompletableFuture<Object> result = new CompletableFuture<>();
         byte[] nonce;
@@ -30,7 +30,7 @@ final class PendingRequests {
         int nodesMessages;
         int nodesTotal;
 
-        Request(NodeRecord node, Message message) {
+        Request(NodeEntry node, Message message) {
             this.node = node;
             this.message = message;
         }
@@ -53,7 +53,7 @@ final class PendingRequests {
     }
 
     /** Whether a handshake with the node is under way (a second one would void the first: park the request). */
-    boolean handshaking(NodeRecord node) {
+    boolean handshaking(NodeEntry node) {
         return handshaking.containsKey(Sessions.key(node.id(), node.udp()));
     }
 
@@ -68,7 +68,7 @@ final class PendingRequests {
     }
 
     /** The requests parked behind the node's handshake, taken out (to be sent now that it ended). */
-    List<Request> unpark(NodeRecord node) {
+    List<Request> unpark(NodeEntry node) {
         java.util.ArrayDeque<Request> waiting = parked.remove(Sessions.key(node.id(), node.udp()));
         if (waiting == null) {
             return List.of();

@@ -26,8 +26,8 @@ public final class RoutingTable {
     static final int BUCKETS = 256;
 
     private final byte[] localId;
-    private final List<Map<String, NodeRecord>> buckets = new ArrayList<>(BUCKETS);
-    private final List<Deque<NodeRecord>> replacements = new ArrayList<>(BUCKETS);
+    private final List<Map<String, NodeEntry>> buckets = new ArrayList<>(BUCKETS);
+    private final List<Deque<NodeEntry>> replacements = new ArrayList<>(BUCKETS);
     private int size;
 
     public RoutingTable(byte[] localId) {
@@ -44,14 +44,14 @@ public final class RoutingTable {
      * Adds a live node, or refreshes it (a newer record replaces an older one; it moves to the end as the most
      * recently seen). A full bucket puts it on the replacement list instead.
      */
-    public Added add(NodeRecord node) {
+    public Added add(NodeEntry node) {
         int distance = NodeIds.logDistance(localId, node.id());
         if (distance == 0) {
             return Added.REFUSED; // ourselves
         }
-        Map<String, NodeRecord> bucket = buckets.get(distance - 1);
+        Map<String, NodeEntry> bucket = buckets.get(distance - 1);
         String key = node.idHex();
-        NodeRecord present = bucket.remove(key);
+        NodeEntry present = bucket.remove(key);
         if (present != null) {
             bucket.put(key, newer(present, node));
             return Added.UPDATED;
@@ -61,7 +61,7 @@ public final class RoutingTable {
             size++;
             return Added.ADDED;
         }
-        Deque<NodeRecord> waiting = replacements.get(distance - 1);
+        Deque<NodeEntry> waiting = replacements.get(distance - 1);
         waiting.removeIf(n -> n.idHex().equals(key));
         if (waiting.size() >= REPLACEMENTS) {
             waiting.removeFirst(); // the oldest candidate goes
@@ -70,7 +70,7 @@ public final class RoutingTable {
         return Added.REPLACEMENT;
     }
 
-    private static NodeRecord newer(NodeRecord present, NodeRecord offered) {
+    private static NodeEntry newer(NodeEntry present, NodeEntry offered) {
         return offered.enr().seq() >= present.enr().seq() ? offered : present;
     }
 
@@ -84,7 +84,7 @@ public final class RoutingTable {
             return false;
         }
         size--;
-        NodeRecord replacement = replacements.get(distance - 1).pollLast();
+        NodeEntry replacement = replacements.get(distance - 1).pollLast();
         if (replacement != null) {
             buckets.get(distance - 1).put(replacement.idHex(), replacement);
             size++;
@@ -92,14 +92,14 @@ public final class RoutingTable {
         return true;
     }
 
-    public Optional<NodeRecord> get(byte[] id) {
+    public Optional<NodeEntry> get(byte[] id) {
         int distance = NodeIds.logDistance(localId, id);
         return distance == 0 ? Optional.empty() : Optional.ofNullable(buckets.get(distance - 1).get(NodeIds.hex(id)));
     }
 
     /** The newest record known of a node, in the table or waiting as a replacement. */
     public Optional<Enr> record(byte[] id) {
-        Optional<NodeRecord> node = get(id);
+        Optional<NodeEntry> node = get(id);
         if (node.isPresent()) {
             return Optional.of(node.get().enr());
         }
@@ -108,18 +108,18 @@ public final class RoutingTable {
             return Optional.empty();
         }
         String key = NodeIds.hex(id);
-        return replacements.get(distance - 1).stream().filter(n -> n.idHex().equals(key)).map(NodeRecord::enr)
+        return replacements.get(distance - 1).stream().filter(n -> n.idHex().equals(key)).map(NodeEntry::enr)
                 .findFirst();
     }
 
     /** Up to {@code limit} nodes at the given log distances (in the order asked); distance 0 is not here. */
-    public List<NodeRecord> atDistances(List<Integer> distances, int limit) {
-        List<NodeRecord> out = new ArrayList<>();
+    public List<NodeEntry> atDistances(List<Integer> distances, int limit) {
+        List<NodeEntry> out = new ArrayList<>();
         for (int distance : distances) {
             if (distance < 1 || distance > BUCKETS) {
                 continue;
             }
-            for (NodeRecord node : buckets.get(distance - 1).values()) {
+            for (NodeEntry node : buckets.get(distance - 1).values()) {
                 if (out.size() >= limit) {
                     return out;
                 }
@@ -132,16 +132,16 @@ public final class RoutingTable {
     }
 
     /** The {@code limit} nodes closest to {@code target}. */
-    public List<NodeRecord> closest(byte[] target, int limit) {
-        List<NodeRecord> all = new ArrayList<>(size);
+    public List<NodeEntry> closest(byte[] target, int limit) {
+        List<NodeEntry> all = new ArrayList<>(size);
         buckets.forEach(bucket -> all.addAll(bucket.values()));
-        all.sort(Comparator.comparing(NodeRecord::id, (a, b) -> NodeIds.compareDistance(target, a, b)));
+        all.sort(Comparator.comparing(NodeEntry::id, (a, b) -> NodeIds.compareDistance(target, a, b)));
         return all.subList(0, Math.min(limit, all.size()));
     }
 
     /** The least recently seen node of a random non-empty bucket: the next one to check for liveness. */
-    public Optional<NodeRecord> leastRecentlySeen(Random random) {
-        List<Map<String, NodeRecord>> filled = buckets.stream().filter(b -> !b.isEmpty()).toList();
+    public Optional<NodeEntry> leastRecentlySeen(Random random) {
+        List<Map<String, NodeEntry>> filled = buckets.stream().filter(b -> !b.isEmpty()).toList();
         if (filled.isEmpty()) {
             return Optional.empty();
         }
@@ -152,8 +152,8 @@ public final class RoutingTable {
         return size;
     }
 
-    public List<NodeRecord> all() {
-        List<NodeRecord> all = new ArrayList<>(size);
+    public List<NodeEntry> all() {
+        List<NodeEntry> all = new ArrayList<>(size);
         buckets.forEach(bucket -> all.addAll(bucket.values()));
         return all;
     }

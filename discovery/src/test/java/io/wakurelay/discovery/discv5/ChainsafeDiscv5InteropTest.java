@@ -41,7 +41,7 @@ class ChainsafeDiscv5InteropTest {
             assertThat(talk.get("response").asText()).isEmpty();
             // the JS node completed a handshake with us: we know its record and it is in our table
             Enr theirs = Enr.parse(js.readyLine().get("enr").asText());
-            assertThat(ours.service.tableNodes()).extracting(NodeRecord::enr).contains(theirs);
+            assertThat(ours.service.tableNodes()).extracting(NodeEntry::enr).contains(theirs);
         }
     }
 
@@ -62,7 +62,7 @@ class ChainsafeDiscv5InteropTest {
                 }
             }
             try (LocalDiscv5Node ours = new LocalDiscv5Node(List.of(theirs))) {
-                Message.Pong pong = ours.service.ping(NodeRecord.of(theirs).orElseThrow()).get(5, TimeUnit.SECONDS);
+                Message.Pong pong = ours.service.ping(NodeEntry.of(theirs).orElseThrow()).get(5, TimeUnit.SECONDS);
                 assertThat(pong.enrSeq()).isEqualTo(theirs.seq());
                 List<Enr> found = ours.service.lookup(known.get(0).nodeId()).get(15, TimeUnit.SECONDS);
                 assertThat(found).contains(theirs).containsAll(known);

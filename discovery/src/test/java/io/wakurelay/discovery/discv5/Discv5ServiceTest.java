@@ -27,7 +27,7 @@ class Discv5ServiceTest {
             assertThat(pong.recipientPort()).isEqualTo(a.service.localAddress().getPort());
             assertThat(pong.recipientIp()).containsExactly(127, 0, 0, 1);
             // B learned A's record from the handshake (it had none: enr-seq 0 asked for it) and put A in its table
-            assertThat(b.service.tableNodes()).extracting(NodeRecord::idHex).containsExactly(a.node().idHex());
+            assertThat(b.service.tableNodes()).extracting(NodeEntry::idHex).containsExactly(a.node().idHex());
             // the second ping goes over the session: no new handshake
             a.service.ping(b.node()).get(5, TimeUnit.SECONDS);
             assertThat(a.metrics.droppedCount(Drop.BAD_HANDSHAKE)).isZero();
@@ -59,7 +59,7 @@ class Discv5ServiceTest {
                     assertThat(found).contains(boot.record(), c.record(), d.record());
                     assertThat(found).doesNotContain(a.record());
                     // the nodes that answered are in a's table now
-                    assertThat(a.service.tableNodes()).extracting(NodeRecord::idHex).contains(boot.node().idHex());
+                    assertThat(a.service.tableNodes()).extracting(NodeEntry::idHex).contains(boot.node().idHex());
                 }
             }
         }
@@ -101,7 +101,7 @@ class Discv5ServiceTest {
         try (LocalDiscv5Node a = new LocalDiscv5Node(List.of());
              DatagramSocket silent = new DatagramSocket(0, java.net.InetAddress.getLoopbackAddress())) {
             Enr record = LocalDiscv5Node.recordAt(PrivateKey.generateSecp256k1(), silent.getLocalPort(), 1);
-            assertThatThrownBy(() -> a.service.ping(NodeRecord.of(record).orElseThrow()).get(5, TimeUnit.SECONDS))
+            assertThatThrownBy(() -> a.service.ping(NodeEntry.of(record).orElseThrow()).get(5, TimeUnit.SECONDS))
                     .isInstanceOf(ExecutionException.class).hasCauseInstanceOf(java.util.concurrent.TimeoutException.class);
         }
     }

@@ -49,8 +49,8 @@ final class LocalDiscv5Node implements AutoCloseable {
         return record.get();
     }
 
-    NodeRecord node() {
-        return NodeRecord.of(record()).orElseThrow();
+    NodeEntry node() {
+        return NodeEntry.of(record()).orElseThrow();
     }
 
     @Override

@@ -17,7 +17,7 @@ class RoutingTableTest {
     @Test
     void aFullBucketKeepsItsNodesAndQueuesABoundedNumberOfReplacements() {
         RoutingTable table = new RoutingTable(LOCAL);
-        List<NodeRecord> far = nodesAtDistance(256, 16 + RoutingTable.REPLACEMENTS + 3);
+        List<NodeEntry> far = nodesAtDistance(256, 16 + RoutingTable.REPLACEMENTS + 3);
         List<RoutingTable.Added> outcomes = new ArrayList<>();
         far.forEach(n -> outcomes.add(table.add(n)));
         assertThat(outcomes.subList(0, 16)).containsOnly(RoutingTable.Added.ADDED);
@@ -38,8 +38,8 @@ class RoutingTableTest {
     void refusesItselfAndKeepsTheNewerRecordOfANode() {
         RoutingTable table = new RoutingTable(LOCAL);
         PrivateKey key = PrivateKey.generateSecp256k1();
-        NodeRecord v1 = NodeRecord.of(LocalDiscv5Node.recordAt(key, 1000, 1)).orElseThrow();
-        NodeRecord v2 = NodeRecord.of(LocalDiscv5Node.recordAt(key, 1000, 2)).orElseThrow();
+        NodeEntry v1 = NodeEntry.of(LocalDiscv5Node.recordAt(key, 1000, 1)).orElseThrow();
+        NodeEntry v2 = NodeEntry.of(LocalDiscv5Node.recordAt(key, 1000, 2)).orElseThrow();
         assertThat(table.add(v2)).isEqualTo(RoutingTable.Added.ADDED);
         assertThat(table.add(v1)).isEqualTo(RoutingTable.Added.UPDATED);
         assertThat(table.record(v1.id()).map(Enr::seq)).contains(2L);
@@ -50,16 +50,16 @@ class RoutingTableTest {
     @Test
     void closestSortsByXorDistance() {
         RoutingTable table = new RoutingTable(LOCAL);
-        List<NodeRecord> nodes = new ArrayList<>();
+        List<NodeEntry> nodes = new ArrayList<>();
         for (int i = 0; i < 30; i++) {
-            NodeRecord node = NodeRecord.of(LocalDiscv5Node.recordAt(PrivateKey.generateSecp256k1(), 1000 + i, 1))
+            NodeEntry node = NodeEntry.of(LocalDiscv5Node.recordAt(PrivateKey.generateSecp256k1(), 1000 + i, 1))
                     .orElseThrow();
             if (table.add(node) == RoutingTable.Added.ADDED) {
                 nodes.add(node);
             }
         }
         byte[] target = nodes.get(3).id();
-        List<NodeRecord> closest = table.closest(target, 5);
+        List<NodeEntry> closest = table.closest(target, 5);
         assertThat(closest.get(0)).isEqualTo(nodes.get(3));
         for (int i = 1; i < closest.size(); i++) {
             assertThat(NodeIds.compareDistance(target, closest.get(i - 1).id(), closest.get(i).id())).isNegative();
@@ -77,12 +77,12 @@ class RoutingTableTest {
         }
     }
 
-    private static List<NodeRecord> nodesAtDistance(int distance, int count) {
-        List<NodeRecord> out = new ArrayList<>();
+    private static List<NodeEntry> nodesAtDistance(int distance, int count) {
+        List<NodeEntry> out = new ArrayList<>();
         while (out.size() < count) {
             Enr record = LocalDiscv5Node.recordAt(PrivateKey.generateSecp256k1(), 1000 + out.size(), 1);
             if (NodeIds.logDistance(record.nodeId(), LOCAL) == distance) {
-                out.add(NodeRecord.of(record).orElseThrow());
+                out.add(NodeEntry.of(record).orElseThrow());
             }
         }
         return out;

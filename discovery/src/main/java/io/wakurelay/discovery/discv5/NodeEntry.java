@@ -6,12 +6,12 @@ import java.net.InetSocketAddress;
 import java.util.Optional;
 
 /** A verified record and the UDP endpoint it names (ip/udp, else ip6/udp6), with its node id computed once. */
-public record NodeRecord(Enr enr, byte[] id, InetSocketAddress udp) {
+public record NodeEntry(Enr enr, byte[] id, InetSocketAddress udp) {
 
     /** The record's node and its UDP endpoint; empty when it names none (a node we cannot talk to). */
-    public static Optional<NodeRecord> of(Enr enr) {
+    public static Optional<NodeEntry> of(Enr enr) {
         Optional<InetSocketAddress> udp = endpoint(enr);
-        return udp.map(address -> new NodeRecord(enr, enr.nodeId(), address));
+        return udp.map(address -> new NodeEntry(enr, enr.nodeId(), address));
     }
 
     static Optional<InetSocketAddress> endpoint(Enr enr) {
@@ -34,6 +34,17 @@ public record NodeRecord(Enr enr, byte[] id, InetSocketAddress udp) {
 
     public String idHex() {
         return NodeIds.hex(id);
+    }
+
+    @Override
+    public boolean equals(Object other) {
+        return other instanceof NodeEntry n && java.util.Arrays.equals(id, n.id) && udp.equals(n.udp)
+                && enr.equals(n.enr);
+    }
+
+    @Override
+    public int hashCode() {
+        return java.util.Arrays.hashCode(id);
     }
 
     @Override
