@@ -16,7 +16,8 @@ import java.util.List;
  * @param packetsPerSecond       per source address: the packets taken in a second on average (a bucket of twice
  *                               that absorbs bursts); the rest are dropped before any decryption
  * @param rateLimitedSources     the sources whose rate is tracked (the least recently seen go first)
- * @param requestTimeout         an answer (or the whole of a NODES answer) must come within it
+ * @param requestTimeout         an answer (or the whole of a NODES answer) must come within it, and again after a
+ *                               handshake the request's WHOAREYOU asked for
  * @param livenessInterval       one table node is pinged every interval; a node that does not answer leaves
  */
 public record Discv5Config(InetSocketAddress bind, List<Enr> bootstrap, int sessions, int challenges,
@@ -37,6 +38,11 @@ public record Discv5Config(InetSocketAddress bind, List<Enr> bootstrap, int sess
     public Discv5Config withLivenessInterval(Duration interval) {
         return new Discv5Config(bind, bootstrap, sessions, challenges, pendingRequests, packetsPerSecond,
                 rateLimitedSources, requestTimeout, interval);
+    }
+
+    public Discv5Config withRequestTimeout(Duration timeout) {
+        return new Discv5Config(bind, bootstrap, sessions, challenges, pendingRequests, packetsPerSecond,
+                rateLimitedSources, timeout, livenessInterval);
     }
 
     public Discv5Config withPacketsPerSecond(int rate) {

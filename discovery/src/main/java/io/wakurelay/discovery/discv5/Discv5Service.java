@@ -352,6 +352,10 @@ public final class Discv5Service implements AutoCloseable {
         request.handshakeSent = true;
         requests.renonce(request, nonce);
         metrics.handshake();
+        // the answer now waits for the node to check our handshake: the request gets its time again
+        request.timeout.cancel(false);
+        request.timeout = loop.schedule(() -> timeOut(request), config.requestTimeout().toMillis(),
+                TimeUnit.MILLISECONDS);
         write(handshake, node.id(), node.udp());
     }
 
