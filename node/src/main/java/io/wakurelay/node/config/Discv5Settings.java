@@ -8,7 +8,7 @@ import java.util.Objects;
 /**
  * discv5 in the node (docs/discovery.md#discv5).
  *
- * @param enabled        {@code --discv5-discovery}: off by default here (nwaku turns it on)
+ * @param enabled        {@code --discv5-discovery}: off by default, as in nwaku without a network preset
  * @param udpPort        {@code --discv5-udp-port} (nwaku's 9000), shifted by {@code --ports-shift}; written into the
  *                       node's ENR as {@code udp} while discv5 runs
  * @param bootstrap      {@code --discv5-bootstrap-node} records; DNS discovery's finds are added at run time
