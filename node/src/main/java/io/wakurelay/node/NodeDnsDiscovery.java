@@ -41,6 +41,7 @@ final class NodeDnsDiscovery implements AutoCloseable {
     private final DnsDiscoveryMetrics metrics;
     private final EnrTreeSync sync;
     private volatile Disposable loop;
+    private volatile java.util.function.Consumer<List<Enr>> onFound = found -> { };
 
     private NodeDnsDiscovery(DnsDiscoveryConfig config, Host host, PeerRecords records, int clusterId,
             DnsDiscoveryMetrics metrics) {
@@ -57,6 +58,11 @@ final class NodeDnsDiscovery implements AutoCloseable {
     static NodeDnsDiscovery create(DnsDiscoveryConfig config, Host host, PeerRecords records, int clusterId,
             DnsDiscoveryMetrics metrics) {
         return new NodeDnsDiscovery(config, host, records, clusterId, metrics);
+    }
+
+    /** Also hands every read's records to {@code listener} (discv5's bootstrap nodes). */
+    void onFound(java.util.function.Consumer<List<Enr>> listener) {
+        onFound = listener;
     }
 
     /** Starts syncing now. */
@@ -97,7 +103,11 @@ final class NodeDnsDiscovery implements AutoCloseable {
                 log.warn("DNS discovery: cannot read {}: {}", url, e.getMessage());
             }
         }
-        return List.copyOf(found.values());
+        List<Enr> records = List.copyOf(found.values());
+        if (!records.isEmpty()) {
+            onFound.accept(records);
+        }
+        return records;
     }
 
     /** Whether the record's peer is connected once dialled; its record is then kept. */

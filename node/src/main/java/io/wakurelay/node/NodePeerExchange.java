@@ -21,10 +21,12 @@ final class NodePeerExchange {
     private final PeerExchangeClient client;
     private final StartedComponents components;
     private final NodeDnsDiscovery dns;
+    private final PeerRecords records;
 
     private NodePeerExchange(PeerExchangeSettings settings, PeerExchangeClient client, StartedComponents components,
-            NodeDnsDiscovery dns) {
+            NodeDnsDiscovery dns, PeerRecords records) {
         this.settings = settings;
+        this.records = records;
         this.client = client;
         this.components = components;
         this.dns = dns;
@@ -50,7 +52,19 @@ final class NodePeerExchange {
             dns = NodeDnsDiscovery.create(settings.dns(), host, records, clusterId, dnsMetrics);
             components.add("DNS discovery", dns, dns::shutdown, dns);
         }
-        return new NodePeerExchange(settings, client, components, dns);
+        return new NodePeerExchange(settings, client, components, dns, records);
+    }
+
+    /** The record cache the server answers from (discv5's connected finds are kept there too). */
+    PeerRecords records() {
+        return records;
+    }
+
+    /** Hands the records each DNS tree read names to {@code listener} (discv5 takes them as bootstrap nodes). */
+    void onDnsFinds(java.util.function.Consumer<java.util.List<Enr>> listener) {
+        if (dns != null) {
+            dns.onFound(listener);
+        }
     }
 
     /** Starts asking the peer exchange node and reading the DNS trees, when they are configured. */

@@ -24,7 +24,7 @@ import org.slf4j.LoggerFactory;
  * announces, so {@code --ext-multiaddr} and every transport's address appear), the {@code waku2} bits of the services
  * running, and the shards of the cluster's static-sharding topics it relays. As nwaku, shards above 1023 (which an
  * ENR cannot name) are left out of the record. A node whose key is not secp256k1 (an Ed25519 key file) has no
- * record: "v4" identities are secp256k1 only.
+ * record: "v4" identities are secp256k1 only. With discv5 on, {@code udp} names its port.
  */
 final class NodeRecord {
 
@@ -34,7 +34,8 @@ final class NodeRecord {
     }
 
     /** The published record, or null when the node key cannot sign one. */
-    static Enr publish(Path dataDir, Host host, int clusterId, Collection<String> topics, Set<Capability> served) {
+    static Enr publish(Path dataDir, Host host, int clusterId, Collection<String> topics, Set<Capability> served,
+            OptionalInt udpPort) {
         if (host.identity().type() != KeyType.SECP256K1) {
             LOG.warn("no ENR: the node key is {}, and ENRs (the \"v4\" identity) need a secp256k1 key",
                     host.identity().type());
@@ -45,6 +46,7 @@ final class NodeRecord {
                 .announce(announced)
                 .capabilities(WakuCapabilities.of(served))
                 .shards(RelayShards.of(clusterId, shardsOf(clusterId, topics)));
+        udpPort.ifPresent(builder::udpPort); // discv5's port, while it runs
         return LocalEnr.publish(dataDir, builder).current();
     }
 

@@ -148,9 +148,14 @@ public final class WakuNode implements NodeStatus, AutoCloseable {
             components.add("filter client", filterClient, filterClient::shutdown, filterClient);
             NodePeerExchange peerExchange = NodePeerExchange.start(services.peerExchange(), host,
                     config.relay().clusterId(), metrics.registry(), components);
-            this.enr = NodeRecord.publish(config.dataDir(), host, config.relay().clusterId(),
-                    relay == null ? config.relay().pubsubTopics() : relay.subscriptions(),
-                    served(relay != null, services, archive != null, lightpush != null, filter != null));
+            NodeDiscv5 discv5 = NodeDiscv5.bindIfEnabled(services.peerExchange().discv5(), config, host, metrics.registry(),
+                    components);
+            Set<String> topics = relay == null ? Set.copyOf(config.relay().pubsubTopics()) : relay.subscriptions();
+            this.enr = NodeRecord.publish(config.dataDir(), host, config.relay().clusterId(), topics,
+                    served(relay != null, services, archive != null, lightpush != null, filter != null),
+                    discv5 == null ? java.util.OptionalInt.empty() : java.util.OptionalInt.of(discv5.port()));
+            NodeDiscv5.startIfBound(discv5, enr, host, peerExchange, config.relay().clusterId(),
+                    NodeRecord.shardsOf(config.relay().clusterId(), topics));
 
             pipeline.connect(relay == null ? Flux.empty() : relay.accepted().doOnNext(e -> {
                 if (filter != null) {

@@ -273,8 +273,11 @@ class NodeCommandLineTest {
         assertThat(config.metrics()).isNull();
         // dns-discovery is ours too now; as in nwaku, where it is deprecated, it does nothing without a tree URL
         assertThat(config.services().peerExchange().dns().enabled()).isFalse();
+        // and so is discv5-discovery: an nwaku config file turns it on here as there
+        assertThat(config.services().peerExchange().discv5().enabled()).isTrue();
         assertThat(warnings).singleElement().asString()
-                .contains("ignoring 3 key(s)", "discv5-discovery", "rln-relay", "nat").doesNotContain("dns-discovery");
+                .contains("ignoring 2 key(s)", "rln-relay", "nat").doesNotContain("dns-discovery")
+                .doesNotContain("discv5-discovery");
     }
 
     @Test

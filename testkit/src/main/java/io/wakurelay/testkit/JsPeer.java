@@ -61,6 +61,8 @@ public final class JsPeer implements AutoCloseable {
         LIGHT_NODE("light/light-node.mjs"),
         /** js-waku's ENR library (@waku/enr 0.0.33): decodes and creates records; no network. */
         ENR_TOOL("discovery/enr-tool.mjs"),
+        /** ChainSafe's discv5 (@chainsafe/discv5 10.0.1): a discv5 node on 127.0.0.1. */
+        DISCV5_NODE("discv5/discv5-node.mjs"),
         /**
          * The same light node in a page of headless Chromium (Debian's), over WebSocket as a browser app: @waku/sdk
          * bundled with esbuild, the browser driven by playwright-core.

@@ -7,34 +7,34 @@ import java.util.List;
  * Recursive Length Prefix encoding (the Ethereum yellow paper, appendix B), only as far as records need it: byte
  * strings, unsigned integers as minimal big-endian byte strings, and lists of already encoded items.
  */
-final class Rlp {
+public final class Rlp {
 
     private Rlp() {
     }
 
-    static byte[] bytes(byte[] value) {
+    public static byte[] bytes(byte[] value) {
         if (value.length == 1 && (value[0] & 0xff) < 0x80) {
             return value.clone(); // a single byte below 0x80 is its own encoding
         }
         return withPrefix(0x80, value);
     }
 
-    static byte[] string(String ascii) {
+    public static byte[] string(String ascii) {
         return bytes(ascii.getBytes(java.nio.charset.StandardCharsets.US_ASCII));
     }
 
     /** An unsigned integer: big-endian without leading zeros (zero is the empty string). */
-    static byte[] unsigned(long value) {
+    public static byte[] unsigned(long value) {
         return bytes(minimalBigEndian(value));
     }
 
-    static byte[] list(List<byte[]> encodedItems) {
+    public static byte[] list(List<byte[]> encodedItems) {
         ByteArrayOutputStream payload = new ByteArrayOutputStream();
         encodedItems.forEach(payload::writeBytes);
         return withPrefix(0xc0, payload.toByteArray());
     }
 
-    static byte[] minimalBigEndian(long value) {
+    public static byte[] minimalBigEndian(long value) {
         int length = (Long.SIZE - Long.numberOfLeadingZeros(value) + 7) / 8;
         byte[] out = new byte[length];
         for (int i = 0; i < length; i++) {

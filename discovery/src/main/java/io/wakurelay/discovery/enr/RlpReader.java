@@ -8,13 +8,13 @@ import java.util.Arrays;
  * zero) and never reads past the item that encloses it, so a lie in a length prefix is an error, not a read of the
  * neighbouring bytes. Errors are {@link EnrFormatException}s.
  */
-final class RlpReader {
+public final class RlpReader {
 
     private final byte[] input;
     private int position;
     private final int end;
 
-    RlpReader(byte[] input) {
+    public RlpReader(byte[] input) {
         this(input, 0, input.length);
     }
 
@@ -24,12 +24,12 @@ final class RlpReader {
         this.end = end;
     }
 
-    boolean hasMore() {
+    public boolean hasMore() {
         return position < end;
     }
 
     /** Reads a list header and returns a reader over the list's payload; this reader moves past the whole list. */
-    RlpReader list() {
+    public RlpReader list() {
         Header header = header();
         if (!header.list) {
             throw new EnrFormatException("expected an RLP list at offset " + header.start);
@@ -38,7 +38,7 @@ final class RlpReader {
     }
 
     /** Reads a byte string (a list here is an error). */
-    byte[] bytes() {
+    public byte[] bytes() {
         Header header = header();
         if (header.list) {
             throw new EnrFormatException("expected an RLP string, found a list at offset " + header.start);
@@ -47,7 +47,7 @@ final class RlpReader {
     }
 
     /** An unsigned integer of at most {@code maxBytes} bytes, minimally encoded (no leading zero byte). */
-    long unsigned(int maxBytes) {
+    public long unsigned(int maxBytes) {
         byte[] bytes = bytes();
         if (bytes.length > maxBytes) {
             throw new EnrFormatException("an integer of " + bytes.length + " bytes where at most " + maxBytes
@@ -64,7 +64,7 @@ final class RlpReader {
     }
 
     /** The whole encoding of the next item, string or list, as it stands in the input (checked, not interpreted). */
-    byte[] rawItem() {
+    public byte[] rawItem() {
         int start = position;
         Header header = header();
         if (header.list) {

@@ -309,6 +309,9 @@ public final class NodeOptions {
                     + "1.1.1.1 and 1.0.0.1, as nwaku's --dns-addrs-name-server)")
     List<String> dnsDiscoveryNameServers = new ArrayList<>();
 
+    @CommandLine.Mixin
+    Discv5Options discv5 = new Discv5Options();
+
     @Option(names = "--rate-limit", paramLabel = "PROTOCOL:RATE", split = ",",
             description = "per-peer request rate of store, lightpush, filter or px (peer exchange) (nwaku's form, e.g. "
                     + "store:30/1s, lightpush:none; without PROTOCOL: all four); defaults: store 30/1s, lightpush 30/1s, "

@@ -87,6 +87,8 @@ final class OptionDefaults {
         d.put("--filter-max-criteria", String.valueOf(filter.maxCriteriaPerPeer()));
         d.put("--peer-exchange", String.valueOf(node.services().peerExchange().server() != null));
         d.put("--dns-discovery", String.valueOf(node.services().peerExchange().dns().enabled()));
+        d.put("--discv5-discovery", String.valueOf(node.services().peerExchange().discv5().enabled()));
+        d.put("--discv5-udp-port", String.valueOf(node.services().peerExchange().discv5().udpPort()));
         d.put("--rest", String.valueOf(rest != null));
         d.put("--rest-address", rest.address());
         d.put("--rest-port", String.valueOf(rest.port()));

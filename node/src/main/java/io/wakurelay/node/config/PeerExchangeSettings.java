@@ -20,18 +20,21 @@ import java.util.Objects;
  * @param cacheCapacity  the most records of other nodes kept (the oldest offered goes first)
  * @param dns            DNS discovery ({@code --dns-discovery-url}): its peers are dialled and their records kept in
  *                       the same cache; off without a tree URL
+ * @param discv5         discv5 ({@code --discv5-discovery}): its finds are dialled and kept the same way
  */
 public record PeerExchangeSettings(PeerExchangeConfig server, PeerExchangeClientConfig client, Multiaddr node,
                                    List<Enr> staticRecords, int cacheCapacity,
-                                   DnsDiscoveryConfig dns) {
+                                   DnsDiscoveryConfig dns, Discv5Settings discv5) {
     /** Served, no node asked; 500 records of at most 300 bytes. */
     public static final PeerExchangeSettings DEFAULTS = new PeerExchangeSettings(PeerExchangeConfig.DEFAULTS,
-            PeerExchangeClientConfig.DEFAULTS, null, List.of(), 500, DnsDiscoveryConfig.DEFAULTS);
+            PeerExchangeClientConfig.DEFAULTS, null, List.of(), 500, DnsDiscoveryConfig.DEFAULTS,
+            Discv5Settings.DEFAULTS);
 
     public PeerExchangeSettings {
         Objects.requireNonNull(client, "client");
         staticRecords = List.copyOf(staticRecords);
         Objects.requireNonNull(dns, "dns");
+        Objects.requireNonNull(discv5, "discv5");
         if (cacheCapacity < 1) {
             throw new IllegalArgumentException("cacheCapacity must be positive, was " + cacheCapacity);
         }
@@ -41,22 +44,26 @@ public record PeerExchangeSettings(PeerExchangeConfig server, PeerExchangeClient
     }
 
     public PeerExchangeSettings withServer(PeerExchangeConfig v) {
-        return new PeerExchangeSettings(v, client, node, staticRecords, cacheCapacity, dns);
+        return new PeerExchangeSettings(v, client, node, staticRecords, cacheCapacity, dns, discv5);
     }
 
     public PeerExchangeSettings withNode(Multiaddr v) {
-        return new PeerExchangeSettings(server, client, v, staticRecords, cacheCapacity, dns);
+        return new PeerExchangeSettings(server, client, v, staticRecords, cacheCapacity, dns, discv5);
     }
 
     public PeerExchangeSettings withClient(PeerExchangeClientConfig v) {
-        return new PeerExchangeSettings(server, v, node, staticRecords, cacheCapacity, dns);
+        return new PeerExchangeSettings(server, v, node, staticRecords, cacheCapacity, dns, discv5);
     }
 
     public PeerExchangeSettings withDns(DnsDiscoveryConfig v) {
-        return new PeerExchangeSettings(server, client, node, staticRecords, cacheCapacity, v);
+        return new PeerExchangeSettings(server, client, node, staticRecords, cacheCapacity, v, discv5);
+    }
+
+    public PeerExchangeSettings withDiscv5(Discv5Settings v) {
+        return new PeerExchangeSettings(server, client, node, staticRecords, cacheCapacity, dns, v);
     }
 
     public PeerExchangeSettings withStaticRecords(List<Enr> v) {
-        return new PeerExchangeSettings(server, client, node, v, cacheCapacity, dns);
+        return new PeerExchangeSettings(server, client, node, v, cacheCapacity, dns, discv5);
     }
 }

@@ -67,7 +67,7 @@ final class ServiceOptions {
         Multiaddr node = o.peerExchangeNode == null || o.peerExchangeNode.isBlank() ? null
                 : NodeOptions.option("--peer-exchange-node", () -> RelayConfigs.staticPeer(o.peerExchangeNode));
         return PeerExchangeSettings.DEFAULTS.withServer(o.peerExchange ? server : null).withNode(node)
-                .withStaticRecords(records).withDns(dnsDiscovery(o));
+                .withStaticRecords(records).withDns(dnsDiscovery(o)).withDiscv5(o.discv5.settings(o::shifted));
     }
 
     /** DNS discovery: on with a tree URL (nwaku); the name servers given, else the record's defaults. */

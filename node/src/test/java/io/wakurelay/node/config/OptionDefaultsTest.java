@@ -20,7 +20,7 @@ class OptionDefaultsTest {
             "--shard", "--pubsub-topic", "--rate-limit", "--rest-allow-origin", "--rest-allow-host", "--help", "--version",
             "--store-message-db-password-file", "--dns4-domain-name", "--websocket-secure-key-path",
             "--websocket-secure-cert-path", "--peer-exchange-node", "--dns-discovery-url",
-            "--dns-discovery-name-server", "--storenode", "--lightpushnode", "--filternode");
+            "--dns-discovery-name-server", "--storenode", "--lightpushnode", "--filternode", "--discv5-bootstrap-node");
 
     private static Iterable<OptionSpec> options() {
         return new CommandLine(new NodeOptions()).getCommandSpec().options();

@@ -1,0 +1,52 @@
+package io.wakurelay.discovery.discv5;
+
+import io.wakurelay.discovery.enr.Enr;
+import java.net.InetSocketAddress;
+import java.time.Duration;
+import java.util.List;
+
+/**
+ * What a discv5 service binds and its bounds.
+ *
+ * @param bind                   the UDP address (nwaku's default port 9000)
+ * @param bootstrap              records put in the table at start and pinged
+ * @param sessions               session keys kept (least recently used go first)
+ * @param challenges             WHOAREYOU challenges awaiting a handshake
+ * @param pendingRequests        our requests awaiting an answer; a request past it fails at once
+ * @param packetsPerSecond       per source address: the packets taken in a second on average (a bucket of twice
+ *                               that absorbs bursts); the rest are dropped before any decryption
+ * @param rateLimitedSources     the sources whose rate is tracked (the least recently seen go first)
+ * @param requestTimeout         an answer (or the whole of a NODES answer) must come within it, and again after a
+ *                               handshake the request's WHOAREYOU asked for
+ * @param livenessInterval       one table node is pinged every interval; a node that does not answer leaves
+ */
+public record Discv5Config(InetSocketAddress bind, List<Enr> bootstrap, int sessions, int challenges,
+        int pendingRequests, int packetsPerSecond, int rateLimitedSources, Duration requestTimeout,
+        Duration livenessInterval) {
+
+    public static final int DEFAULT_PORT = 9000;
+
+    public Discv5Config {
+        bootstrap = List.copyOf(bootstrap);
+    }
+
+    public static Discv5Config defaults(InetSocketAddress bind, List<Enr> bootstrap) {
+        return new Discv5Config(bind, bootstrap, 1024, 256, 512, 50, 4096, Duration.ofSeconds(1),
+                Duration.ofSeconds(10));
+    }
+
+    public Discv5Config withLivenessInterval(Duration interval) {
+        return new Discv5Config(bind, bootstrap, sessions, challenges, pendingRequests, packetsPerSecond,
+                rateLimitedSources, requestTimeout, interval);
+    }
+
+    public Discv5Config withRequestTimeout(Duration timeout) {
+        return new Discv5Config(bind, bootstrap, sessions, challenges, pendingRequests, packetsPerSecond,
+                rateLimitedSources, timeout, livenessInterval);
+    }
+
+    public Discv5Config withPacketsPerSecond(int rate) {
+        return new Discv5Config(bind, bootstrap, sessions, challenges, pendingRequests, rate, rateLimitedSources,
+                requestTimeout, livenessInterval);
+    }
+}

@@ -1,0 +1,130 @@
+package io.wakurelay.discovery.discv5;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.Meter;
+import io.micrometer.core.instrument.MeterRegistry;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.IntSupplier;
+
+/**
+ * discv5's meters ({@code waku_discv5_*}): packets in and out by kind, packets dropped by why, sessions and table
+ * size, lookups and the records they found, and nwaku's {@code waku_discv5_errors{type}} for found records that
+ * cannot be used. Every label value is registered at start; {@link #close()} removes them.
+ */
+public final class Discv5Metrics implements AutoCloseable {
+
+    /** The kinds of packet, by header flag. */
+    public enum Kind { ORDINARY, WHOAREYOU, HANDSHAKE }
+
+    /** Why a packet was dropped. */
+    public enum Drop {
+        RATE_LIMITED, INVALID, UNSOLICITED, BAD_HANDSHAKE, PENDING_FULL;
+
+        String label() {
+            return name().toLowerCase(java.util.Locale.ROOT);
+        }
+    }
+
+    /** Why a found record was not handed to the dialler (nwaku's error types where they exist). */
+    public enum RecordError {
+        PARSE_FAILURE("ParseFailure"), NO_SHARD_INFO("NoShardInfo"), OTHER_SHARDS("other_shards"),
+        NO_ADDRESS("no_address");
+
+        private final String label;
+
+        RecordError(String label) {
+            this.label = label;
+        }
+    }
+
+    private final MeterRegistry registry;
+    private final List<Meter> meters = new ArrayList<>();
+    private final Map<Kind, Counter> in = new EnumMap<>(Kind.class);
+    private final Map<Kind, Counter> out = new EnumMap<>(Kind.class);
+    private final Map<Drop, Counter> dropped = new EnumMap<>(Drop.class);
+    private final Map<RecordError, Counter> errors = new EnumMap<>(RecordError.class);
+    private final Counter lookups;
+    private final Counter discovered;
+    private final Counter handshakes;
+    private volatile IntSupplier sessions = () -> 0;
+    private volatile IntSupplier tableSize = () -> 0;
+
+    public Discv5Metrics(MeterRegistry registry) {
+        this.registry = registry;
+        for (Kind kind : Kind.values()) {
+            String label = kind.name().toLowerCase(java.util.Locale.ROOT);
+            in.put(kind, add(Counter.builder("waku.discv5.packets.in").tag("kind", label)
+                    .description("discv5: packets taken in (after the rate limit and the header check), by kind")
+                    .register(registry)));
+            out.put(kind, add(Counter.builder("waku.discv5.packets.out").tag("kind", label)
+                    .description("discv5: packets sent, by kind").register(registry)));
+        }
+        for (Drop drop : Drop.values()) {
+            dropped.put(drop, add(Counter.builder("waku.discv5.dropped").tag("reason", drop.label())
+                    .description("discv5: packets and requests dropped, by why").register(registry)));
+        }
+        for (RecordError error : RecordError.values()) {
+            errors.put(error, add(Counter.builder("waku.discv5.errors").tag("type", error.label)
+                    .description("discv5: found records not handed to the dialler, by why").register(registry)));
+        }
+        lookups = add(Counter.builder("waku.discv5.lookups")
+                .description("discv5: random lookups run").register(registry));
+        discovered = add(Counter.builder("waku.discv5.discovered")
+                .description("discv5: verified records found by lookups (each lookup counts its finds)")
+                .register(registry));
+        handshakes = add(Counter.builder("waku.discv5.handshakes")
+                .description("discv5: handshakes sent as initiator and accepted as recipient").register(registry));
+        meters.add(Gauge.builder("waku.discv5.sessions", () -> sessions.getAsInt())
+                .description("discv5: sessions with keys").register(registry));
+        meters.add(Gauge.builder("waku.discv5.table.size", () -> tableSize.getAsInt())
+                .description("discv5: nodes in the routing table").register(registry));
+    }
+
+    private Counter add(Counter counter) {
+        meters.add(counter);
+        return counter;
+    }
+
+    void bind(IntSupplier sessions, IntSupplier tableSize) {
+        this.sessions = sessions;
+        this.tableSize = tableSize;
+    }
+
+    void in(int flag) {
+        in.get(Kind.values()[flag]).increment();
+    }
+
+    void out(int flag) {
+        out.get(Kind.values()[flag]).increment();
+    }
+
+    void dropped(Drop drop) {
+        dropped.get(drop).increment();
+    }
+
+    void handshake() {
+        handshakes.increment();
+    }
+
+    void lookup(int found) {
+        lookups.increment();
+        discovered.increment(found);
+    }
+
+    public void recordError(RecordError error) {
+        errors.get(error).increment();
+    }
+
+    public double droppedCount(Drop drop) {
+        return dropped.get(drop).count();
+    }
+
+    @Override
+    public void close() {
+        meters.forEach(registry::remove);
+    }
+}

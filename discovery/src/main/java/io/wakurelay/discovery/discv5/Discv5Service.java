@@ -1,0 +1,534 @@
+package io.wakurelay.discovery.discv5;
+
+import io.netty.bootstrap.Bootstrap;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.EventLoop;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.MultiThreadIoEventLoopGroup;
+import io.netty.channel.SimpleChannelInboundHandler;
+import io.netty.channel.nio.NioIoHandler;
+import io.netty.channel.socket.DatagramPacket;
+import io.netty.channel.socket.nio.NioDatagramChannel;
+import io.wakurelay.discovery.discv5.Discv5Metrics.Drop;
+import io.wakurelay.discovery.discv5.PendingRequests.Request;
+import io.wakurelay.discovery.discv5.Sessions.Session;
+import io.wakurelay.discovery.enr.Enr;
+import io.wakurelay.discovery.enr.EnrFormatException;
+import java.net.InetSocketAddress;
+import java.security.SecureRandom;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A discv5 node on one UDP socket: answers PING, FINDNODE and TALKREQ (empty), sends PING and FINDNODE, runs the
+ * handshake on both sides, keeps the routing table alive with pings and runs lookups. All state lives on one Netty
+ * event loop (no locks): the public methods hand their work to it. Every map is bounded (see {@link Discv5Config});
+ * a packet that does not parse, decrypt or answer something we asked is counted and dropped, and a source past its
+ * rate is dropped before any cryptography.
+ */
+public final class Discv5Service implements AutoCloseable {
+    private static final Logger log = LoggerFactory.getLogger(Discv5Service.class);
+    static final int RANDOM_MESSAGE_LENGTH = 20;
+
+    private final Discv5Config config;
+    private final byte[] privateScalar;
+    private final byte[] localId;
+    private final Supplier<Enr> localRecord;
+    private final Discv5Metrics metrics;
+    private final EventLoopGroup group;
+    private final EventLoop loop;
+    private final SecureRandom random = new SecureRandom();
+    private final RoutingTable table;
+    private final Sessions sessions;
+    private final Challenges challenges;
+    private final PendingRequests requests;
+    private final SourceRateLimiter rateLimiter;
+    private volatile Channel channel;
+    private volatile int sessionCount;
+    private volatile int tableCount;
+
+    private Discv5Service(Discv5Config config, byte[] privateScalar, Supplier<Enr> localRecord,
+            Discv5Metrics metrics) {
+        this.config = config;
+        this.privateScalar = privateScalar.clone();
+        this.localId = NodeIds.of(Discv5Crypto.publicKey(privateScalar));
+        this.localRecord = localRecord;
+        this.metrics = metrics;
+        this.group = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
+        this.loop = group.next();
+        this.table = new RoutingTable(localId);
+        this.sessions = new Sessions(config.sessions());
+        this.challenges = new Challenges(config.challenges());
+        this.requests = new PendingRequests(config.pendingRequests());
+        this.rateLimiter = new SourceRateLimiter(config.packetsPerSecond(), config.rateLimitedSources());
+        metrics.bind(() -> sessionCount, () -> tableCount);
+    }
+
+    /** Binds the socket, puts the bootstrap records in the table, pings them and starts the liveness checks. */
+    public static Discv5Service start(Discv5Config config, byte[] privateScalar, Supplier<Enr> localRecord,
+            Discv5Metrics metrics) throws InterruptedException {
+        Discv5Service service = new Discv5Service(config, privateScalar, localRecord, metrics);
+        service.bind();
+        return service;
+    }
+
+    private void bind() throws InterruptedException {
+        Bootstrap bootstrap = new Bootstrap().group(loop).channel(NioDatagramChannel.class)
+                .handler(new SimpleChannelInboundHandler<DatagramPacket>() {
+                    @Override
+                    protected void channelRead0(ChannelHandlerContext ctx, DatagramPacket packet) {
+                        receive(packet);
+                    }
+                });
+        try {
+            channel = bootstrap.bind(config.bind()).sync().channel();
+        } catch (RuntimeException | InterruptedException e) {
+            group.shutdownGracefully(0, 1, TimeUnit.SECONDS);
+            throw e;
+        }
+        loop.execute(() -> {
+            for (Enr record : config.bootstrap()) {
+                NodeEntry.of(record).ifPresentOrElse(node -> {
+                    table.add(node);
+                    ping(node);
+                }, () -> log.warn("discv5: bootstrap record {} names no UDP endpoint; left out", record.text()));
+            }
+            updateGauges();
+        });
+        long every = config.livenessInterval().toMillis();
+        loop.scheduleAtFixedRate(this::checkLiveness, every, every, TimeUnit.MILLISECONDS);
+        log.info("discv5: listening on UDP {} as node {}", localAddress(), NodeIds.hex(localId));
+    }
+
+    public InetSocketAddress localAddress() {
+        return (InetSocketAddress) channel.localAddress();
+    }
+
+    public byte[] localId() {
+        return localId.clone();
+    }
+
+    // ---- public API: each call runs on the loop ----
+
+    /** PINGs a node: its PONG, or a failure after the request timeout. */
+    public CompletableFuture<Message.Pong> ping(NodeEntry node) {
+        return request(node, new Message.Ping(requestId(), localRecord.get().seq())).thenApply(Message.Pong.class::cast);
+    }
+
+    /** FINDNODE at the given distances: the verified records of the answer that lie at one of them. */
+    @SuppressWarnings("unchecked")
+    public CompletableFuture<List<Enr>> findNode(NodeEntry node, List<Integer> distances) {
+        return request(node, new Message.FindNode(requestId(), List.copyOf(distances))).thenApply(r -> (List<Enr>) r);
+    }
+
+    /** An iterative lookup of {@code target}: every verified record met on the way (see {@link Lookup}). */
+    public CompletableFuture<List<Enr>> lookup(byte[] target) {
+        CompletableFuture<List<Enr>> result = new CompletableFuture<>();
+        loop.execute(() -> new Lookup(this, table, target, localId).run().whenComplete((found, error) -> {
+            if (error != null) {
+                result.completeExceptionally(error);
+            } else {
+                metrics.lookup(found.size());
+                result.complete(found);
+            }
+        }));
+        return result;
+    }
+
+    /** A lookup of a random id: the random walk nwaku's {@code queryRandom} makes. */
+    public CompletableFuture<List<Enr>> randomLookup() {
+        byte[] target = new byte[NodeIds.LENGTH];
+        random.nextBytes(target);
+        return lookup(target);
+    }
+
+    /** Adds records to the table (found by DNS discovery, given at start) and pings them. */
+    public void addNodes(List<Enr> records) {
+        loop.execute(() -> {
+            for (Enr record : records) {
+                NodeEntry.of(record).filter(n -> !Arrays.equals(n.id(), localId)).ifPresent(node -> {
+                    table.add(node);
+                    ping(node);
+                });
+            }
+            updateGauges();
+        });
+    }
+
+    /** The nodes of the table now. */
+    public List<NodeEntry> tableNodes() {
+        return onLoop(table::all);
+    }
+
+    public int sessionCount() {
+        return sessionCount;
+    }
+
+    public int tableSize() {
+        return tableCount;
+    }
+
+    private <T> T onLoop(java.util.concurrent.Callable<T> task) {
+        try {
+            return loop.submit(task).get(5, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        } catch (ExecutionException | TimeoutException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    CompletableFuture<Object> request(NodeEntry node, Message message) {
+        Request request = new Request(node, message);
+        loop.execute(() -> send(request));
+        return request.result;
+    }
+
+    private byte[] requestId() {
+        byte[] id = new byte[8];
+        random.nextBytes(id);
+        return id;
+    }
+
+    // ---- sending ----
+
+    private void send(Request request) {
+        if (requests.isFull()) {
+            metrics.dropped(Drop.PENDING_FULL);
+            request.result.completeExceptionally(new IllegalStateException("too many discv5 requests in flight"));
+            return;
+        }
+        NodeEntry node = request.node;
+        Optional<Session> session = sessions.get(node.id(), node.udp());
+        if (session.isEmpty() && requests.handshaking(node)) {
+            requests.park(request); // sent when the handshake under way ends, over its session
+            return;
+        }
+        byte[] nonce = nonce();
+        byte[] plaintext = session.isPresent() ? request.message.encode() : randomBytes(RANDOM_MESSAGE_LENGTH);
+        // without a session the packet carries random bytes: the node answers WHOAREYOU, and the handshake carries it
+        Packet packet = ordinary(nonce, session.map(Session::writeKey).orElse(null), plaintext);
+        requests.add(request, nonce);
+        if (session.isEmpty()) {
+            requests.openedHandshake(request);
+        }
+        request.timeout = loop.schedule(() -> timeOut(request), config.requestTimeout().toMillis(),
+                TimeUnit.MILLISECONDS);
+        write(packet, node.id(), node.udp());
+    }
+
+    private Packet ordinary(byte[] nonce, byte[] key, byte[] plaintext) {
+        byte[] iv = randomBytes(16);
+        if (key == null) {
+            return new Packet(iv, Packet.FLAG_ORDINARY, nonce, localId, plaintext);
+        }
+        Packet header = new Packet(iv, Packet.FLAG_ORDINARY, nonce, localId, new byte[0]);
+        return new Packet(iv, Packet.FLAG_ORDINARY, nonce, localId,
+                Discv5Crypto.aesGcmEncrypt(key, nonce, plaintext, header.messageAd()));
+    }
+
+    private void respond(byte[] nodeId, InetSocketAddress to, Message message) {
+        sessions.get(nodeId, to).ifPresent(session -> {
+            byte[] nonce = nonce();
+            write(ordinary(nonce, session.writeKey(), message.encode()), nodeId, to);
+        });
+    }
+
+    private void write(Packet packet, byte[] destId, InetSocketAddress to) {
+        Channel ch = channel;
+        if (ch == null || !ch.isActive()) {
+            return;
+        }
+        ch.writeAndFlush(new DatagramPacket(Unpooled.wrappedBuffer(packet.encode(destId)), to));
+        metrics.out(packet.flag());
+    }
+
+    private void timeOut(Request request) {
+        requests.remove(request);
+        requests.unpark(request.node).forEach(this::send);
+        if (request.message instanceof Message.FindNode && request.nodesMessages > 0) {
+            request.result.complete(List.copyOf(request.records)); // part of a split answer: what came
+            return;
+        }
+        request.result.completeExceptionally(new TimeoutException("no answer from " + request.node + " to "
+                + request.message.getClass().getSimpleName()));
+        updateGauges();
+    }
+
+    // ---- receiving ----
+
+    private void receive(DatagramPacket datagram) {
+        InetSocketAddress from = datagram.sender();
+        ByteBuf content = datagram.content();
+        if (localRecord.get() == null) {
+            return; // the record naming our port is being made: nothing can be answered yet
+        }
+        if (!rateLimiter.tryAcquire(from, System.nanoTime())) {
+            metrics.dropped(Drop.RATE_LIMITED);
+            return;
+        }
+        if (content.readableBytes() < Packet.MIN_SIZE || content.readableBytes() > Packet.MAX_SIZE) {
+            metrics.dropped(Drop.INVALID);
+            return;
+        }
+        byte[] bytes = new byte[content.readableBytes()];
+        content.getBytes(content.readerIndex(), bytes);
+        try {
+            Packet packet = Packet.decode(bytes, localId);
+            metrics.in(packet.flag());
+            switch (packet.flag()) {
+                case Packet.FLAG_ORDINARY -> onOrdinary(packet, from);
+                case Packet.FLAG_WHOAREYOU -> onWhoareyou(packet, from);
+                default -> onHandshake(packet, from);
+            }
+        } catch (Discv5PacketException | EnrFormatException e) {
+            metrics.dropped(Drop.INVALID);
+            log.debug("discv5: dropped a packet from {}: {}", from, e.getMessage());
+        } catch (RuntimeException e) {
+            metrics.dropped(Drop.INVALID);
+            log.warn("discv5: a packet from {} failed", from, e);
+        }
+        updateGauges();
+    }
+
+    private void onOrdinary(Packet packet, InetSocketAddress from) {
+        byte[] sourceId = packet.sourceId();
+        Optional<Session> session = sessions.get(sourceId, from);
+        byte[] plaintext = session.map(s -> Discv5Crypto.aesGcmDecrypt(s.readKey(), packet.nonce(), packet.message(),
+                packet.messageAd())).orElse(null);
+        if (plaintext == null) {
+            challenge(packet, sourceId, from);
+            return;
+        }
+        handle(Message.decode(plaintext), sourceId, from);
+    }
+
+    /** The node cannot be read (no session or a stale one): ask who it is. */
+    private void challenge(Packet packet, byte[] sourceId, InetSocketAddress from) {
+        Optional<Enr> known = table.record(sourceId);
+        Packet whoareyou = Packet.whoareyou(randomBytes(16), packet.nonce(), randomBytes(16),
+                known.map(Enr::seq).orElse(0L));
+        challenges.put(sourceId, from, new Challenges.Challenge(whoareyou.challengeData(), known.orElse(null),
+                System.nanoTime()));
+        write(whoareyou, sourceId, from);
+    }
+
+    private void onWhoareyou(Packet packet, InetSocketAddress from) {
+        Optional<Request> pending = requests.byNonce(packet.nonce());
+        if (pending.isEmpty() || pending.get().handshakeSent || !pending.get().node.udp().equals(from)) {
+            metrics.dropped(Drop.UNSOLICITED);
+            return;
+        }
+        Request request = pending.get();
+        NodeEntry node = request.node;
+        byte[] challengeData = packet.challengeData();
+        byte[] ephemeral = Discv5Crypto.randomScalar(random);
+        byte[] ephemeralPublic = Discv5Crypto.publicKey(ephemeral);
+        Discv5Crypto.SessionKeys keys = Discv5Crypto.deriveKeys(
+                Discv5Crypto.ecdh(node.enr().publicKey(), ephemeral), localId, node.id(), challengeData);
+        byte[] signature = Discv5Crypto.idSign(privateScalar, challengeData, ephemeralPublic, node.id());
+        Enr ours = localRecord.get();
+        byte[] record = packet.whoareyouEnrSeq() < ours.seq() ? ours.encoded() : new byte[0];
+        byte[] authdata = new HandshakeAuthdata(localId, signature, ephemeralPublic, record).encode();
+        byte[] nonce = nonce();
+        byte[] iv = randomBytes(16);
+        Packet header = new Packet(iv, Packet.FLAG_HANDSHAKE, nonce, authdata, new byte[0]);
+        Packet handshake = new Packet(iv, Packet.FLAG_HANDSHAKE, nonce, authdata,
+                Discv5Crypto.aesGcmEncrypt(keys.initiatorKey(), nonce, request.message.encode(), header.messageAd()));
+        sessions.put(node.id(), node.udp(), new Session(keys.initiatorKey(), keys.recipientKey()));
+        request.handshakeSent = true;
+        requests.renonce(request, nonce);
+        metrics.handshake();
+        // the answer now waits for the node to check our handshake: the request gets its time again
+        request.timeout.cancel(false);
+        request.timeout = loop.schedule(() -> timeOut(request), config.requestTimeout().toMillis(),
+                TimeUnit.MILLISECONDS);
+        write(handshake, node.id(), node.udp());
+    }
+
+    private void onHandshake(Packet packet, InetSocketAddress from) {
+        HandshakeAuthdata auth = HandshakeAuthdata.decode(packet.authdata());
+        Challenges.Challenge challenge = challenges.take(auth.sourceId(), from, System.nanoTime(),
+                config.requestTimeout().toNanos() * 2);
+        if (challenge == null) {
+            metrics.dropped(Drop.UNSOLICITED);
+            return;
+        }
+        Enr record = challenge.known();
+        if (auth.record().length > 0) {
+            Enr sent = Enr.decode(auth.record());
+            if (record == null || sent.seq() > record.seq()) {
+                record = sent;
+            }
+        }
+        if (record == null || !Arrays.equals(record.nodeId(), auth.sourceId())
+                || !Discv5Crypto.idVerify(record.publicKey(), auth.idSignature(), challenge.challengeData(),
+                        auth.ephemeralKey(), localId)) {
+            metrics.dropped(Drop.BAD_HANDSHAKE);
+            return;
+        }
+        if (!Discv5Crypto.isPublicKey(auth.ephemeralKey())) {
+            metrics.dropped(Drop.BAD_HANDSHAKE);
+            return;
+        }
+        Discv5Crypto.SessionKeys keys = Discv5Crypto.deriveKeys(Discv5Crypto.ecdh(auth.ephemeralKey(), privateScalar),
+                auth.sourceId(), localId, challenge.challengeData());
+        byte[] plaintext = Discv5Crypto.aesGcmDecrypt(keys.initiatorKey(), packet.nonce(), packet.message(),
+                packet.messageAd());
+        if (plaintext == null) {
+            metrics.dropped(Drop.BAD_HANDSHAKE);
+            return;
+        }
+        sessions.put(auth.sourceId(), from, new Session(keys.recipientKey(), keys.initiatorKey()));
+        metrics.handshake();
+        Enr verified = record;
+        // a node enters the table only at the endpoint its record names: that it wrote to us from there proves it
+        NodeEntry.of(verified).filter(node -> node.udp().equals(from)).ifPresent(table::add);
+        handle(Message.decode(plaintext), auth.sourceId(), from);
+    }
+
+    // ---- messages ----
+
+    private void handle(Message message, byte[] sourceId, InetSocketAddress from) {
+        if (message instanceof Message.Ping ping) {
+            respond(sourceId, from, new Message.Pong(ping.requestId(), localRecord.get().seq(),
+                    from.getAddress().getAddress(), from.getPort()));
+        } else if (message instanceof Message.FindNode findNode) {
+            answerFindNode(findNode, sourceId, from);
+        } else if (message instanceof Message.TalkReq talk) {
+            respond(sourceId, from, new Message.TalkResp(talk.requestId(), new byte[0]));
+        } else {
+            onResponse(message, sourceId);
+        }
+    }
+
+    private void answerFindNode(Message.FindNode findNode, byte[] sourceId, InetSocketAddress from) {
+        List<byte[]> records = new ArrayList<>();
+        if (findNode.distances().contains(0)) {
+            records.add(localRecord.get().encoded());
+        }
+        for (NodeEntry node : table.atDistances(findNode.distances(), PendingRequests.MAX_RECORDS)) {
+            if (records.size() < PendingRequests.MAX_RECORDS && !Arrays.equals(node.id(), sourceId)) {
+                records.add(node.enr().encoded());
+            }
+        }
+        for (Message.Nodes nodes : NodesPacking.pack(findNode.requestId(), records)) {
+            respond(sourceId, from, nodes);
+        }
+    }
+
+    private void onResponse(Message message, byte[] sourceId) {
+        Optional<Request> pending = requests.byRequestId(message.requestId());
+        if (pending.isEmpty() || !Arrays.equals(pending.get().node.id(), sourceId)) {
+            metrics.dropped(Drop.UNSOLICITED);
+            return;
+        }
+        Request request = pending.get();
+        table.get(sourceId).ifPresent(table::add); // it answered: the most recently seen of its bucket
+        if (message instanceof Message.Pong && request.message instanceof Message.Ping
+                || message instanceof Message.TalkResp && request.message instanceof Message.TalkReq) {
+            finish(request, message);
+        } else if (message instanceof Message.Nodes nodes && request.message instanceof Message.FindNode findNode) {
+            onNodes(request, findNode, nodes);
+        } else {
+            metrics.dropped(Drop.UNSOLICITED);
+        }
+    }
+
+    private void onNodes(Request request, Message.FindNode findNode, Message.Nodes nodes) {
+        if (nodes.total() < 1 || nodes.total() > PendingRequests.MAX_NODES_MESSAGES) {
+            metrics.dropped(Drop.INVALID);
+            finish(request, List.copyOf(request.records));
+            return;
+        }
+        request.nodesTotal = nodes.total();
+        request.nodesMessages++;
+        for (byte[] raw : nodes.enrs()) {
+            if (request.records.size() >= PendingRequests.MAX_RECORDS) {
+                break; // a node sending more than asked: the rest is ignored
+            }
+            try {
+                Enr record = Enr.decode(raw);
+                int distance = NodeIds.logDistance(record.nodeId(), request.node.id());
+                if (findNode.distances().contains(distance)) {
+                    request.records.add(record);
+                }
+            } catch (EnrFormatException e) {
+                log.debug("discv5: a NODES record from {} does not verify: {}", request.node, e.getMessage());
+            }
+        }
+        if (request.nodesMessages >= request.nodesTotal) {
+            finish(request, List.copyOf(request.records));
+        }
+    }
+
+    private void finish(Request request, Object result) {
+        requests.remove(request);
+        request.result.complete(result);
+        requests.unpark(request.node).forEach(this::send);
+    }
+
+    // ---- liveness ----
+
+    private void checkLiveness() {
+        table.leastRecentlySeen(random).ifPresent(node -> ping(node).whenComplete((pong, error) -> {
+            if (error != null) {
+                table.remove(node.id());
+                log.debug("discv5: {} did not answer a liveness ping; removed", node);
+            } else if (pong.enrSeq() > node.enr().seq()) {
+                findNode(node, List.of(0)).thenAccept(records -> records.stream()
+                        .filter(r -> Arrays.equals(r.nodeId(), node.id())).findFirst()
+                        .flatMap(NodeEntry::of).ifPresent(table::add));
+            }
+            updateGauges();
+        }));
+    }
+
+    private void updateGauges() {
+        sessionCount = sessions.size();
+        tableCount = table.size();
+    }
+
+    private byte[] nonce() {
+        return randomBytes(Discv5Crypto.NONCE_LENGTH);
+    }
+
+    private byte[] randomBytes(int length) {
+        byte[] bytes = new byte[length];
+        random.nextBytes(bytes);
+        return bytes;
+    }
+
+    /** Work for the lookup, which runs on the loop. */
+    EventLoop loop() {
+        return loop;
+    }
+
+    @Override
+    public void close() {
+        Channel ch = channel;
+        if (ch != null) {
+            ch.close().awaitUninterruptibly(2, TimeUnit.SECONDS);
+        }
+        loop.execute(() -> requests.all().forEach(r -> {
+            requests.remove(r);
+            requests.unpark(r.node);
+            r.result.completeExceptionally(new IllegalStateException("discv5 stopped"));
+        }));
+        group.shutdownGracefully(0, 2, TimeUnit.SECONDS).awaitUninterruptibly(5, TimeUnit.SECONDS);
+        log.info("discv5: stopped");
+    }
+}

@@ -1,0 +1,58 @@
+package io.wakurelay.node;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.wakurelay.node.config.Discv5Settings;
+import io.wakurelay.node.config.NodeConfig;
+import io.wakurelay.node.config.NodeConfigBuilder;
+import io.wakurelay.node.config.PeerExchangeSettings;
+import io.wakurelay.node.config.ServicesConfig;
+import io.wakurelay.testkit.Closer;
+import io.wakurelay.testkit.Eventually;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Three nodes with discv5 on: B and C are given only A's ENR as their bootstrap node; by random lookups they find
+ * each other's records, which name this cluster's shard and a TCP address, and dial each other.
+ */
+@Tag("process")
+class Discv5NodeTest {
+    @TempDir
+    Path dir;
+
+    @RegisterExtension
+    final Closer closer = new Closer();
+
+    private WakuNode start(String name, String ip, Discv5Settings discv5) {
+        NodeConfigBuilder b = TestNodes.local(dir.resolve(name)).host(TestNodes.host(ip).build()).archive(null).rest(null)
+                .services(ServicesConfig.DEFAULTS.withPeerExchange(PeerExchangeSettings.DEFAULTS.withDiscv5(discv5)));
+        return closer.keep(WakuNode.start(b.build()));
+    }
+
+    @Test
+    void nodesGivenOneBootstrapEnrFindAndDialEachOther() throws Exception {
+        Discv5Settings on = Discv5Settings.DEFAULTS.withEnabled(true).withUdpPort(0)
+                .withLookupInterval(Duration.ofMillis(300));
+        WakuNode a = start("a", "127.0.0.2", on);
+        assertThat(a.enr().udp()).isPresent(); // the record names the UDP port discv5 got
+        WakuNode b = start("b", "127.0.0.3", on.withBootstrap(List.of(a.enr())));
+        WakuNode c = start("c", "127.0.0.4", on.withBootstrap(List.of(a.enr())));
+
+        for (WakuNode[] pair : new WakuNode[][] {{b, c}, {c, b}, {b, a}, {c, a}}) {
+            WakuNode from = pair[0];
+            WakuNode to = pair[1];
+            Eventually.until(() -> from.host().connection(to.host().peerId()).isPresent(),
+                    () -> "not connected: " + from.host().peerId() + " -> " + to.host().peerId());
+        }
+        assertThat(b.metrics().scrape())
+                .containsPattern("waku_discv5_lookups_total [1-9]")
+                .containsPattern("waku_discv5_packets_in_total\\{kind=\"ordinary\"} [1-9]")
+                .contains("waku_discv5_dropped_total{reason=\"invalid\"} 0.0");
+    }
+}
