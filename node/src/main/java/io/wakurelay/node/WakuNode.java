@@ -2,6 +2,7 @@ package io.wakurelay.node;
 
 import io.wakurelay.node.config.NodeVersion;
 import io.wakurelay.node.status.NodeStatus;
+import io.wakurelay.node.status.FilterSubscriberView;
 import io.wakurelay.node.status.PeerView;
 import io.wakurelay.node.config.NodeConfig;
 import io.wakurelay.node.config.ServicesConfig;
@@ -315,6 +316,9 @@ public final class WakuNode implements NodeStatus, AutoCloseable {
         if (filter != null) {
             services.add("Filter");
         }
+        if (config.services().peerExchange().server() != null) {
+            services.add("Peer Exchange");
+        }
         return services;
     }
 
@@ -345,6 +349,20 @@ public final class WakuNode implements NodeStatus, AutoCloseable {
     @Override
     public List<PeerView> peers() {
         return PeerViews.of(host, relay);
+    }
+
+    @Override
+    public int clusterId() {
+        return config.relay().clusterId();
+    }
+
+    @Override
+    public List<FilterSubscriberView> filterSubscribers() {
+        if (filter == null) {
+            return null;
+        }
+        return filter.subscribedCriteria().entrySet().stream().map(e -> new FilterSubscriberView(e.getKey().toString(),
+                e.getValue().stream().map(c -> new FilterSubscriberView.Criterion(c.get(0), c.get(1))).toList())).toList();
     }
 
     @Override

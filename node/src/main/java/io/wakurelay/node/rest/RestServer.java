@@ -60,6 +60,7 @@ public final class RestServer implements AutoCloseable {
     private final RelayApi relay;
     private final StoreApi store;
     private final NodeApi node;
+    private final AdminApi adminViews;
     private final LightpushApi lightpush;
     private final RequestGuard guard;
     private final LiveStreams streams;
@@ -87,6 +88,7 @@ public final class RestServer implements AutoCloseable {
         this.lightpush = new LightpushApi(lightpush, autoSharding, mapper, config, clockNanos);
         this.store = new StoreApi(store, remoteStore, mapper);
         this.node = new NodeApi(status, mapper, config);
+        this.adminViews = new AdminApi(status, mapper);
         this.guard = new RequestGuard(config);
         this.streams = streams;
         this.admin = config.admin();
@@ -216,6 +218,9 @@ public final class RestServer implements AutoCloseable {
         if (path.startsWith(LOG_LEVEL)) {
             return method.equals(HttpMethod.POST) ? node.setLogLevel(response, Paths.decode(path.substring(LOG_LEVEL.length())))
                     : notServed(method, path, "POST");
+        }
+        if (AdminApi.serves(path)) {
+            return adminViews.route(method, path, response);
         }
         if (path.startsWith(STREAM)) {
             return method.equals(HttpMethod.GET) ? relay.stream(response, Paths.decode(path.substring(STREAM.length()))) : notServed(method, path, "GET");
