@@ -106,7 +106,8 @@ public final class WakuNode implements NodeStatus, AutoCloseable {
             }
             // a repeated key is ambiguous (which one did the client mean?), so it is refused rather than last-one-wins
             ObjectMapper mapper = new ObjectMapper().enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION);
-            TopicCache cache = TopicCache.of(config.rest());
+            // the start-up topics are cached from the start, as nwaku's REST does; closed (released) as the node stops
+            TopicCache cache = components.add("REST relay cache", TopicCache.of(config.rest(), relay.subscriptions()));
             LiveStreams streams = LiveStreams.of(config.rest());
             RestMetrics.bind(metrics.registry(), cache, streams);
             LocalDelivery delivery = new LocalDelivery(mapper, cache, streams);

@@ -30,7 +30,8 @@ import java.util.Objects;
  * @param dataDir the node's directory: its key and, by default, the archive (in {@code store/})
  * @param logLevel  logback's name of the root level
  * @param logFormat the format of log lines
- * @param autoSharding how content topics map to shards; null without automatic sharding
+ * @param autoSharding how content topics map to shards (by default over 1 shard, as nwaku); null without automatic
+ *                     sharding
  * @param shutdownGrace how long a graceful stop may take in all: the components stop in turn, each with what is
  *                      left of it, and are then closed whether or not they finished
  */
@@ -43,7 +44,9 @@ public record NodeConfig(HostConfig host, RelayConfig relay, PrivateKey nodeKey,
     public static final NodeConfig DEFAULTS = new NodeConfig(
             HostConfig.DEFAULTS.toBuilder().agentVersion("wakurelay/" + NodeVersion.VERSION).build(), RelayConfig.DEFAULTS, null,
             ArchiveConfig.defaults(DEFAULT_DATA_DIR.resolve("store")), StoreLimits.DEFAULTS, ServicesConfig.DEFAULTS,
-            RestConfig.DEFAULTS, MetricsConfig.DEFAULTS, DEFAULT_DATA_DIR, "INFO", LogFormat.TEXT, null,
+            RestConfig.DEFAULTS, MetricsConfig.DEFAULTS, DEFAULT_DATA_DIR, "INFO", LogFormat.TEXT,
+            // automatic sharding over one shard, as nwaku's --num-shards-in-network defaults to 1
+            new AutoSharding(RelayConfig.DEFAULTS.clusterId(), 1),
             Duration.ofSeconds(20)); // inside the 30 s that docker-compose and Kubernetes wait after SIGTERM
 
 
@@ -56,6 +59,11 @@ public record NodeConfig(HostConfig host, RelayConfig relay, PrivateKey nodeKey,
         Objects.requireNonNull(logLevel, "logLevel");
         Objects.requireNonNull(logFormat, "logFormat");
         Objects.requireNonNull(shutdownGrace, "shutdownGrace");
+        if (autoSharding != null && autoSharding.clusterId() != relay.clusterId()) {
+            // content topics map to shards of the cluster the node relays in (a config built from DEFAULTS with only
+            // the relay's cluster changed keeps the number of shards)
+            autoSharding = new AutoSharding(relay.clusterId(), autoSharding.numShardsInNetwork());
+        }
         if (shutdownGrace.isNegative() || shutdownGrace.isZero()) {
             throw new IllegalArgumentException("shutdownGrace must be positive, was " + shutdownGrace);
         }

@@ -22,14 +22,16 @@ import java.util.Objects;
  * @param streamBufferBytes    bytes of events one Server-Sent Event stream may hold for its reader (it always
  *                             takes one event when empty, whatever its size)
  * @param streamsMemoryBytes   bytes of events all streams together may hold for their readers
+ * @param contentTopics        content topics whose messages are cached from the start, for
+ *                             {@code GET /relay/v1/auto/messages/{contentTopic}} (nwaku's {@code --content-topic})
  */
 public record RestConfig(String address, int port, boolean admin, int maxBodyBytes, int cacheCapacity, int maxStreams,
                          int streamBufferMessages, List<String> allowOrigins, List<String> allowHosts, long cacheBytes,
-                         long streamBufferBytes, long streamsMemoryBytes) {
+                         long streamBufferBytes, long streamsMemoryBytes, List<String> contentTopics) {
     public static final int DEFAULT_PORT = 8645;
     private static final long MIB = 1 << 20;
     public static final RestConfig DEFAULTS = new RestConfig("127.0.0.1", DEFAULT_PORT, false, (int) MIB, 50, 64, 256,
-            List.of(), List.of(), 16 * MIB, MIB, 16 * MIB);
+            List.of(), List.of(), 16 * MIB, MIB, 16 * MIB, List.of());
 
     public RestConfig {
         Objects.requireNonNull(address, "address");
@@ -56,6 +58,10 @@ public record RestConfig(String address, int port, boolean admin, int maxBodyByt
         }
         allowOrigins = List.copyOf(allowOrigins);
         allowHosts = List.copyOf(allowHosts);
+        contentTopics = List.copyOf(contentTopics);
+        if (contentTopics.size() > TopicCache.MAX_CONTENT_TOPICS) {
+            throw new IllegalArgumentException("at most " + TopicCache.MAX_CONTENT_TOPICS + " content topics, was " + contentTopics.size());
+        }
         for (String origin : allowOrigins) {
             if (origin.isBlank()) {
                 throw new IllegalArgumentException("an allowed origin must not be empty");
@@ -90,6 +96,7 @@ public record RestConfig(String address, int port, boolean admin, int maxBodyByt
         private long cacheBytes;
         private long streamBufferBytes;
         private long streamsMemoryBytes;
+        private List<String> contentTopics;
 
         private Builder(RestConfig c) {
             address = c.address;
@@ -104,6 +111,7 @@ public record RestConfig(String address, int port, boolean admin, int maxBodyByt
             cacheBytes = c.cacheBytes;
             streamBufferBytes = c.streamBufferBytes;
             streamsMemoryBytes = c.streamsMemoryBytes;
+            contentTopics = c.contentTopics;
         }
 
         public Builder address(String value) {
@@ -166,9 +174,14 @@ public record RestConfig(String address, int port, boolean admin, int maxBodyByt
             return this;
         }
 
+        public Builder contentTopics(List<String> value) {
+            contentTopics = value;
+            return this;
+        }
+
         public RestConfig build() {
             return new RestConfig(address, port, admin, maxBodyBytes, cacheCapacity, maxStreams, streamBufferMessages,
-                    allowOrigins, allowHosts, cacheBytes, streamBufferBytes, streamsMemoryBytes);
+                    allowOrigins, allowHosts, cacheBytes, streamBufferBytes, streamsMemoryBytes, contentTopics);
         }
     }
 }
