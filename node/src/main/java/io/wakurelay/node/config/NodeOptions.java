@@ -321,11 +321,11 @@ public final class NodeOptions {
     String restMaxBodySize;
 
     @Option(names = "--rest-relay-cache-capacity", paramLabel = "N",
-            description = "messages kept per REST-subscribed topic")
+            description = "messages kept per cached topic (the topics the node starts with, and those subscribed over REST)")
     int restCacheCapacity;
 
     @Option(names = "--rest-relay-cache-size", paramLabel = "SIZE",
-            description = "bytes of messages the caches of all REST-subscribed topics hold together")
+            description = "bytes the REST relay caches of all topics hold alive together")
     String restCacheSize;
 
     @Option(names = "--rest-max-streams", paramLabel = "N", description = "concurrent Server-Sent Event streams")

@@ -10,7 +10,7 @@ import java.util.Objects;
  * @param port                 TCP port (default 8645, as nwaku); 0 picks a free one
  * @param admin                whether /admin endpoints are served (default off)
  * @param maxBodyBytes         largest request body accepted; larger ones get 400 (as nwaku up to 16 MiB, 413 above)
- * @param cacheCapacity        messages kept per REST-subscribed topic for GET /relay/v1/messages (oldest dropped)
+ * @param cacheCapacity        messages kept per cached topic for GET /relay/v1/messages (oldest dropped)
  * @param maxStreams           concurrent Server-Sent Event streams; more get 503
  * @param streamBufferMessages messages buffered per stream for a slow reader before they are dropped (counted)
  * @param allowOrigins         browser origins allowed to call the API (nwaku's {@code --rest-allow-origin}: patterns
@@ -18,7 +18,8 @@ import java.util.Objects;
  *                             its scheme); a request with any other {@code Origin} header is refused (403)
  * @param allowHosts           host names accepted in the {@code Host} header besides IP literals of the bound address
  *                             and {@code localhost} (refusing other names defeats DNS rebinding); {@code *} accepts any
- * @param cacheBytes           bytes of JSON the relay caches of all REST-subscribed topics may hold together
+ * @param cacheBytes           bytes the relay caches of all topics may hold alive together (the buffers the kept
+ *                             messages arrived in)
  * @param streamBufferBytes    bytes of events one Server-Sent Event stream may hold for its reader (it always
  *                             takes one event when empty, whatever its size)
  * @param streamsMemoryBytes   bytes of events all streams together may hold for their readers
