@@ -362,8 +362,10 @@ public final class WakuNode implements NodeStatus, AutoCloseable {
         if (filter == null) {
             return null;
         }
-        return filter.subscribedCriteria().entrySet().stream().map(e -> new FilterSubscriberView(e.getKey().toString(),
-                e.getValue().stream().map(c -> new FilterSubscriberView.Criterion(c.get(0), c.get(1))).toList())).toList();
+        return filter.subscribedCriteria().entrySet().stream()
+                .map(e -> new FilterSubscriberView(e.getKey().toString(), e.getValue().stream()
+                        .map(c -> new FilterSubscriberView.Criterion(c.get(0), c.get(1))).toList()))
+                .toList();
     }
 
     @Override

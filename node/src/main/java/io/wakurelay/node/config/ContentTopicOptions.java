@@ -29,7 +29,7 @@ public final class ContentTopicOptions {
      * The pubsub topics of the content topics' shards.
      *
      * @param sharding null when automatic sharding is off
-     * @throws IllegalArgumentException for a content topic that has no shard, or any content topic without automatic sharding
+     * @throws IllegalArgumentException for a content topic that has no shard, or for any without automatic sharding
      */
     Set<String> shardTopics(AutoSharding sharding) {
         Set<String> topics = new LinkedHashSet<>();

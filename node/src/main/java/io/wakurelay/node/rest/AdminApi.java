@@ -78,8 +78,10 @@ final class AdminApi {
         return switch (on < 0 ? view : view.substring(0, on)) {
             case "service" -> on < 0 ? service(response) : unknown(method, path);
             case "connected" -> connected(response, on < 0 ? null : shard(shard));
-            case "relay" -> on < 0 ? perShard(response, PeerView::topics) : onShard(response, shard(shard), PeerView::topics);
-            case "mesh" -> on < 0 ? perShard(response, PeerView::meshTopics) : onShard(response, shard(shard), PeerView::meshTopics);
+            case "relay" -> on < 0 ? perShard(response, PeerView::topics)
+                    : onShard(response, shard(shard), PeerView::topics);
+            case "mesh" -> on < 0 ? perShard(response, PeerView::meshTopics)
+                    : onShard(response, shard(shard), PeerView::meshTopics);
             case "stats" -> on < 0 ? stats(response) : unknown(method, path);
             default -> unknown(method, path);
         };
@@ -99,10 +101,11 @@ final class AdminApi {
         } catch (NumberFormatException e) {
             // answered below
         }
-        throw HttpError.nwakuText(HttpResponseStatus.BAD_REQUEST, "Invalid shardId: " + text + " is not a number in 0..65535");
+        throw HttpError.nwakuText(HttpResponseStatus.BAD_REQUEST,
+                "Invalid shardId: " + text + " is not a number in 0..65535");
     }
 
-    /** GET /admin/v1/peers/service: the peers that serve one of nwaku's service protocols, each with those it serves. */
+    /** GET /admin/v1/peers/service: the peers serving one of nwaku's service protocols, each with those it serves. */
     private Publisher<Void> service(HttpServerResponse response) {
         ArrayNode out = mapper.createArrayNode();
         List<PeerView> peers = node.peers();
@@ -146,7 +149,7 @@ final class AdminApi {
         return Responses.json(response, mapper, HttpResponseStatus.OK, out);
     }
 
-    /** The /on/{shard} forms: one {@code {"shard", "peers"}} for the shard of this node's cluster, relayed here or not. */
+    /** The /on/{shard} forms: one {@code {"shard", "peers"}} for that shard of this node's cluster, relayed or not. */
     private Publisher<Void> onShard(HttpServerResponse response, int shard, Function<PeerView, List<String>> topicsOf) {
         String topic = "/waku/2/rs/" + node.clusterId() + "/" + shard;
         ObjectNode out = mapper.createObjectNode();
@@ -193,10 +196,12 @@ final class AdminApi {
         return Responses.json(response, mapper, HttpResponseStatus.OK, out);
     }
 
-    private void shardCounts(ObjectNode out, String totalName, List<PeerView> peers, Function<PeerView, List<String>> topicsOf) {
+    private void shardCounts(ObjectNode out, String totalName, List<PeerView> peers,
+                             Function<PeerView, List<String>> topicsOf) {
         int total = 0;
         for (Map.Entry<Integer, String> shard : relayedShards().entrySet()) {
-            int n = (int) peers.stream().filter(p -> p.connected() && topicsOf.apply(p).contains(shard.getValue())).count();
+            int n = (int) peers.stream()
+                    .filter(p -> p.connected() && topicsOf.apply(p).contains(shard.getValue())).count();
             out.put(String.valueOf(shard.getKey()), n);
             total += n;
         }
@@ -225,7 +230,8 @@ final class AdminApi {
     private Publisher<Void> filterSubscriptions(HttpServerResponse response) {
         List<FilterSubscriberView> subscribers = node.filterSubscribers();
         if (subscribers == null) {
-            throw HttpError.nwakuText(HttpResponseStatus.BAD_REQUEST, "Error: Filter Protocol is not mounted to the node");
+            throw HttpError.nwakuText(HttpResponseStatus.BAD_REQUEST,
+                    "Error: Filter Protocol is not mounted to the node");
         }
         ArrayNode out = mapper.createArrayNode();
         for (FilterSubscriberView s : subscribers) {

@@ -201,8 +201,9 @@ final class RelayApi {
     }
 
     /**
-     * GET /relay/v1/messages/{pubsubTopic}: returns and clears what was cached for the topic. A topic not subscribed
-     * over REST is a 404, as nwaku answers it, also an invalid one (nwaku looks in its cache, where it cannot be).
+     * GET /relay/v1/messages/{pubsubTopic}: returns and clears what was cached for the topic (one the node was started
+     * with, or subscribed over REST). Any other topic is a 404, as nwaku answers it, also an invalid one (nwaku looks in
+     * its cache, where it cannot be).
      */
     Publisher<Void> cached(HttpServerResponse response, String topic) {
         List<byte[]> messages = rendered(cache.drain(topic));

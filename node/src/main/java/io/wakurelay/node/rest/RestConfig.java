@@ -61,7 +61,8 @@ public record RestConfig(String address, int port, boolean admin, int maxBodyByt
         allowHosts = List.copyOf(allowHosts);
         contentTopics = List.copyOf(contentTopics);
         if (contentTopics.size() > TopicCache.MAX_CONTENT_TOPICS) {
-            throw new IllegalArgumentException("at most " + TopicCache.MAX_CONTENT_TOPICS + " content topics, was " + contentTopics.size());
+            throw new IllegalArgumentException("at most " + TopicCache.MAX_CONTENT_TOPICS + " content topics, was "
+                    + contentTopics.size());
         }
         for (String origin : allowOrigins) {
             if (origin.isBlank()) {
