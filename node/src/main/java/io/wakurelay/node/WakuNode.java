@@ -2,6 +2,7 @@ package io.wakurelay.node;
 
 import io.wakurelay.node.config.NodeVersion;
 import io.wakurelay.node.status.NodeStatus;
+import io.wakurelay.node.status.FilterSubscriberView;
 import io.wakurelay.node.status.PeerView;
 import io.wakurelay.node.config.NodeConfig;
 import io.wakurelay.node.config.ServicesConfig;
@@ -117,7 +118,9 @@ public final class WakuNode implements NodeStatus, AutoCloseable {
             }
             // a repeated key is ambiguous (which one did the client mean?), so it is refused rather than last-one-wins
             ObjectMapper mapper = new ObjectMapper().enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION);
-            TopicCache cache = TopicCache.of(config.rest());
+            // the start-up topics are cached from the start, as nwaku's REST does; closed (released) as the node stops
+            TopicCache cache = components.add("REST relay cache",
+                    TopicCache.of(config.rest(), relay == null ? Set.of() : relay.subscriptions()));
             LiveStreams streams = LiveStreams.of(config.rest());
             RestMetrics.bind(metrics.registry(), cache, streams);
             LocalDelivery delivery = new LocalDelivery(mapper, cache, streams);
@@ -362,6 +365,9 @@ public final class WakuNode implements NodeStatus, AutoCloseable {
         if (filter != null) {
             services.add("Filter");
         }
+        if (config.services().peerExchange().server() != null) {
+            services.add("Peer Exchange");
+        }
         return services;
     }
 
@@ -392,6 +398,22 @@ public final class WakuNode implements NodeStatus, AutoCloseable {
     @Override
     public List<PeerView> peers() {
         return PeerViews.of(host, relay);
+    }
+
+    @Override
+    public int clusterId() {
+        return config.relay().clusterId();
+    }
+
+    @Override
+    public List<FilterSubscriberView> filterSubscribers() {
+        if (filter == null) {
+            return null;
+        }
+        return filter.subscribedCriteria().entrySet().stream()
+                .map(e -> new FilterSubscriberView(e.getKey().toString(), e.getValue().stream()
+                        .map(c -> new FilterSubscriberView.Criterion(c.get(0), c.get(1))).toList()))
+                .toList();
     }
 
     @Override

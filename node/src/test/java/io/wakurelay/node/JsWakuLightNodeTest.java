@@ -39,13 +39,20 @@ class JsWakuLightNodeTest {
 
     @Test
     void aJsWakuLightNodeSubscribesPublishesAndQueriesThroughTheNode() {
-        try (WakuNode served = node("a"); WakuNode second = node("b")) {
+        try (WakuNode served = WakuNode.start(TestNodes.local(dir.resolve("a")).rest(TestNodes.rest().admin(true).build()).build());
+             WakuNode second = node("b")) {
             second.host().dial(served.multiaddr()).block(WAIT);
             Eventually.until("the two nodes are in each other's mesh", WAIT,
                     () -> served.relay().mesh().getOrDefault("/waku/2/rs/0/0", List.of()).size() == 1);
             try (JsPeer light = JsPeer.start(JsPeer.Script.LIGHT_NODE, "--peer", served.multiaddr().toString())) {
                 assertThat(light.awaitEvent("pinned", e -> true, WAIT).path("connected").asBoolean()).isTrue();
                 light.call("filterSubscribe", Map.of("contentTopic", CONTENT_TOPIC), WAIT);
+                // nwaku's admin view of the filter service's subscribers
+                JsonNode subscribers = new Http(served.restAddress()).get("/admin/v1/filter/subscriptions").json();
+                assertThat(subscribers).hasSize(1);
+                assertThat(subscribers.get(0).path("peerId").asText()).startsWith("12D3Koo");
+                assertThat(subscribers.get(0).path("filterCriteria").toString())
+                        .isEqualTo("[{\"pubsubTopic\":\"/waku/2/rs/0/0\",\"contentTopic\":\"" + CONTENT_TOPIC + "\"}]");
 
                 JsonNode pushed = light.call("lightpush", Map.of("contentTopic", CONTENT_TOPIC,
                         "payload", Base64.getEncoder().encodeToString("hello from a light node".getBytes(StandardCharsets.UTF_8))), WAIT);

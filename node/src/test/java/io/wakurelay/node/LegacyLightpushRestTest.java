@@ -49,7 +49,8 @@ class LegacyLightpushRestTest {
 
     @Test
     void refusalsAreNwakusLegacyStatusesAndWords() {
-        try (WakuNode alone = WakuNode.start(TestNodes.local(dir.resolve("alone")).build())) {
+        // static sharding only (--num-shards-in-network 0), for nwaku's answer to a push without a pubsub topic
+        try (WakuNode alone = WakuNode.start(TestNodes.local(dir.resolve("alone")).autoSharding(null).build())) {
             Http rest = new Http(alone.restAddress());
 
             Http.Reply noPeers = rest.post("/lightpush/v1/message", push(TOPIC, "/app/1/legacy/proto", "x"));

@@ -55,8 +55,14 @@ class LightpushRestTest {
             assertThat(noPeers.status()).as(noPeers.body()).isEqualTo(505);
             assertThat(noPeers.json().get("statusDesc").asText()).contains("no relay peers");
             assertThat(rest.post("/lightpush/v3/message", push("/waku/2/rs/0/7", "/app/1/lp/proto", "x")).status()).isEqualTo(421);
-            JsonNode noTopic = rest.post("/lightpush/v3/message", push(null, "/app/1/lp/proto", "x")).json();
-            assertThat(noTopic.get("statusDesc").asText()).contains("pubsub_topic is required");
+            Http.Reply derived = rest.post("/lightpush/v3/message", push(null, "/app/1/lp/proto", "x"));
+            assertThat(derived.status()).as("the shard derived by automatic sharding, on by default as in nwaku").isEqualTo(505);
+            assertThat(derived.json().get("statusDesc").asText()).contains("/waku/2/rs/0/0");
+            try (WakuNode staticOnly = WakuNode.start(TestNodes.local(dir.resolve("static")).autoSharding(null).build())) {
+                JsonNode noTopic = new Http(staticOnly.restAddress()).post("/lightpush/v3/message",
+                        push(null, "/app/1/lp/proto", "x")).json();
+                assertThat(noTopic.get("statusDesc").asText()).contains("pubsub_topic is required");
+            }
             assertThat(rest.post("/lightpush/v3/message", "{\"pubsubTopic\":\"" + TOPIC + "\"}").status()).isEqualTo(400);
             assertThat(rest.post("/lightpush/v3/message", "[]").status()).isEqualTo(400);
             Http.Reply notServed = new Http(off.restAddress()).post("/lightpush/v3/message", push(TOPIC, "/app/1/lp/proto", "x"));

@@ -100,7 +100,27 @@ class NodeCommandLineTest {
         NodeConfig one = NodeMain.parse(new String[]{"--data-dir", dir.toString(), "--cluster-id", "1",
                 "--num-shards-in-network", "8", "--shard", "0"}, Map.of());
         assertThat(one.relay().pubsubTopics()).containsExactly("/waku/2/rs/1/0");
-        assertThat(NodeMain.parse(new String[]{"--data-dir", dir.toString()}, Map.of()).autoSharding()).isNull();
+        NodeConfig plain = NodeMain.parse(new String[]{"--data-dir", dir.toString()}, Map.of());
+        assertThat(plain.autoSharding()).as("nwaku's default --num-shards-in-network 1")
+                .isEqualTo(new io.wakurelay.protocol.AutoSharding(0, 1));
+        assertThat(plain.relay().pubsubTopics()).containsExactly("/waku/2/rs/0/0");
+        assertThat(NodeMain.parse(new String[]{"--data-dir", dir.toString(), "--num-shards-in-network", "0"}, Map.of())
+                .autoSharding()).as("0: static sharding only").isNull();
+    }
+
+    @Test
+    void contentTopicsRelayTheirShardsBesidesTheNamedOnesAndAreCachedForRest() {
+        io.wakurelay.protocol.AutoSharding eight = new io.wakurelay.protocol.AutoSharding(1, 8);
+        String content = "/toychat/2/huilong/proto";
+        NodeConfig c = NodeMain.parse(new String[]{"--data-dir", dir.toString(), "--cluster-id", "1",
+                "--num-shards-in-network", "8", "--shard", "0", "--content-topic", content, "--content-topic", content}, Map.of());
+        assertThat(c.relay().pubsubTopics()).containsExactlyInAnyOrder("/waku/2/rs/1/0", eight.pubsubTopic(content));
+        assertThat(c.rest().contentTopics()).containsExactly(content);
+        assertThatThrownBy(() -> NodeMain.parse(new String[]{"--data-dir", dir.toString(), "--content-topic", "Hello"}, Map.of()))
+                .as("a content topic that has no shard").hasMessageContaining("--content-topic");
+        assertThatThrownBy(() -> NodeMain.parse(new String[]{"--data-dir", dir.toString(), "--num-shards-in-network", "0",
+                "--content-topic", content}, Map.of())).hasMessageContaining("--content-topic")
+                .hasMessageContaining("automatic sharding");
     }
 
     @Test

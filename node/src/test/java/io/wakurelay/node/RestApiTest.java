@@ -276,14 +276,6 @@ class RestApiTest {
     }
 
     @Test
-    void unsubscribingOverRestKeepsRelayingTheConfiguredTopics() {
-        assertThat(rest.post("/relay/v1/subscriptions", "[\"" + TOPIC + "\"]").status()).isEqualTo(200);
-        assertThat(rest.delete("/relay/v1/subscriptions", "[\"" + TOPIC + "\"]").status()).isEqualTo(200);
-        assertThat(node.relay().subscriptions()).contains(TOPIC);
-        assertThat(rest.get("/relay/v1/messages/" + Http.topic(TOPIC)).status()).as("its REST cache is closed").isEqualTo(404);
-    }
-
-    @Test
     void streamsMessagesAsServerSentEvents() throws InterruptedException {
         BlockingQueue<JsonNode> events = rest.stream("/relay/v1/stream/" + Http.topic(TOPIC));
         assertThat(rest.post("/relay/v1/messages/" + Http.topic(TOPIC), body("streamed", WakuNode.nowNanos())).status()).isEqualTo(200);
@@ -299,9 +291,12 @@ class RestApiTest {
         Http.Reply health = rest.get("/health");
         assertThat(health.status()).isEqualTo(200);
         assertThat(health.json().get("nodeHealth").asText()).isEqualTo("READY");
-        assertThat(health.json().get("protocolsHealth").toString()).as("nwaku's values; a relay alone is not ready")
-                .isEqualTo("[{\"Relay\":\"NOT_READY\",\"desc\":\"No connected peers\"},{\"Store\":\"READY\"},"
-                        + "{\"Lightpush\":\"READY\"},{\"Filter\":\"READY\"}]");
+        assertThat(health.json().get("protocolsHealth").toString())
+                .as("nwaku's values, order and descs; a relay alone is not ready, nor what serves from its peers")
+                .isEqualTo("[{\"Relay\":\"NOT_READY\",\"desc\":\"No connected peers\"},"
+                        + "{\"Lightpush\":\"NOT_READY\",\"desc\":\"Node has no relay peers to fullfill push requests\"},"
+                        + "{\"Filter\":\"NOT_READY\",\"desc\":\"Relay is not ready, filter will not be able to sort out messages\"},"
+                        + "{\"Store\":\"READY\"},{\"Peer Exchange\":\"READY\"}]");
         JsonNode info = rest.get("/debug/v1/info").json();
         assertThat(info.get("peerId").asText()).isEqualTo(node.peerId());
         assertThat(info.get("listenAddresses").size()).isPositive();

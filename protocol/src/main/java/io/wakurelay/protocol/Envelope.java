@@ -66,6 +66,15 @@ public final class Envelope implements ReferenceCounted {
         return messageBytes.duplicate();
     }
 
+    /**
+     * The bytes this envelope keeps alive while it is retained: the whole buffer it owns a reference to (for a received
+     * message, the RPC it arrived in), which may be larger than {@link #messageSize()}. A consumer that keeps envelopes
+     * bounds its memory by this.
+     */
+    public int retainedBytes() {
+        return Math.max(owner.capacity(), messageBytes.readableBytes());
+    }
+
     public int messageSize() {
         return messageBytes.readableBytes();
     }

@@ -7,6 +7,7 @@ import io.netty.buffer.PooledByteBufAllocator;
 import io.wakurelay.p2p.connection.Connection;
 import io.wakurelay.p2p.ConnectionListener;
 import io.wakurelay.p2p.Host;
+import io.wakurelay.p2p.crypto.PeerId;
 import io.wakurelay.protocol.Envelope;
 import io.wakurelay.relay.Relay;
 import org.slf4j.Logger;
@@ -17,6 +18,8 @@ import reactor.core.scheduler.Scheduler;
 import reactor.core.scheduler.Schedulers;
 
 import java.time.Duration;
+import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
@@ -128,6 +131,14 @@ public final class FilterService implements AutoCloseable {
     /** Subscribed peers now. */
     public int subscriberCount() {
         return subscriptions.subscriberCount();
+    }
+
+    /**
+     * What each subscriber is subscribed to now: peer → its (pubsub topic, content topic) pairs, each a list of two.
+     * A copy, bounded by the config's {@code maxPeersToServe} and {@code maxCriteriaPerPeer}.
+     */
+    public Map<PeerId, List<List<String>>> subscribedCriteria() {
+        return subscriptions.snapshot();
     }
 
     public FilterConfig config() {

@@ -194,6 +194,20 @@ final class FilterSubscriptions {
         return criteriaCount;
     }
 
+    /**
+     * Every subscriber's criteria as (pubsub topic, content topic) pairs, sorted, copied under the lock: at most
+     * {@code maxPeersToServe} subscribers of {@code maxCriteriaPerPeer} pairs each.
+     */
+    synchronized Map<PeerId, List<List<String>>> snapshot() {
+        Map<PeerId, List<List<String>>> out = new java.util.LinkedHashMap<>();
+        for (FilterSubscriber s : byPeer.values()) {
+            out.put(s.peer, s.criteria.stream().map(c -> List.of(c.pubsubTopic(), c.contentTopic()))
+                    .sorted(java.util.Comparator.<List<String>, String>comparing(c -> c.get(0)).thenComparing(c -> c.get(1)))
+                    .toList());
+        }
+        return out;
+    }
+
     synchronized FilterSubscriber subscriber(PeerId peer) {
         return byPeer.get(peer);
     }

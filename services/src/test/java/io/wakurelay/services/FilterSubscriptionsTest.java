@@ -48,6 +48,19 @@ class FilterSubscriptionsTest {
     }
 
     @Test
+    void aSnapshotListsEverySubscriberWithItsCriteriaSorted() {
+        PeerId a = peer();
+        PeerId b = peer();
+        subscribe(a, "/x/1/b/proto", "/x/1/a/proto");
+        subscribe(b, "/x/1/c/proto");
+        assertThat(subscriptions.snapshot()).containsOnlyKeys(a, b);
+        assertThat(subscriptions.snapshot().get(a)).containsExactly(List.of(TOPIC, "/x/1/a/proto"), List.of(TOPIC, "/x/1/b/proto"));
+        assertThat(subscriptions.snapshot().get(b)).containsExactly(List.of(TOPIC, "/x/1/c/proto"));
+        subscriptions.unsubscribeAll(b);
+        assertThat(subscriptions.snapshot()).containsOnlyKeys(a);
+    }
+
+    @Test
     void theLastCriterionUnsubscribedEndsTheSubscription() {
         PeerId a = peer();
         subscribe(a, "/x/1/a/proto");

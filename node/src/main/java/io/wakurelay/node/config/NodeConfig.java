@@ -31,7 +31,8 @@ import java.util.Objects;
  * @param dataDir the node's directory: its key and, by default, the archive (in {@code store/})
  * @param logLevel  logback's name of the root level
  * @param logFormat the format of log lines
- * @param autoSharding how content topics map to shards; null without automatic sharding
+ * @param autoSharding how content topics map to shards (by default over 1 shard, as nwaku); null without automatic
+ *                     sharding
  * @param shutdownGrace how long a graceful stop may take in all: the components stop in turn, each with what is
  *                      left of it, and are then closed whether or not they finished
  * @param edge    relay on or off, and the service nodes asked instead (edge mode)
@@ -46,8 +47,11 @@ public record NodeConfig(HostConfig host, RelayConfig relay, PrivateKey nodeKey,
     public static final NodeConfig DEFAULTS = new NodeConfig(
             HostConfig.DEFAULTS.toBuilder().agentVersion("wakurelay/" + NodeVersion.VERSION).build(), RelayConfig.DEFAULTS, null,
             ArchiveConfig.defaults(DEFAULT_DATA_DIR.resolve("store")), StoreLimits.DEFAULTS, ServicesConfig.DEFAULTS,
-            RestConfig.DEFAULTS, MetricsConfig.DEFAULTS, DEFAULT_DATA_DIR, "INFO", LogFormat.TEXT, null,
-            Duration.ofSeconds(20), EdgeConfig.DEFAULTS); // 20 s: inside the 30 s that docker-compose and Kubernetes wait after SIGTERM
+            RestConfig.DEFAULTS, MetricsConfig.DEFAULTS, DEFAULT_DATA_DIR, "INFO", LogFormat.TEXT,
+            // automatic sharding over one shard, as nwaku's --num-shards-in-network defaults to 1
+            new AutoSharding(RelayConfig.DEFAULTS.clusterId(), 1),
+            // 20 s: inside the 30 s that docker-compose and Kubernetes wait after SIGTERM
+            Duration.ofSeconds(20), EdgeConfig.DEFAULTS);
 
     public NodeConfig {
         Objects.requireNonNull(host, "host");
@@ -59,6 +63,11 @@ public record NodeConfig(HostConfig host, RelayConfig relay, PrivateKey nodeKey,
         Objects.requireNonNull(logFormat, "logFormat");
         Objects.requireNonNull(shutdownGrace, "shutdownGrace");
         Objects.requireNonNull(edge, "edge");
+        if (autoSharding != null && autoSharding.clusterId() != relay.clusterId()) {
+            // content topics map to shards of the cluster the node relays in (a config built from DEFAULTS with only
+            // the relay's cluster changed keeps the number of shards)
+            autoSharding = new AutoSharding(relay.clusterId(), autoSharding.numShardsInNetwork());
+        }
         if (shutdownGrace.isNegative() || shutdownGrace.isZero()) {
             throw new IllegalArgumentException("shutdownGrace must be positive, was " + shutdownGrace);
         }

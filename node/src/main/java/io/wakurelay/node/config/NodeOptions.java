@@ -114,6 +114,9 @@ public final class NodeOptions {
                     + "or --pubsub-topic the node relays all N (as nwaku); 0: static sharding only")
     int numShardsInNetwork;
 
+    @CommandLine.Mixin
+    ContentTopicOptions contentTopicOptions = new ContentTopicOptions();
+
     @Option(names = "--shard", paramLabel = "N", split = ",",
             description = "shard to relay, /waku/2/rs/<cluster-id>/<N> (repeatable); default: shard 0 unless --pubsub-topic is given")
     List<Integer> shards = new ArrayList<>();
@@ -334,11 +337,11 @@ public final class NodeOptions {
     String restMaxBodySize;
 
     @Option(names = "--rest-relay-cache-capacity", paramLabel = "N",
-            description = "messages kept per REST-subscribed topic")
+            description = "messages kept per cached topic (the topics the node starts with, and those subscribed over REST)")
     int restCacheCapacity;
 
     @Option(names = "--rest-relay-cache-size", paramLabel = "SIZE",
-            description = "bytes of messages the caches of all REST-subscribed topics hold together")
+            description = "bytes the REST relay caches of all topics hold alive together")
     String restCacheSize;
 
     @Option(names = "--rest-max-streams", paramLabel = "N", description = "concurrent Server-Sent Event streams")
@@ -395,6 +398,12 @@ public final class NodeOptions {
         return option("--log-format", () -> LogFormat.parse(logFormat));
     }
 
+    /** Null: static sharding only (--num-shards-in-network 0). */
+    AutoSharding autoSharding() {
+        return numShardsInNetwork == 0 ? null
+                : option("--num-shards-in-network", () -> new AutoSharding(clusterId, numShardsInNetwork));
+    }
+
     /**
      * Builds and validates the configuration. Creates nothing: a node key file that exists is read, one that does not
      * is made by the node when it starts.
@@ -416,8 +425,7 @@ public final class NodeOptions {
                 .logLevel(parsedLogLevel())
                 .logFormat(parsedLogFormat())
                 .shutdownGrace(option("--shutdown-grace", () -> DurationText.parse(shutdownGrace)))
-                .autoSharding(numShardsInNetwork == 0 ? null
-                        : option("--num-shards-in-network", () -> new AutoSharding(clusterId, numShardsInNetwork)));
+                .autoSharding(autoSharding());
         ProtocolLimits limits = limits();
         node.relay(option("relay options", () -> RelayConfigs.relay(this, limits)));
         HostConfig host = option("peer options", () -> RelayConfigs.host(this));
@@ -444,7 +452,8 @@ public final class NodeOptions {
                 .maxBodyBytes((int) Math.min(Integer.MAX_VALUE, ByteSize.parse(restMaxBodySize)))
                 .cacheCapacity(restCacheCapacity).cacheBytes(ByteSize.parse(restCacheSize)).maxStreams(restMaxStreams)
                 .streamBufferBytes(ByteSize.parse(restStreamBufferSize)).streamsMemoryBytes(ByteSize.parse(restStreamsMemory))
-                .allowOrigins(restAllowOrigins).allowHosts(restAllowHosts).build());
+                .allowOrigins(restAllowOrigins).allowHosts(restAllowHosts)
+                .contentTopics(contentTopicOptions.contentTopics()).build());
         MetricsConfig metrics = !metricsServer ? null : option("metrics options",
                 () -> defaults.metrics().toBuilder().address(metricsAddress).port(shifted(metricsPort)).build());
         StoreLimits storeLimits = option("--store-max-queries/--store-max-page-bytes",

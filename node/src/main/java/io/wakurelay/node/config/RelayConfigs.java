@@ -107,8 +107,9 @@ final class RelayConfigs {
     }
 
     /**
-     * The shards as /waku/2/rs/<cluster>/<shard> topics, then the named topics. When neither is given: every shard of
-     * the network with automatic sharding (--num-shards-in-network, as nwaku), shard 0 without.
+     * The shards as /waku/2/rs/<cluster>/<shard> topics, then the shards of --content-topic, then the named topics. When
+     * neither shards nor named topics are given: every shard of the network with automatic sharding
+     * (--num-shards-in-network, as nwaku), shard 0 without.
      */
     static Set<String> topics(NodeOptions o, ProtocolLimits limits) {
         Set<String> topics = new LinkedHashSet<>();
@@ -120,6 +121,7 @@ final class RelayConfigs {
             }
             topics.add("/waku/2/rs/" + o.clusterId + "/" + shard);
         }
+        topics.addAll(NodeOptions.option("--content-topic", () -> o.contentTopicOptions.shardTopics(o.autoSharding())));
         for (String topic : o.pubsubTopics) {
             NodeOptions.option("--pubsub-topic", () -> {
                 Topics.checkPubsubTopic(topic, limits.maxTopicBytes());

@@ -9,7 +9,8 @@ import java.nio.charset.StandardCharsets;
 
 /**
  * Hands accepted messages to the REST consumers (topic cache and SSE streams). Runs inline on the message
- * path, so it only renders a message when someone wants it, and never blocks.
+ * path, so it never blocks: the cache keeps the envelope itself (its JSON is rendered when a client reads it), and
+ * a stream's event is rendered only when someone listens.
  */
 public final class LocalDelivery {
     private static final byte[] DATA = "data: ".getBytes(StandardCharsets.US_ASCII);
@@ -30,27 +31,22 @@ public final class LocalDelivery {
         String contentKey = cache.hasContentTopics() ? TopicCache.contentKey(envelope.message().contentTopic()) : null;
         boolean cachedByContent = contentKey != null && cache.isOpen(contentKey);
         boolean streamed = streams.hasListeners(topic);
-        if (!cached && !cachedByContent && !streamed) {
+        if (cached) {
+            cache.add(topic, envelope);
+        }
+        if (cachedByContent) {
+            cache.add(contentKey, envelope);
+        }
+        if (!streamed) {
             return;
         }
         try {
-            if (cached || cachedByContent) {
-                byte[] json = mapper.writeValueAsBytes(MessageJson.write(mapper, envelope.message()));
-                if (cached) {
-                    cache.add(topic, json);
-                }
-                if (cachedByContent) {
-                    cache.add(contentKey, json);
-                }
-            }
-            if (streamed) {
-                // one SSE frame, rendered once and shared by every reader of the topic
-                ByteArrayOutputStream frame = new ByteArrayOutputStream();
-                frame.writeBytes(DATA);
-                mapper.writeValue(frame, MessageJson.writeEnvelope(mapper, envelope));
-                frame.writeBytes(END);
-                streams.publish(topic, frame.toByteArray());
-            }
+            // one SSE frame, rendered once and shared by every reader of the topic
+            ByteArrayOutputStream frame = new ByteArrayOutputStream();
+            frame.writeBytes(DATA);
+            mapper.writeValue(frame, MessageJson.writeEnvelope(mapper, envelope));
+            frame.writeBytes(END);
+            streams.publish(topic, frame.toByteArray());
         } catch (IOException e) {
             throw new IllegalStateException("a JSON tree always serialises into memory", e);
         }

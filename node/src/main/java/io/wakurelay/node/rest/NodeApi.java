@@ -46,7 +46,8 @@ final class NodeApi {
     /**
      * GET /health in nwaku's shape: {@code nodeHealth} READY (200) while the relay runs and the archive, when there is
      * one, can write; NOT_READY (503) otherwise. Each protocol is READY, NOT_READY with the reason in {@code desc},
-     * or NOT_MOUNTED when the node does not serve it; relay without peers is NOT_READY (the node itself still is).
+     * or NOT_MOUNTED when the node does not serve it; relay without peers is NOT_READY (the node itself still is), and
+     * so are lightpush and filter then, with nwaku's {@code desc}.
      */
     Publisher<Void> health(HttpServerResponse response) {
         ObjectNode body = mapper.createObjectNode();
@@ -56,26 +57,36 @@ final class NodeApi {
         boolean ready = relayRunning && storeWriting;
         body.put("nodeHealth", ready ? READY : NOT_READY);
         ArrayNode protocols = body.putArray("protocolsHealth");
+        boolean relayHealthy = relayRunning && node.relayPeerCount() > 0;
         if (!node.relayMounted()) {
             protocol(protocols, "Relay", NOT_MOUNTED, null);
         } else if (!relayRunning) {
             protocol(protocols, "Relay", NOT_READY, "the relay is shutting down");
-        } else if (node.relayPeerCount() == 0) {
+        } else if (!relayHealthy) {
             protocol(protocols, "Relay", NOT_READY, "No connected peers");
         } else {
             protocol(protocols, "Relay", READY, null);
         }
+        // in nwaku's order and words (node_health_monitor.nim): lightpush and filter serve from the relay's peers
+        Set<String> services = node.services();
+        served(protocols, services, "Lightpush", relayHealthy, "Node has no relay peers to fullfill push requests");
+        served(protocols, services, "Filter", relayHealthy, "Relay is not ready, filter will not be able to sort out messages");
         if (store == null) {
             protocol(protocols, "Store", NOT_MOUNTED, null);
         } else {
             protocol(protocols, "Store", storeWriting ? READY : NOT_READY,
                     storeWriting ? null : store.replaceFirst("^NotReady: ", ""));
         }
-        Set<String> services = node.services();
-        for (String service : List.of("Lightpush", "Filter")) {
-            protocol(protocols, service, services.contains(service) ? READY : NOT_MOUNTED, null);
-        }
+        served(protocols, services, "Peer Exchange", true, null);
         return Responses.json(response, mapper, ready ? HttpResponseStatus.OK : HttpResponseStatus.SERVICE_UNAVAILABLE, body);
+    }
+
+    private static void served(ArrayNode protocols, Set<String> services, String name, boolean ready, String notReady) {
+        if (!services.contains(name)) {
+            protocol(protocols, name, NOT_MOUNTED, null);
+        } else {
+            protocol(protocols, name, ready ? READY : NOT_READY, ready ? null : notReady);
+        }
     }
 
     private static void protocol(ArrayNode protocols, String name, String status, String desc) {

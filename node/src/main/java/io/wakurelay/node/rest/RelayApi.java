@@ -1,5 +1,6 @@
 package io.wakurelay.node.rest;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.netty.buffer.ByteBuf;
@@ -8,6 +9,7 @@ import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpHeaderValues;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.wakurelay.protocol.AutoSharding;
+import io.wakurelay.protocol.Envelope;
 import io.wakurelay.protocol.ProtocolViolation;
 import io.wakurelay.protocol.Topics;
 import io.wakurelay.protocol.proto.WakuMessage;
@@ -41,13 +43,11 @@ final class RelayApi {
     private final RestConfig config;
     private final LongSupplier clockNanos;
     private final int maxTopicBytes;
-    private final Set<String> configuredTopics;
     private final AutoSharding autoSharding;
 
     /** @param autoSharding how content topics map to shards for the {@code /relay/v1/auto} endpoints; null: they answer 400 */
     RelayApi(RelayPort relay, ObjectMapper mapper, TopicCache cache, LiveStreams streams, RestConfig config,
              LongSupplier clockNanos, int maxTopicBytes, AutoSharding autoSharding) {
-        this.configuredTopics = Set.copyOf(relay.subscriptions());
         this.autoSharding = autoSharding;
         this.relay = relay;
         this.mapper = mapper;
@@ -73,19 +73,16 @@ final class RelayApi {
                 .flatMap(message -> relay.publish(topic, message)));
     }
 
-    /** POST /relay/v1/auto/messages: as {@link #publish}, on the shard the message's content topic maps to. */
+    /**
+     * POST /relay/v1/auto/messages: as {@link #publish}, on the shard the message's content topic maps to. A shard this
+     * node does not relay is published to all the same, to the peers that relay it (maybe none), as nwaku does
+     * ({@code waku/node/kernel_api/relay.nim}, {@code publish}): 200; the node neither archives nor caches it then.
+     */
     Publisher<Void> autoPublish(HttpServerRequest request, HttpServerResponse response) {
         AutoSharding sharding = requireAutoSharding();
         return publish(response, Bodies.read(request, config.maxBodyBytes())
                 .map(body -> MessageJson.read(parse(body), clockNanos.getAsLong()))
-                .flatMap(message -> {
-                    String topic = sharding.pubsubTopic(message.getContentTopic());
-                    if (!relay.subscriptions().contains(topic)) {
-                        throw HttpError.badRequest("not_subscribed: " + message.getContentTopic() + " is on " + topic
-                                + ", which this node does not relay; subscribe first (POST /relay/v1/auto/subscriptions)");
-                    }
-                    return relay.publish(topic, message);
-                }));
+                .flatMap(message -> relay.publish(sharding.pubsubTopic(message.getContentTopic()), message)));
     }
 
     private Mono<Void> publish(HttpServerResponse response, Mono<?> published) {
@@ -145,7 +142,7 @@ final class RelayApi {
             for (String stillWanted : cache.contentTopics()) {
                 shards.remove(sharding.pubsubTopic(stillWanted));
             }
-            relay.unsubscribe(shards.stream().filter(t -> !configuredTopics.contains(t) && !cache.isOpen(t)).toList());
+            relay.unsubscribe(shards.stream().filter(t -> !cache.isOpen(t)).toList());
             return Mono.from(Responses.text(response, HttpResponseStatus.OK, "OK"));
         });
     }
@@ -156,7 +153,7 @@ final class RelayApi {
      * or automatic sharding off): nwaku looks in its cache first.
      */
     Publisher<Void> autoCached(HttpServerResponse response, String contentTopic) {
-        List<byte[]> messages = cache.drain(TopicCache.contentKey(contentTopic));
+        List<byte[]> messages = rendered(cache.drain(TopicCache.contentKey(contentTopic)));
         if (messages == null) {
             throw HttpError.notFound(autoSharding == null ? AUTO_SHARDING_OFF
                     : "not subscribed to " + contentTopic + "; POST it to /relay/v1/auto/subscriptions first");
@@ -191,29 +188,48 @@ final class RelayApi {
     }
 
     /**
-     * DELETE /relay/v1/subscriptions with a JSON array of pubsub topics. The node keeps relaying the topics it
-     * was started with (--pubsub-topic); only their REST cache closes. Topics added over REST are left.
+     * DELETE /relay/v1/subscriptions with a JSON array of pubsub topics: closes their caches and stops relaying them,
+     * the topics the node was started with too, as nwaku does (a publish on one then answers 400).
      */
     Publisher<Void> unsubscribe(HttpServerRequest request, HttpServerResponse response) {
         return Bodies.read(request, config.maxBodyBytes()).flatMap(body -> {
             List<String> topics = topics(parse(body));
             topics.forEach(cache::close);
-            relay.unsubscribe(topics.stream().filter(t -> !configuredTopics.contains(t)).toList());
+            relay.unsubscribe(topics);
             return Mono.from(Responses.text(response, HttpResponseStatus.OK, "OK"));
         });
     }
 
     /**
-     * GET /relay/v1/messages/{pubsubTopic}: returns and clears what was cached for the topic. A topic not subscribed
-     * over REST is a 404, as nwaku answers it, also an invalid one (nwaku looks in its cache, where it cannot be).
+     * GET /relay/v1/messages/{pubsubTopic}: returns and clears what was cached for the topic (one the node was started
+     * with, or subscribed over REST). Any other topic is a 404, as nwaku answers it, also an invalid one (nwaku looks in
+     * its cache, where it cannot be).
      */
     Publisher<Void> cached(HttpServerResponse response, String topic) {
-        List<byte[]> messages = cache.drain(topic);
+        List<byte[]> messages = rendered(cache.drain(topic));
         if (messages == null) {
             // nwaku answers an empty 404; go-waku says this, and scripts written for both compare it (or an empty body)
             throw HttpError.nwakuText(HttpResponseStatus.NOT_FOUND, NO_SUBSCRIPTION);
         }
         return sendArray(response, messages);
+    }
+
+    /** The JSON of each drained message, rendered now (not on the message path); each envelope released. */
+    private List<byte[]> rendered(List<Envelope> drained) {
+        if (drained == null) {
+            return null;
+        }
+        List<byte[]> out = new ArrayList<>(drained.size());
+        try {
+            for (Envelope e : drained) {
+                out.add(mapper.writeValueAsBytes(MessageJson.write(mapper, e.message())));
+            }
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("a JSON tree always serialises into memory", e);
+        } finally {
+            drained.forEach(Envelope::release);
+        }
+        return out;
     }
 
     private Publisher<Void> sendArray(HttpServerResponse response, List<byte[]> messages) {

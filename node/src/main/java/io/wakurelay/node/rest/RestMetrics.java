@@ -11,9 +11,9 @@ public final class RestMetrics {
 
     public static void bind(MeterRegistry registry, TopicCache cache, LiveStreams streams) {
         Gauge.builder("waku.rest.cache.messages", cache, TopicCache::size)
-                .description("messages held for REST-subscribed topics").register(registry);
+                .description("messages held for the REST relay caches (start-up topics and REST subscriptions)").register(registry);
         Gauge.builder("waku.rest.cache.bytes", cache, TopicCache::bytes).baseUnit("bytes")
-                .description("bytes of JSON held for REST-subscribed topics (bounded by --rest-relay-cache-size)").register(registry);
+                .description("bytes the REST relay caches hold alive, the buffers the messages arrived in (bounded by --rest-relay-cache-size)").register(registry);
         FunctionCounter.builder("waku.rest.cache.dropped", cache, TopicCache::dropped)
                 .description("cached messages dropped because a topic's cache or the caches' byte budget was full").register(registry);
         Gauge.builder("waku.rest.streams.open", streams, LiveStreams::openStreams)

@@ -61,6 +61,7 @@ public final class RestServer implements AutoCloseable {
     private final RelayApi relay;
     private final StoreApi store;
     private final NodeApi node;
+    private final AdminApi adminViews;
     private final LightpushApi lightpush;
     private final LegacyLightpushApi legacyLightpush;
     private final boolean relayMounted;
@@ -101,6 +102,7 @@ public final class RestServer implements AutoCloseable {
         this.legacyLightpush = new LegacyLightpushApi(lightpush, this.lightpush, mapper, config, clockNanos);
         this.store = new StoreApi(store, remoteStore, storeNode, mapper);
         this.node = new NodeApi(status, mapper, config);
+        this.adminViews = new AdminApi(status, mapper);
         this.guard = new RequestGuard(config);
         this.streams = streams;
         this.admin = config.admin();
@@ -236,6 +238,9 @@ public final class RestServer implements AutoCloseable {
         if (path.startsWith(LOG_LEVEL)) {
             return method.equals(HttpMethod.POST) ? node.setLogLevel(response, Paths.decode(path.substring(LOG_LEVEL.length())))
                     : notServed(method, path, "POST");
+        }
+        if (AdminApi.serves(path)) {
+            return adminViews.route(method, path, response);
         }
         if (path.startsWith(STREAM)) {
             return method.equals(HttpMethod.GET) ? relay.stream(response, Paths.decode(path.substring(STREAM.length()))) : notServed(method, path, "GET");

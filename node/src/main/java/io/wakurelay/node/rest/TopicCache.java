@@ -1,5 +1,7 @@
 package io.wakurelay.node.rest;
 
+import io.wakurelay.protocol.Envelope;
+
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -7,14 +9,17 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Messages kept for topics subscribed over REST, for {@code GET /relay/v1/messages/{topic}} (nwaku's relay
- * cache), each as its rendered JSON. Bounded per topic by count ({@code capacity}, oldest dropped first) and for all
- * topics together by bytes ({@code maxBytes}): a client that polls slowly, or never, holds at most that much. A
- * message that does not fit even after its own topic's older messages are dropped is itself dropped; every drop is
- * counted. Content topics subscribed with automatic sharding ({@code /relay/v1/auto/subscriptions}) have caches of
- * their own, under {@link #contentKey}.
+ * Messages kept for topics subscribed over REST and for those the node was started with, for
+ * {@code GET /relay/v1/messages/{topic}} (nwaku's relay cache). Each is kept as it arrived: the envelope, retained (no
+ * copy and no JSON on the message path; the JSON is rendered when a client reads it). Bounded per topic by count
+ * ({@code capacity}, oldest dropped first) and for all topics together by the bytes the kept envelopes hold alive
+ * ({@link Envelope#retainedBytes()}, at most {@code maxBytes}): a client that polls slowly, or never, holds at most that
+ * much. A message that does not fit even after its own topic's older messages are dropped is itself dropped; every
+ * drop is counted. Content topics subscribed with automatic sharding ({@code /relay/v1/auto/subscriptions}, or
+ * {@code --content-topic}) have caches of their own, under {@link #contentKey}. {@link #close()} releases everything
+ * and keeps nothing from then on.
  */
-public final class TopicCache {
+public final class TopicCache implements AutoCloseable {
     /**
      * Content topics (automatic sharding) with a cache at once: a client could otherwise open caches without end.
      * Pubsub topics need no bound of their own: only topics the relay took (at most its {@code maxTopics}) get one.
@@ -24,10 +29,11 @@ public final class TopicCache {
     private static final String CONTENT_PREFIX = "content:";
     private final int capacity;
     private final long maxBytes;
-    private final Map<String, ArrayDeque<byte[]>> topics = new HashMap<>();
+    private final Map<String, ArrayDeque<Envelope>> topics = new HashMap<>();
     private long bytes;
     private long messages;
     private long dropped;
+    private boolean closed;
     /** Open content-topic caches: read on every delivered message, so that it costs nothing while there are none. */
     private volatile int contentTopics;
 
@@ -39,6 +45,19 @@ public final class TopicCache {
     /** The cache of a REST API with {@code config}; holding nothing when it is off (null). */
     public static TopicCache of(RestConfig config) {
         return config == null ? new TopicCache(1, 0) : new TopicCache(config.cacheCapacity(), config.cacheBytes());
+    }
+
+    /**
+     * As {@link #of(RestConfig)}, with the caches of the node's start-up topics open (its pubsub topics, and the content
+     * topics of {@code config}), as nwaku's REST caches them without a POST subscription.
+     */
+    public static TopicCache of(RestConfig config, Iterable<String> pubsubTopics) {
+        TopicCache cache = of(config);
+        if (config != null) {
+            pubsubTopics.forEach(cache::open);
+            config.contentTopics().forEach(t -> cache.open(contentKey(t)));
+        }
+        return cache;
     }
 
     /** The cache key of a content topic (auto subscriptions). */
@@ -68,7 +87,7 @@ public final class TopicCache {
     }
 
     public synchronized void close(String topic) {
-        ArrayDeque<byte[]> queue = topics.remove(topic);
+        ArrayDeque<Envelope> queue = topics.remove(topic);
         if (queue != null) {
             queue.forEach(this::forget);
             if (topic.startsWith(CONTENT_PREFIX)) {
@@ -91,43 +110,62 @@ public final class TopicCache {
         return topics.containsKey(topic);
     }
 
-    public synchronized void add(String topic, byte[] json) {
-        ArrayDeque<byte[]> queue = topics.get(topic);
-        if (queue == null) {
+    /** Keeps {@code envelope} (retaining it) when {@code topic}'s cache is open; the caller keeps its own reference. */
+    public synchronized void add(String topic, Envelope envelope) {
+        ArrayDeque<Envelope> queue = topics.get(topic);
+        if (queue == null || closed) {
             return;
         }
+        int size = envelope.retainedBytes();
         if (queue.size() == capacity) {
             forget(queue.pollFirst());
             dropped++;
         }
-        while (bytes + json.length > maxBytes && !queue.isEmpty()) {
+        while (bytes + size > maxBytes && !queue.isEmpty()) {
             forget(queue.pollFirst());
             dropped++;
         }
-        if (bytes + json.length > maxBytes) {
+        if (bytes + size > maxBytes) {
             dropped++; // other topics hold the budget
             return;
         }
-        queue.addLast(json);
-        bytes += json.length;
+        queue.addLast(envelope.retain());
+        bytes += size;
         messages++;
     }
 
-    /** Returns and forgets the cached messages (their JSON), oldest first; null when the topic is not subscribed. */
-    public synchronized List<byte[]> drain(String topic) {
-        ArrayDeque<byte[]> queue = topics.get(topic);
+    /**
+     * Returns and forgets the cached messages, oldest first; null when the topic's cache is not open. The caller owns
+     * one reference to each envelope and releases it.
+     */
+    public synchronized List<Envelope> drain(String topic) {
+        ArrayDeque<Envelope> queue = topics.get(topic);
         if (queue == null) {
             return null;
         }
-        List<byte[]> out = new ArrayList<>(queue);
-        queue.forEach(this::forget);
+        List<Envelope> out = new ArrayList<>(queue);
+        for (Envelope e : queue) {
+            bytes -= e.retainedBytes();
+            messages--;
+        }
         queue.clear();
         return out;
     }
 
-    private void forget(byte[] json) {
-        bytes -= json.length;
+    private void forget(Envelope envelope) {
+        bytes -= envelope.retainedBytes();
         messages--;
+        envelope.release();
+    }
+
+    /** Releases every kept message; nothing is kept from then on (the node is stopping). */
+    @Override
+    public synchronized void close() {
+        closed = true;
+        topics.values().forEach(queue -> {
+            queue.forEach(this::forget);
+            queue.clear();
+        });
     }
 
     public synchronized long size() {

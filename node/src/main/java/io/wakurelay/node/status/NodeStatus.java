@@ -34,13 +34,19 @@ public interface NodeStatus {
     /** Peers the relay exchanges messages with now. */
     int relayPeerCount();
 
-    /** The request-response services served beside relay, by nwaku's health names: "Lightpush", "Filter". */
+    /** The request-response services served beside relay, by nwaku's health names: "Lightpush", "Filter", "Peer Exchange". */
     Set<String> services();
 
     /** "Ready", or a short description of what is wrong; null when the node does not archive. */
     String storeHealth();
 
     List<PeerView> peers();
+
+    /** The cluster this node's shards belong to ({@code /waku/2/rs/<cluster>/<shard>}). */
+    int clusterId();
+
+    /** The subscribers of this node's filter service, each with its criteria; null when the node serves no filter. */
+    List<FilterSubscriberView> filterSubscribers();
 
     /**
      * Keeps {@code address} (with its /p2p peer id) connected, as a static peer, and dials it now. Completes once the

@@ -17,7 +17,7 @@ class OptionDefaultsTest {
      * name, the TLS files, the peer exchange node and the edge service nodes.
      */
     private static final Set<String> WITHOUT_DEFAULT = Set.of("--config-file", "--nodekey", "--ext-multiaddr", "--staticnode",
-            "--shard", "--pubsub-topic", "--rate-limit", "--rest-allow-origin", "--rest-allow-host", "--help", "--version",
+            "--shard", "--pubsub-topic", "--content-topic", "--rate-limit", "--rest-allow-origin", "--rest-allow-host", "--help", "--version",
             "--store-message-db-password-file", "--dns4-domain-name", "--websocket-secure-key-path",
             "--websocket-secure-cert-path", "--peer-exchange-node", "--dns-discovery-url",
             "--dns-discovery-name-server", "--storenode", "--lightpushnode", "--filternode", "--discv5-bootstrap-node");
