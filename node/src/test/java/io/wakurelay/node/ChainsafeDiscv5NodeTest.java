@@ -38,14 +38,14 @@ class ChainsafeDiscv5NodeTest {
     private WakuNode start(String name, Discv5Settings discv5) {
         NodeConfigBuilder b = TestNodes.local(dir.resolve(name)).host(TestNodes.host("127.0.0.1").build()).archive(null)
                 .rest(null)
-                .services(ServicesConfig.DEFAULTS.withPeerExchange(PeerExchangeSettings.DEFAULTS.withDiscv5(discv5)));
+                .services(ServicesConfig.DEFAULTS.toBuilder().peerExchange(PeerExchangeSettings.DEFAULTS.toBuilder().discv5(discv5).build()).build());
         return closer.keep(WakuNode.start(b.build()));
     }
 
     @Test
     void theJsNodeReadsOurRecordAndOurNodeFindsAPeerThroughIt() throws Exception {
-        Discv5Settings on = Discv5Settings.DEFAULTS.withEnabled(true).withUdpPort(0)
-                .withLookupInterval(Duration.ofMillis(300));
+        Discv5Settings on = Discv5Settings.DEFAULTS.toBuilder().enabled(true).udpPort(0)
+                .lookupInterval(Duration.ofMillis(300)).build();
         WakuNode a = start("a", on);
         JsPeer js = closer.keep(JsPeer.start(JsPeer.Script.DISCV5_NODE, "--timeout-s", "60"));
 
@@ -63,7 +63,7 @@ class ChainsafeDiscv5NodeTest {
                 () -> "A is not in the JS node's table");
 
         Enr theirs = Enr.parse(js.readyLine().get("enr").asText());
-        WakuNode b = start("b", on.withBootstrap(List.of(theirs)));
+        WakuNode b = start("b", on.toBuilder().bootstrap(List.of(theirs)).build());
         Eventually.until(() -> b.host().connection(a.host().peerId()).isPresent(),
                 () -> "B did not find and dial A through the JS node");
     }

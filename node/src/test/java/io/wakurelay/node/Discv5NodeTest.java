@@ -31,18 +31,18 @@ class Discv5NodeTest {
 
     private WakuNode start(String name, String ip, Discv5Settings discv5) {
         NodeConfigBuilder b = TestNodes.local(dir.resolve(name)).host(TestNodes.host(ip).build()).archive(null).rest(null)
-                .services(ServicesConfig.DEFAULTS.withPeerExchange(PeerExchangeSettings.DEFAULTS.withDiscv5(discv5)));
+                .services(ServicesConfig.DEFAULTS.toBuilder().peerExchange(PeerExchangeSettings.DEFAULTS.toBuilder().discv5(discv5).build()).build());
         return closer.keep(WakuNode.start(b.build()));
     }
 
     @Test
     void nodesGivenOneBootstrapEnrFindAndDialEachOther() throws Exception {
-        Discv5Settings on = Discv5Settings.DEFAULTS.withEnabled(true).withUdpPort(0)
-                .withLookupInterval(Duration.ofMillis(300));
+        Discv5Settings on = Discv5Settings.DEFAULTS.toBuilder().enabled(true).udpPort(0)
+                .lookupInterval(Duration.ofMillis(300)).build();
         WakuNode a = start("a", "127.0.0.2", on);
         assertThat(a.enr().udp()).isPresent(); // the record names the UDP port discv5 got
-        WakuNode b = start("b", "127.0.0.3", on.withBootstrap(List.of(a.enr())));
-        WakuNode c = start("c", "127.0.0.4", on.withBootstrap(List.of(a.enr())));
+        WakuNode b = start("b", "127.0.0.3", on.toBuilder().bootstrap(List.of(a.enr())).build());
+        WakuNode c = start("c", "127.0.0.4", on.toBuilder().bootstrap(List.of(a.enr())).build());
 
         for (WakuNode[] pair : new WakuNode[][] {{b, c}, {c, b}, {b, a}, {c, a}}) {
             WakuNode from = pair[0];

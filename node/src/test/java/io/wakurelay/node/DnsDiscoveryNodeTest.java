@@ -48,10 +48,11 @@ class DnsDiscoveryNodeTest {
         List<Enr> named = List.of(b.enr(), c.enr());
         Dnsmasq dns = closer.keep(Dnsmasq.serve("127.0.0.1", tree.build(named, 1)));
 
-        DnsDiscoveryConfig config = DnsDiscoveryConfig.DEFAULTS.withUrls(List.of(tree.url()))
-                .withNameServers(List.of(dns.address())).withIntervals(Duration.ofSeconds(1), Duration.ofMinutes(30));
-        WakuNode d = start("d", "127.0.0.3", x -> x.services(ServicesConfig.DEFAULTS.withPeerExchange(
-                PeerExchangeSettings.DEFAULTS.withDns(config))));
+        DnsDiscoveryConfig config = DnsDiscoveryConfig.DEFAULTS.toBuilder().urls(List.of(tree.url()))
+                .nameServers(List.of(dns.address())).retryInterval(Duration.ofSeconds(1)).syncInterval(Duration.ofMinutes(30))
+                .build();
+        WakuNode d = start("d", "127.0.0.3", x -> x.services(ServicesConfig.DEFAULTS.toBuilder().peerExchange(
+                PeerExchangeSettings.DEFAULTS.toBuilder().dns(config).build()).build()));
 
         for (WakuNode peer : List.of(b, c)) {
             Eventually.until(() -> d.relay().peers().stream().anyMatch(p -> p.peerId().equals(peer.host().peerId())),

@@ -35,8 +35,8 @@ class FilterRestTest {
     private WakuNode edge(WakuNode full) {
         NodeConfig defaults = NodeConfig.DEFAULTS;
         return WakuNode.start(TestNodes.local(dir.resolve("edge")).archive(null).host(TestNodes.host("127.0.0.3").build())
-                .services(defaults.services().withFilterClient(FilterClientConfig.builder().serviceNode(full.multiaddr())
-                        .refreshInterval(Duration.ofMillis(300)).build()))
+                .services(defaults.services().toBuilder().filterClient(FilterClientConfig.builder()
+                        .serviceNode(full.multiaddr()).refreshInterval(Duration.ofMillis(300)).build()).build())
                 .build());
     }
 

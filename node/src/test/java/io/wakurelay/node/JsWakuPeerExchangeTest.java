@@ -42,8 +42,8 @@ class JsWakuPeerExchangeTest {
         Enr cRecord = c.enr();
         WakuNode a = closer.keep(WakuNode.start(TestNodes.local(dir.resolve("a"))
                 .host(TestNodes.host("127.0.0.2").staticPeers(List.of(cRecord.dialAddresses().get(0))).build())
-                .services(ServicesConfig.DEFAULTS.withPeerExchange(PeerExchangeSettings.DEFAULTS
-                        .withStaticRecords(List.of(cRecord))))
+                .services(ServicesConfig.DEFAULTS.toBuilder().peerExchange(PeerExchangeSettings.DEFAULTS.toBuilder()
+                        .staticRecords(List.of(cRecord)).build()).build())
                 .archive(null).rest(null).build()));
         Eventually.until(() -> a.host().connection(c.host().peerId()).isPresent(), () -> "A did not reach C");
 

@@ -43,12 +43,12 @@ class PeerExchangeNodeTest {
         Enr cRecord = c.enr();
         WakuNode a = start("a", "127.0.0.2", b -> b
                 .host(TestNodes.host("127.0.0.2").staticPeers(List.of(cRecord.dialAddresses().get(0))).build())
-                .services(ServicesConfig.DEFAULTS.withPeerExchange(PeerExchangeSettings.DEFAULTS
-                        .withStaticRecords(List.of(cRecord)))));
+                .services(ServicesConfig.DEFAULTS.toBuilder().peerExchange(PeerExchangeSettings.DEFAULTS.toBuilder()
+                        .staticRecords(List.of(cRecord)).build()).build()));
         Eventually.until(() -> a.host().connection(peerOf(c)).isPresent(), () -> "A did not connect to its static peer C");
 
-        WakuNode d = start("d", "127.0.0.3", b -> b.services(ServicesConfig.DEFAULTS.withPeerExchange(
-                PeerExchangeSettings.DEFAULTS.withNode(a.multiaddr()))));
+        WakuNode d = start("d", "127.0.0.3", b -> b.services(ServicesConfig.DEFAULTS.toBuilder().peerExchange(
+                PeerExchangeSettings.DEFAULTS.toBuilder().node(a.multiaddr()).build()).build()));
 
         Eventually.until(() -> d.host().connection(peerOf(c)).isPresent(),
                 () -> "D did not connect to C; D's connections: " + d.host().connections());

@@ -1,5 +1,6 @@
 package io.wakurelay.discovery.discv5;
 
+import io.soabase.recordbuilder.core.RecordBuilder;
 import io.wakurelay.discovery.enr.Enr;
 import java.net.InetSocketAddress;
 import java.time.Duration;
@@ -20,6 +21,7 @@ import java.util.List;
  *                               handshake the request's WHOAREYOU asked for
  * @param livenessInterval       one table node is pinged every interval; a node that does not answer leaves
  */
+@RecordBuilder
 public record Discv5Config(InetSocketAddress bind, List<Enr> bootstrap, int sessions, int challenges,
         int pendingRequests, int packetsPerSecond, int rateLimitedSources, Duration requestTimeout,
         Duration livenessInterval) {
@@ -35,18 +37,7 @@ public record Discv5Config(InetSocketAddress bind, List<Enr> bootstrap, int sess
                 Duration.ofSeconds(10));
     }
 
-    public Discv5Config withLivenessInterval(Duration interval) {
-        return new Discv5Config(bind, bootstrap, sessions, challenges, pendingRequests, packetsPerSecond,
-                rateLimitedSources, requestTimeout, interval);
-    }
-
-    public Discv5Config withRequestTimeout(Duration timeout) {
-        return new Discv5Config(bind, bootstrap, sessions, challenges, pendingRequests, packetsPerSecond,
-                rateLimitedSources, timeout, livenessInterval);
-    }
-
-    public Discv5Config withPacketsPerSecond(int rate) {
-        return new Discv5Config(bind, bootstrap, sessions, challenges, pendingRequests, rate, rateLimitedSources,
-                requestTimeout, livenessInterval);
+    public Discv5ConfigBuilder toBuilder() {
+        return Discv5ConfigBuilder.builder(this);
     }
 }

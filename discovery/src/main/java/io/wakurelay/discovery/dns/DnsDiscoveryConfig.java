@@ -1,5 +1,7 @@
 package io.wakurelay.discovery.dns;
 
+import io.soabase.recordbuilder.core.RecordBuilder;
+
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.UnknownHostException;
@@ -20,6 +22,7 @@ import java.util.stream.Collectors;
  * @param syncInterval  after a sync that found peers, the tree is read again this much later (nwaku reads it only
  *                      until one sync succeeds; reading it again lets a running node learn a tree's new peers)
  */
+@RecordBuilder
 public record DnsDiscoveryConfig(List<EnrTreeUrl> urls, List<InetSocketAddress> nameServers, Duration queryTimeout,
                                  EnrTreeLimits limits, Duration retryInterval, Duration syncInterval) {
     public static final DnsDiscoveryConfig DEFAULTS = new DnsDiscoveryConfig(List.of(),
@@ -42,18 +45,6 @@ public record DnsDiscoveryConfig(List<EnrTreeUrl> urls, List<InetSocketAddress> 
 
     public boolean enabled() {
         return !urls.isEmpty();
-    }
-
-    public DnsDiscoveryConfig withUrls(List<EnrTreeUrl> v) {
-        return new DnsDiscoveryConfig(v, nameServers, queryTimeout, limits, retryInterval, syncInterval);
-    }
-
-    public DnsDiscoveryConfig withNameServers(List<InetSocketAddress> v) {
-        return new DnsDiscoveryConfig(urls, v, queryTimeout, limits, retryInterval, syncInterval);
-    }
-
-    public DnsDiscoveryConfig withIntervals(Duration retry, Duration sync) {
-        return new DnsDiscoveryConfig(urls, nameServers, queryTimeout, limits, retry, sync);
     }
 
     /**
@@ -111,5 +102,9 @@ public record DnsDiscoveryConfig(List<EnrTreeUrl> urls, List<InetSocketAddress> 
             String host = ip.contains(":") ? "[" + ip + "]" : ip;
             return a.getPort() == 53 ? ip : host + ":" + a.getPort();
         }).collect(Collectors.joining(","));
+    }
+
+    public DnsDiscoveryConfigBuilder toBuilder() {
+        return DnsDiscoveryConfigBuilder.builder(this);
     }
 }

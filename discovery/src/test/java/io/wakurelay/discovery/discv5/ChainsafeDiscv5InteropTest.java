@@ -27,7 +27,7 @@ class ChainsafeDiscv5InteropTest {
     private static final Duration CALL = Duration.ofSeconds(15);
     /** The JS node's crypto is slower than ours, and CI machines are shared: 3 s an answer rather than 1 s. */
     private static final java.util.function.UnaryOperator<Discv5Config> PATIENT =
-            c -> c.withRequestTimeout(Duration.ofSeconds(3));
+            c -> c.toBuilder().requestTimeout(Duration.ofSeconds(3)).build();
 
     @Test
     void theJsNodePingsOurNodeAndFindsOurRecord() throws Exception {

@@ -76,7 +76,7 @@ class Discv5ServiceTest {
 
     @Test
     void aLargeNodesAnswerIsSplitIntoPacketsWithinTheLimitAndCutAtSixteen() throws Exception {
-        try (LocalDiscv5Node a = new LocalDiscv5Node(List.of(), c -> c.withLivenessInterval(Duration.ofHours(1)));
+        try (LocalDiscv5Node a = new LocalDiscv5Node(List.of(), c -> c.toBuilder().livenessInterval(Duration.ofHours(1)).build());
              LocalDiscv5Node b = new LocalDiscv5Node(List.of())) {
             // 20 records at log distance 256 from a (half of all ids are): more than one packet can carry
             List<Enr> far = new ArrayList<>();
@@ -108,7 +108,7 @@ class Discv5ServiceTest {
 
     @Test
     void garbageUnsolicitedAndFloodedPacketsAreCountedAndDropped() throws Exception {
-        try (LocalDiscv5Node a = new LocalDiscv5Node(List.of(), c -> c.withPacketsPerSecond(20));
+        try (LocalDiscv5Node a = new LocalDiscv5Node(List.of(), c -> c.toBuilder().packetsPerSecond(20).build());
              LocalDiscv5Node b = new LocalDiscv5Node(List.of());
              DatagramSocket socket = new DatagramSocket(0, java.net.InetAddress.getLoopbackAddress())) {
             InetSocketAddress to = a.service.localAddress();

@@ -29,7 +29,7 @@ public final class Discv5Options {
         for (String s : discv5BootstrapNodes) {
             bootstrap.add(NodeOptions.option("--discv5-bootstrap-node", () -> Enr.parse(s.strip())));
         }
-        return Discv5Settings.DEFAULTS.withEnabled(discv5Discovery)
-                .withUdpPort(discv5UdpPort == 0 ? 0 : shift.applyAsInt(discv5UdpPort)).withBootstrap(bootstrap);
+        return Discv5Settings.DEFAULTS.toBuilder().enabled(discv5Discovery)
+                .udpPort(discv5UdpPort == 0 ? 0 : shift.applyAsInt(discv5UdpPort)).bootstrap(bootstrap).build();
     }
 }

@@ -1,5 +1,6 @@
 package io.wakurelay.node.config;
 
+import io.soabase.recordbuilder.core.RecordBuilder;
 import io.wakurelay.discovery.enr.Enr;
 import java.time.Duration;
 import java.util.List;
@@ -14,6 +15,7 @@ import java.util.Objects;
  * @param bootstrap      {@code --discv5-bootstrap-node} records; DNS discovery's finds are added at run time
  * @param lookupInterval the pause between two random lookups (nwaku's search loop waits 5 s)
  */
+@RecordBuilder
 public record Discv5Settings(boolean enabled, int udpPort, List<Enr> bootstrap, Duration lookupInterval) {
 
     public static final Discv5Settings DEFAULTS = new Discv5Settings(false, 9000, List.of(), Duration.ofSeconds(5));
@@ -29,19 +31,7 @@ public record Discv5Settings(boolean enabled, int udpPort, List<Enr> bootstrap, 
         }
     }
 
-    public Discv5Settings withEnabled(boolean v) {
-        return new Discv5Settings(v, udpPort, bootstrap, lookupInterval);
-    }
-
-    public Discv5Settings withUdpPort(int v) {
-        return new Discv5Settings(enabled, v, bootstrap, lookupInterval);
-    }
-
-    public Discv5Settings withBootstrap(List<Enr> v) {
-        return new Discv5Settings(enabled, udpPort, v, lookupInterval);
-    }
-
-    public Discv5Settings withLookupInterval(Duration v) {
-        return new Discv5Settings(enabled, udpPort, bootstrap, v);
+    public Discv5SettingsBuilder toBuilder() {
+        return Discv5SettingsBuilder.builder(this);
     }
 }

@@ -20,7 +20,7 @@ public final class FilterClientOptions {
             return services;
         }
         Multiaddr address = NodeOptions.option("--filternode", () -> Multiaddr.parse(filterNode.strip()));
-        return services.withFilterClient(NodeOptions.option("--filternode",
-                () -> services.filterClient().toBuilder().serviceNode(address).build()));
+        return services.toBuilder().filterClient(NodeOptions.option("--filternode",
+                () -> services.filterClient().toBuilder().serviceNode(address).build())).build();
     }
 }

@@ -1,5 +1,6 @@
 package io.wakurelay.node.config;
 
+import io.soabase.recordbuilder.core.RecordBuilder;
 import io.wakurelay.discovery.dns.DnsDiscoveryConfig;
 import io.wakurelay.discovery.enr.Enr;
 import io.wakurelay.p2p.multiaddr.Multiaddr;
@@ -22,6 +23,7 @@ import java.util.Objects;
  *                       the same cache; off without a tree URL
  * @param discv5         discv5 ({@code --discv5-discovery}): its finds are dialled and kept the same way
  */
+@RecordBuilder
 public record PeerExchangeSettings(PeerExchangeConfig server, PeerExchangeClientConfig client, Multiaddr node,
                                    List<Enr> staticRecords, int cacheCapacity,
                                    DnsDiscoveryConfig dns, Discv5Settings discv5) {
@@ -43,27 +45,7 @@ public record PeerExchangeSettings(PeerExchangeConfig server, PeerExchangeClient
         }
     }
 
-    public PeerExchangeSettings withServer(PeerExchangeConfig v) {
-        return new PeerExchangeSettings(v, client, node, staticRecords, cacheCapacity, dns, discv5);
-    }
-
-    public PeerExchangeSettings withNode(Multiaddr v) {
-        return new PeerExchangeSettings(server, client, v, staticRecords, cacheCapacity, dns, discv5);
-    }
-
-    public PeerExchangeSettings withClient(PeerExchangeClientConfig v) {
-        return new PeerExchangeSettings(server, v, node, staticRecords, cacheCapacity, dns, discv5);
-    }
-
-    public PeerExchangeSettings withDns(DnsDiscoveryConfig v) {
-        return new PeerExchangeSettings(server, client, node, staticRecords, cacheCapacity, v, discv5);
-    }
-
-    public PeerExchangeSettings withDiscv5(Discv5Settings v) {
-        return new PeerExchangeSettings(server, client, node, staticRecords, cacheCapacity, dns, v);
-    }
-
-    public PeerExchangeSettings withStaticRecords(List<Enr> v) {
-        return new PeerExchangeSettings(server, client, node, v, cacheCapacity, dns, discv5);
+    public PeerExchangeSettingsBuilder toBuilder() {
+        return PeerExchangeSettingsBuilder.builder(this);
     }
 }

@@ -66,8 +66,8 @@ final class ServiceOptions {
         }
         Multiaddr node = o.peerExchangeNode == null || o.peerExchangeNode.isBlank() ? null
                 : NodeOptions.option("--peer-exchange-node", () -> RelayConfigs.staticPeer(o.peerExchangeNode));
-        return PeerExchangeSettings.DEFAULTS.withServer(o.peerExchange ? server : null).withNode(node)
-                .withStaticRecords(records).withDns(dnsDiscovery(o)).withDiscv5(o.discv5.settings(o::shifted));
+        return PeerExchangeSettings.DEFAULTS.toBuilder().server(o.peerExchange ? server : null).node(node)
+                .staticRecords(records).dns(dnsDiscovery(o)).discv5(o.discv5.settings(o::shifted)).build();
     }
 
     /** DNS discovery: on with a tree URL (nwaku); the name servers given, else the record's defaults. */
@@ -79,13 +79,13 @@ final class ServiceOptions {
             }
         }
         // --dns-discovery itself changes nothing, as in nwaku, which deprecates it: the URL turns DNS discovery on
-        DnsDiscoveryConfig dns = DnsDiscoveryConfig.DEFAULTS.withUrls(urls);
+        DnsDiscoveryConfig dns = DnsDiscoveryConfig.DEFAULTS.toBuilder().urls(urls).build();
         if (!o.dnsDiscoveryNameServers.isEmpty()) {
             List<InetSocketAddress> servers = new ArrayList<>();
             for (String s : o.dnsDiscoveryNameServers) {
                 servers.add(NodeOptions.option("--dns-discovery-name-server", () -> DnsDiscoveryConfig.nameServer(s)));
             }
-            dns = dns.withNameServers(servers);
+            dns = dns.toBuilder().nameServers(servers).build();
         }
         return dns;
     }

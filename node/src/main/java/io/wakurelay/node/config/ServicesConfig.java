@@ -1,5 +1,6 @@
 package io.wakurelay.node.config;
 
+import io.soabase.recordbuilder.core.RecordBuilder;
 import io.wakurelay.services.FilterClientConfig;
 import io.wakurelay.services.FilterConfig;
 import io.wakurelay.services.LightpushConfig;
@@ -18,6 +19,7 @@ import java.util.Objects;
  * @param peerExchange peer exchange's server, client and record cache (docs/discovery.md)
  * @param filterClient the filter client ({@code --filternode}, REST's /filter/v2); always on, as in nwaku
  */
+@RecordBuilder
 public record ServicesConfig(StoreServiceConfig store, LightpushConfig lightpush, FilterConfig filter,
                              StoreClientConfig storeClient, PeerExchangeSettings peerExchange,
                              FilterClientConfig filterClient) {
@@ -42,11 +44,7 @@ public record ServicesConfig(StoreServiceConfig store, LightpushConfig lightpush
         this(store, lightpush, filter, storeClient, PeerExchangeSettings.DEFAULTS);
     }
 
-    public ServicesConfig withPeerExchange(PeerExchangeSettings v) {
-        return new ServicesConfig(store, lightpush, filter, storeClient, v, filterClient);
-    }
-
-    public ServicesConfig withFilterClient(FilterClientConfig v) {
-        return new ServicesConfig(store, lightpush, filter, storeClient, peerExchange, v);
+    public ServicesConfigBuilder toBuilder() {
+        return ServicesConfigBuilder.builder(this);
     }
 }
