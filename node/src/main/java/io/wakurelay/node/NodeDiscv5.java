@@ -12,7 +12,6 @@ import io.wakurelay.node.config.Discv5Settings;
 import io.wakurelay.node.config.NodeConfig;
 import io.wakurelay.p2p.crypto.KeyType;
 import io.wakurelay.p2p.Host;
-import io.wakurelay.p2p.multiaddr.Multiaddr;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.time.Duration;
@@ -40,7 +39,6 @@ import reactor.core.publisher.Mono;
 final class NodeDiscv5 implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(NodeDiscv5.class);
     private static final int DIALS_AT_ONCE = 4;
-    private static final Duration DIAL_TIMEOUT = Duration.ofSeconds(10);
     static final Duration REDIAL_AFTER = Duration.ofMinutes(5);
     static final int TRIED_CAPACITY = 1024;
 
@@ -140,7 +138,7 @@ final class NodeDiscv5 implements AutoCloseable {
                 .filter(r -> !r.peerId().equals(host.peerId())).toList();
         return Flux.fromIterable(wanted)
                 .filter(r -> firstTry(r, host, records))
-                .flatMap(r -> connect(r, host, records), DIALS_AT_ONCE)
+                .flatMap(new RecordDialer(host, records, "discv5")::connect, DIALS_AT_ONCE)
                 .filter(Boolean::booleanValue)
                 .count()
                 .doOnNext(connected -> log.debug("discv5: a lookup found {} records, {} of our shards; {} connected",
@@ -190,22 +188,6 @@ final class NodeDiscv5 implements AutoCloseable {
             tried.put(record.peerId().toString(), now);
         }
         return true;
-    }
-
-    private Mono<Boolean> connect(Enr record, Host host, PeerRecords records) {
-        List<Multiaddr> addresses = record.dialAddresses().stream().filter(a -> a.isTcp() || a.isWebSocket()).toList();
-        return Flux.fromIterable(addresses)
-                .concatMap(address -> host.dial(address).onErrorResume(e -> {
-                    log.debug("discv5: cannot dial {}: {}", address, e.toString());
-                    return Mono.empty();
-                }), 1)
-                .next()
-                .timeout(DIAL_TIMEOUT, Mono.empty())
-                .map(connection -> {
-                    records.offer(record);
-                    return true;
-                })
-                .defaultIfEmpty(false);
     }
 
     Mono<Void> shutdown(Duration grace) {

@@ -9,7 +9,6 @@ import io.wakurelay.discovery.dns.EnrTreeUrl;
 import io.wakurelay.discovery.enr.Enr;
 import io.wakurelay.discovery.peers.PeerRecords;
 import io.wakurelay.p2p.Host;
-import io.wakurelay.p2p.multiaddr.Multiaddr;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -31,11 +30,11 @@ import reactor.core.scheduler.Schedulers;
 final class NodeDnsDiscovery implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(NodeDnsDiscovery.class);
     private static final int DIALS_AT_ONCE = 4;
-    private static final Duration DIAL_TIMEOUT = Duration.ofSeconds(10);
 
     private final DnsDiscoveryConfig config;
     private final Host host;
     private final PeerRecords records;
+    private final RecordDialer dialer;
     private final int clusterId;
     private final DnsTxtResolver resolver;
     private final DnsDiscoveryMetrics metrics;
@@ -48,6 +47,7 @@ final class NodeDnsDiscovery implements AutoCloseable {
         this.config = config;
         this.host = host;
         this.records = records;
+        this.dialer = new RecordDialer(host, records, "DNS discovery");
         this.clusterId = clusterId;
         this.resolver = new DnsTxtResolver(config.nameServers(), config.queryTimeout());
         this.metrics = metrics;
@@ -119,19 +119,7 @@ final class NodeDnsDiscovery implements AutoCloseable {
             records.offer(record);
             return Mono.just(true);
         }
-        List<Multiaddr> addresses = record.dialAddresses().stream().filter(a -> a.isTcp() || a.isWebSocket()).toList();
-        return Flux.fromIterable(addresses)
-                .concatMap(address -> host.dial(address).onErrorResume(e -> {
-                    log.debug("DNS discovery: cannot dial {}: {}", address, e.toString());
-                    return Mono.empty();
-                }), 1)
-                .next()
-                .timeout(DIAL_TIMEOUT, Mono.empty())
-                .map(connection -> {
-                    records.offer(record);
-                    return true;
-                })
-                .defaultIfEmpty(false);
+        return dialer.connect(record);
     }
 
     Mono<Void> shutdown(Duration grace) {
