@@ -88,14 +88,14 @@ class FullDiskHealthTest {
             Files.delete(filler);
             Eventually.until("/health is 200 again", Duration.ofSeconds(60), () -> rest.get("/health").status() == 200);
             Eventually.until("every message answered 200 is stored", Duration.ofSeconds(60),
-                    () -> ArchiveOverloadTest.stored(rest, accepted) == accepted.size());
+                    () -> ArchivedMessages.stored(rest, accepted) == accepted.size());
             System.out.printf("FullDiskHealthTest, " + durability.label() + ": %d messages answered 200 (20 kB each), %d answered 503 while the disk was full; "
                             + "%.0f failed commits; all %d stored once space returned; /health said: %s%n",
                     accepted.size(), busy, Http.metric(metrics, "waku_archive_errors_total{type=\"insert_failure\"}"), accepted.size(), unhealthy);
         }
         try (WakuNode reopened = start(data, durability)) {
             Http rest = new Http(reopened.restAddress());
-            assertThat(ArchiveOverloadTest.stored(rest, accepted)).as("the archive reopens intact").isEqualTo(accepted.size());
+            assertThat(ArchivedMessages.stored(rest, accepted)).as("the archive reopens intact").isEqualTo(accepted.size());
             assertThat(reopened.archive().messageCount()).isEqualTo(accepted.size());
         }
     }

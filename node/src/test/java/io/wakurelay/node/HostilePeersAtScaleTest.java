@@ -261,8 +261,8 @@ class HostilePeersAtScaleTest {
         Eventually.until("every honest message archived", WAIT,
                 () -> MeterCounts.count(m, "waku.archive.inserts") == honest);
         Http rest = new Http(target.restAddress());
-        assertThat(ArchiveOverloadTest.stored(rest, List.copyOf(traffic.sentByPeer))).isEqualTo(traffic.sentByPeer.size());
-        assertThat(ArchiveOverloadTest.stored(rest, List.copyOf(traffic.sentOverRest))).isEqualTo(traffic.sentOverRest.size());
+        assertThat(ArchivedMessages.stored(rest, List.copyOf(traffic.sentByPeer))).isEqualTo(traffic.sentByPeer.size());
+        assertThat(ArchivedMessages.stored(rest, List.copyOf(traffic.sentOverRest))).isEqualTo(traffic.sentOverRest.size());
         assertThat(MeterCounts.count(m, "waku.relay.messages.accepted")).as("nothing hostile was accepted").isEqualTo(honest);
         assertThat(target.relay().peers()).as("the honest peer is still a relay peer")
                 .anyMatch(p -> p.peerId().toString().equals(good.peerId()));

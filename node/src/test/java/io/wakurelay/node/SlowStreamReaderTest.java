@@ -136,7 +136,7 @@ class SlowStreamReaderTest {
             published.addAll(received);
             double dropped = Http.metric(node.metrics().scrape(), "waku_rest_streams_dropped_total");
             assertThat(dropped).as("events dropped for the reader that never reads").isPositive();
-            Eventually.until("every message is archived", Duration.ofSeconds(30), () -> ArchiveOverloadTest.stored(rest, published) == MESSAGES);
+            Eventually.until("every message is archived", Duration.ofSeconds(30), () -> ArchivedMessages.stored(rest, published) == MESSAGES);
             String scrape = node.metrics().scrape();
             assertThat(Http.metric(scrape, "waku_rest_streams_disconnected_total")).as("stuck readers disconnected").isEqualTo(1.0);
             Eventually.until("the stuck stream's slot is freed", Duration.ofSeconds(10),

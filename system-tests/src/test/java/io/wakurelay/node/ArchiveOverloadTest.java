@@ -90,7 +90,7 @@ class ArchiveOverloadTest {
             String text = metrics.get("/metrics").body();
             assertThat(Http.metric(text, "waku_relay_messages_accepted_total")).as("every message accepted").isEqualTo(MESSAGES);
             assertThat(Http.metric(text, "waku_archive_inserts_total")).isEqualTo(MESSAGES);
-            assertThat(stored(rest, publisher.sent())).as("every accepted message is in the store").isEqualTo(MESSAGES);
+            assertThat(ArchivedMessages.stored(rest, publisher.sent())).as("every accepted message is in the store").isEqualTo(MESSAGES);
             assertThat(peak.inboundPending()).as("the relay's hand-over queue stays within localQueueMessages + 1 per source")
                     .isLessThanOrEqualTo(HAND_OVER_CAPACITY + 2);
             assertThat(peak.archivePending()).as("the archive holds at most maxPendingMessages").isLessThanOrEqualTo(ARCHIVE_CREDITS);
@@ -116,16 +116,6 @@ class ArchiveOverloadTest {
                     "waku_archive_writes_total", "waku_rocksdb_stall_seconds_total", "waku_relay_peer_disconnects_total", "jvm_gc_pause_seconds_count",
                     "jvm_gc_pause_seconds_sum"));
         }
-    }
-
-    static int stored(Http rest, List<String> hashes) {
-        Set<String> found = new HashSet<>();
-        for (int i = 0; i < hashes.size(); i += 100) {
-            String query = "/store/v3/messages?pageSize=100&hashes=" + String.join(",", hashes.subList(i, Math.min(hashes.size(), i + 100)));
-            rest.get(query).json().get("messages").forEach(m -> found.add(m.get("messageHash").asText()));
-        }
-        found.retainAll(new HashSet<>(hashes));
-        return found.size();
     }
 
     static String grep(String exposition, String... prefixes) {

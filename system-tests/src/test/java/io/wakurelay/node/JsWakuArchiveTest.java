@@ -41,7 +41,7 @@ class JsWakuArchiveTest {
             }
 
             Http rest = new Http(node.restAddress());
-            Eventually.until("every message is archived", WAIT, () -> ArchiveOverloadTest.stored(rest, hashes) == hashes.size());
+            Eventually.until("every message is archived", WAIT, () -> ArchivedMessages.stored(rest, hashes) == hashes.size());
             JsonNode stored = rest.get("/store/v3/messages?includeData=true&hashes=" + hashes.get(0)).json();
             assertThat(stored.get("messages").get(0).get("message").get("contentTopic").asText()).isEqualTo("/js/1/archive/proto");
         }

@@ -64,7 +64,7 @@ class JsWakuLightNodeTest {
                 Http restA = new Http(served.restAddress());
                 Http restB = new Http(second.restAddress());
                 Eventually.until("both nodes archive it", WAIT,
-                        () -> ArchiveOverloadTest.stored(restA, List.of(hash)) == 1 && ArchiveOverloadTest.stored(restB, List.of(hash)) == 1);
+                        () -> ArchivedMessages.stored(restA, List.of(hash)) == 1 && ArchivedMessages.stored(restB, List.of(hash)) == 1);
 
                 JsonNode stored = light.call("store", Map.of("contentTopic", CONTENT_TOPIC), WAIT);
                 assertThat(stored.path("messages").findValuesAsText("messageHash")).containsExactly(hash);

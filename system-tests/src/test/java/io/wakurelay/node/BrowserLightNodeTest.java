@@ -90,8 +90,8 @@ class BrowserLightNodeTest {
         Http servedRest = new Http(served.restAddress());
         Http peerRest = new Http(relayPeer.restAddress());
         Eventually.until(what + ": both nodes archive the lightpushed message", WAIT,
-                () -> ArchiveOverloadTest.stored(servedRest, List.of(pushedHash)) == 1
-                        && ArchiveOverloadTest.stored(peerRest, List.of(pushedHash)) == 1);
+                () -> ArchivedMessages.stored(servedRest, List.of(pushedHash)) == 1
+                        && ArchivedMessages.stored(peerRest, List.of(pushedHash)) == 1);
 
         // filter: what is published over REST (on the second node, relayed to the served one) reaches the page
         String body = "{\"payload\":\"" + base64("from REST") + "\",\"contentTopic\":\"" + contentTopic + "\"}";
@@ -100,7 +100,7 @@ class BrowserLightNodeTest {
         assertThat(filtered.path("contentTopic").asText()).isEqualTo(contentTopic);
         String restHash = filtered.path("messageHash").asText();
         Eventually.until(what + ": the REST message archived with the hash the page computed", WAIT,
-                () -> ArchiveOverloadTest.stored(servedRest, List.of(restHash)) == 1);
+                () -> ArchivedMessages.stored(servedRest, List.of(restHash)) == 1);
 
         // store: five messages of the topic, paged two at a time
         List<String> hashes = new ArrayList<>(List.of(pushedHash, restHash));
@@ -109,7 +109,7 @@ class BrowserLightNodeTest {
             assertThat(more.path("failures")).as("%s lightpush failures: %s", what, more.path("failures")).isEmpty();
             hashes.add(more.path("messageHash").asText());
         }
-        Eventually.until(what + ": all five archived", WAIT, () -> ArchiveOverloadTest.stored(servedRest, hashes) == 5);
+        Eventually.until(what + ": all five archived", WAIT, () -> ArchivedMessages.stored(servedRest, hashes) == 5);
         JsonNode stored = browser.call("store", Map.of("contentTopic", contentTopic, "pageSize", 2), WAIT);
         assertThat(stored.path("messages").findValuesAsText("messageHash")).as(what).containsExactlyInAnyOrderElementsOf(hashes);
         assertThat(stored.path("pageSizes").toString()).as(what).isEqualTo("[2,2,1]");

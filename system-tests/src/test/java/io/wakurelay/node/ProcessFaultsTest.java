@@ -140,8 +140,8 @@ class ProcessFaultsTest {
             int restPresent;
             int restOkPresent;
             synchronized (restOk) {
-                restPresent = ArchiveOverloadTest.stored(rest, restAttempted); // a request cut by the kill may have been stored
-                restOkPresent = ArchiveOverloadTest.stored(rest, restOk);
+                restPresent = ArchivedMessages.stored(rest, restAttempted); // a request cut by the kill may have been stored
+                restOkPresent = ArchivedMessages.stored(rest, restOk);
             }
             String metrics = new Http(restarted.metricsAddress()).get("/metrics").body();
             assertThat(Http.metric(metrics, "waku_archive_messages{type=\"stored\"}"))
@@ -183,7 +183,7 @@ class ProcessFaultsTest {
             List<String> after = publish(new Http(a.restAddress()), "after", 20);
             assertThat(receive(streamB, after)).as("traffic resumed after the restart").isTrue();
             Eventually.until("B archived both runs", Duration.ofSeconds(30),
-                    () -> ArchiveOverloadTest.stored(new Http(b.restAddress()), concat(before, after)) == 40);
+                    () -> ArchivedMessages.stored(new Http(b.restAddress()), concat(before, after)) == 40);
             System.out.printf("ProcessFaultsTest: peer killed and restarted: B redialled %d ms after A was up again; 20 + 20 messages streamed and archived%n",
                     redialMillis);
         } finally {
