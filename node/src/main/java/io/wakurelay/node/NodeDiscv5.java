@@ -87,7 +87,7 @@ final class NodeDiscv5 implements AutoCloseable {
         if (discv5 == null || enr == null) {
             return;
         }
-        discv5.start(enr, host, peerExchange.records(), clusterId, shards);
+        discv5.start(enr, host, peerExchange.records(), peerExchange.origins(), clusterId, shards);
         peerExchange.onDnsFinds(discv5::addBootstrap);
     }
 
@@ -112,13 +112,13 @@ final class NodeDiscv5 implements AutoCloseable {
     }
 
     /** Starts answering as {@code enr}, pings the bootstrap nodes and starts the search loop. */
-    void start(Enr enr, Host host, PeerRecords records, int clusterId, List<Integer> shards) {
+    void start(Enr enr, Host host, PeerRecords records, PeerOrigins origins, int clusterId, List<Integer> shards) {
         record.set(enr);
         service.addNodes(settings.bootstrap());
         log.info("discv5: {} bootstrap nodes; searching every {} for peers of cluster {} shards {}",
                 settings.bootstrap().size(), settings.lookupInterval(), clusterId, shards);
         loop = Mono.defer(() -> Mono.fromFuture(service.randomLookup())
-                        .flatMap(found -> dial(found, host, records, clusterId, shards))
+                        .flatMap(found -> dial(found, host, records, origins, clusterId, shards))
                         .onErrorResume(e -> {
                             log.warn("discv5: a lookup failed: {}", e.toString());
                             return Mono.empty();
@@ -133,12 +133,13 @@ final class NodeDiscv5 implements AutoCloseable {
         service.addNodes(found);
     }
 
-    private Mono<Long> dial(List<Enr> found, Host host, PeerRecords records, int clusterId, List<Integer> shards) {
+    private Mono<Long> dial(List<Enr> found, Host host, PeerRecords records, PeerOrigins origins, int clusterId,
+            List<Integer> shards) {
         List<Enr> wanted = found.stream().filter(r -> wanted(r, clusterId, shards))
                 .filter(r -> !r.peerId().equals(host.peerId())).toList();
         return Flux.fromIterable(wanted)
                 .filter(r -> firstTry(r, host, records))
-                .flatMap(new RecordDialer(host, records, "discv5")::connect, DIALS_AT_ONCE)
+                .flatMap(new RecordDialer(host, records, "discv5", origins, PeerOrigins.DISCV5)::connect, DIALS_AT_ONCE)
                 .filter(Boolean::booleanValue)
                 .count()
                 .doOnNext(connected -> log.debug("discv5: a lookup found {} records, {} of our shards; {} connected",

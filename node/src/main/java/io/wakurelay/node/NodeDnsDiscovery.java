@@ -42,12 +42,12 @@ final class NodeDnsDiscovery implements AutoCloseable {
     private volatile Disposable loop;
     private volatile java.util.function.Consumer<List<Enr>> onFound = found -> { };
 
-    private NodeDnsDiscovery(DnsDiscoveryConfig config, Host host, PeerRecords records, int clusterId,
+    private NodeDnsDiscovery(DnsDiscoveryConfig config, Host host, PeerRecords records, PeerOrigins origins, int clusterId,
             DnsDiscoveryMetrics metrics) {
         this.config = config;
         this.host = host;
         this.records = records;
-        this.dialer = new RecordDialer(host, records, "DNS discovery");
+        this.dialer = new RecordDialer(host, records, "DNS discovery", origins, PeerOrigins.DNS);
         this.clusterId = clusterId;
         this.resolver = new DnsTxtResolver(config.nameServers(), config.queryTimeout());
         this.metrics = metrics;
@@ -55,9 +55,9 @@ final class NodeDnsDiscovery implements AutoCloseable {
     }
 
     /** @param metrics counted into; owned by the caller (registered whether DNS discovery is on or not) */
-    static NodeDnsDiscovery create(DnsDiscoveryConfig config, Host host, PeerRecords records, int clusterId,
-            DnsDiscoveryMetrics metrics) {
-        return new NodeDnsDiscovery(config, host, records, clusterId, metrics);
+    static NodeDnsDiscovery create(DnsDiscoveryConfig config, Host host, PeerRecords records, PeerOrigins origins,
+            int clusterId, DnsDiscoveryMetrics metrics) {
+        return new NodeDnsDiscovery(config, host, records, origins, clusterId, metrics);
     }
 
     /** Also hands every read's records to {@code listener} (discv5's bootstrap nodes). */

@@ -22,11 +22,13 @@ final class NodePeerExchange {
     private final StartedComponents components;
     private final NodeDnsDiscovery dns;
     private final PeerRecords records;
+    private final PeerOrigins origins;
 
     private NodePeerExchange(PeerExchangeSettings settings, PeerExchangeClient client, StartedComponents components,
-            NodeDnsDiscovery dns, PeerRecords records) {
+            NodeDnsDiscovery dns, PeerRecords records, PeerOrigins origins) {
         this.settings = settings;
         this.records = records;
+        this.origins = origins;
         this.client = client;
         this.components = components;
         this.dns = dns;
@@ -36,6 +38,7 @@ final class NodePeerExchange {
     static NodePeerExchange start(PeerExchangeSettings settings, Host host, int clusterId, MeterRegistry registry,
             StartedComponents components) {
         PeerRecords records = new PeerRecords(settings.cacheCapacity());
+        PeerOrigins origins = new PeerOrigins();
         for (Enr record : settings.staticRecords()) {
             records.offer(record);
         }
@@ -49,10 +52,15 @@ final class NodePeerExchange {
         // registered in every node, as nwaku declares them (zero while DNS discovery is off)
         DnsDiscoveryMetrics dnsMetrics = components.add("DNS discovery metrics", new DnsDiscoveryMetrics(registry));
         if (settings.dns().enabled()) {
-            dns = NodeDnsDiscovery.create(settings.dns(), host, records, clusterId, dnsMetrics);
+            dns = NodeDnsDiscovery.create(settings.dns(), host, records, origins, clusterId, dnsMetrics);
             components.add("DNS discovery", dns, dns::shutdown, dns);
         }
-        return new NodePeerExchange(settings, client, components, dns, records);
+        return new NodePeerExchange(settings, client, components, dns, records, origins);
+    }
+
+    /** How the peers the discoveries dialled were found, for /admin/v1/peers. */
+    PeerOrigins origins() {
+        return origins;
     }
 
     /** The record cache the server answers from (discv5's connected finds are kept there too). */
@@ -73,7 +81,8 @@ final class NodePeerExchange {
             dns.start();
         }
         if (settings.node() != null) {
-            PeerExchangeLoop loop = PeerExchangeLoop.start(client, settings.node());
+            PeerExchangeLoop loop = PeerExchangeLoop.start(client, settings.node(),
+                    connected -> connected.forEach(r -> origins.found(r.peerId(), PeerOrigins.PEER_EXCHANGE)));
             components.add("peer exchange loop", loop, loop::shutdown, loop);
         }
     }

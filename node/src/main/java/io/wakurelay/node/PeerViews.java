@@ -18,15 +18,18 @@ import java.util.Set;
 
 /** The peers of a node for the admin API: its connections with what identify and the relay know, and its static peers. */
 final class PeerViews {
-    /** nwaku's {@code PeerOrigin} names for the two origins a peer can have here (no discovery yet). */
+    /** nwaku's {@code PeerOrigin} names for a static peer and one nobody found (it dialled us); discoveries' in PeerOrigins. */
     static final String STATIC = "Static";
     static final String UNKNOWN_ORIGIN = "UnknownOrigin";
 
     private PeerViews() {
     }
 
-    /** @param relay null on a node without relay */
-    static List<PeerView> of(Host host, Relay relay) {
+    /**
+     * @param relay   null on a node without relay
+     * @param origins how the discoveries found the peers they dialled
+     */
+    static List<PeerView> of(Host host, Relay relay, PeerOrigins origins) {
         Map<PeerId, RelayPeer> relayPeers = new HashMap<>();
         for (RelayPeer p : relay == null ? List.<RelayPeer>of() : relay.peers()) {
             relayPeers.put(p.peerId(), p);
@@ -38,7 +41,8 @@ final class PeerViews {
             RelayPeer r = relayPeers.get(c.remotePeer());
             Multiaddr address = c.isOutbound() || record.listenAddresses().isEmpty()
                     ? c.remoteAddress() : record.listenAddresses().get(0);
-            String origin = host.isStaticConnection(c) ? STATIC : UNKNOWN_ORIGIN;
+            String found = origins.of(c.remotePeer());
+            String origin = host.isStaticConnection(c) ? STATIC : found != null ? found : UNKNOWN_ORIGIN;
             views.add(new PeerView(c.remotePeer().toString(), address == null ? null : address.withPeerId(c.remotePeer()).toString(),
                     List.copyOf(new java.util.TreeSet<>(record.protocols())), record.agentVersion(),
                     c.isOutbound() ? "outbound" : "inbound", origin, c.isOpen(), r == null ? null : r.score(),

@@ -15,7 +15,7 @@ import java.util.List;
 /**
  * Reaches the peer a discovered record names, as DNS discovery and discv5 both do: its TCP and WebSocket addresses
  * are dialled in turn until one connects, within {@link #DIAL_TIMEOUT} in all, and the record of a peer then
- * connected is kept for peer exchange ({@link PeerRecords}).
+ * connected is kept for peer exchange ({@link PeerRecords}) and its origin noted ({@link PeerOrigins}).
  */
 final class RecordDialer {
     static final Duration DIAL_TIMEOUT = Duration.ofSeconds(10);
@@ -24,12 +24,19 @@ final class RecordDialer {
     private final Host host;
     private final PeerRecords records;
     private final String source;
+    private final PeerOrigins origins;
+    private final String origin;
 
-    /** @param source the discovery, as its logs name it ("DNS discovery", "discv5") */
-    RecordDialer(Host host, PeerRecords records, String source) {
+    /**
+     * @param source the discovery, as its logs name it ("DNS discovery", "discv5")
+     * @param origin nwaku's name for it ({@link PeerOrigins#DNS}, {@link PeerOrigins#DISCV5})
+     */
+    RecordDialer(Host host, PeerRecords records, String source, PeerOrigins origins, String origin) {
         this.host = host;
         this.records = records;
         this.source = source;
+        this.origins = origins;
+        this.origin = origin;
     }
 
     /** Whether the record's peer is connected once dialled; its record is then kept. */
@@ -44,6 +51,7 @@ final class RecordDialer {
                 .timeout(DIAL_TIMEOUT, Mono.empty())
                 .map(connection -> {
                     records.offer(record);
+                    origins.found(record.peerId(), origin);
                     return true;
                 })
                 .defaultIfEmpty(false);

@@ -79,6 +79,7 @@ public final class WakuNode implements NodeStatus, AutoCloseable {
     private final ArchivePipeline pipeline;
     private final Host host;
     private final Relay relay;
+    private final PeerOrigins origins;
     private final LightpushService lightpush;
     private final FilterService filter;
     private final RestServer rest;
@@ -151,6 +152,7 @@ public final class WakuNode implements NodeStatus, AutoCloseable {
             components.add("filter client", filterClient, filterClient::shutdown, filterClient);
             NodePeerExchange peerExchange = NodePeerExchange.start(services.peerExchange(), host,
                     config.relay().clusterId(), metrics.registry(), components);
+            this.origins = peerExchange.origins();
             NodeDiscv5 discv5 = NodeDiscv5.bindIfEnabled(services.peerExchange().discv5(), config, host, metrics.registry(),
                     components);
             Set<String> topics = relay == null ? Set.copyOf(config.relay().pubsubTopics()) : relay.subscriptions();
@@ -397,7 +399,7 @@ public final class WakuNode implements NodeStatus, AutoCloseable {
 
     @Override
     public List<PeerView> peers() {
-        return PeerViews.of(host, relay);
+        return PeerViews.of(host, relay, origins);
     }
 
     @Override

@@ -64,5 +64,12 @@ class PeerExchangeNodeTest {
                         .filter(l -> l.contains("peer-exchange") && l.startsWith("waku_connected_peers")).toList());
         assertThat(d.metrics().scrape()).contains("waku_px_records_total{outcome=\"connected\"} 1.0")
                 .contains("waku_px_cache_records 1.0");
+        // /admin/v1/peers says how D found C, in nwaku's words
+        Eventually.until(() -> origin(d, c).equals("PeerExchange"), () -> "D's origin of C: " + origin(d, c));
+    }
+
+    static String origin(WakuNode of, WakuNode peer) {
+        return of.peers().stream().filter(p -> p.peerId().equals(peer.host().peerId().toString()))
+                .map(io.wakurelay.node.status.PeerView::origin).findFirst().orElse("not a peer");
     }
 }

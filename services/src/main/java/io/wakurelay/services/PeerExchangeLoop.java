@@ -1,5 +1,6 @@
 package io.wakurelay.services;
 
+import io.wakurelay.discovery.enr.Enr;
 import io.wakurelay.p2p.multiaddr.Multiaddr;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -10,7 +11,9 @@ import reactor.core.scheduler.Scheduler;
 import reactor.core.scheduler.Schedulers;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.Objects;
+import java.util.function.Consumer;
 
 /**
  * Asks one node for peers at start and then every {@link PeerExchangeClientConfig#interval()}, as nwaku's
@@ -29,10 +32,15 @@ public final class PeerExchangeLoop implements AutoCloseable {
 
     /** Starts asking {@code node} through {@code client}. */
     public static PeerExchangeLoop start(PeerExchangeClient client, Multiaddr node) {
-        return start(client, node, Schedulers.parallel());
+        return start(client, node, connected -> { }, Schedulers.parallel());
     }
 
-    static PeerExchangeLoop start(PeerExchangeClient client, Multiaddr node, Scheduler timer) {
+    /** As {@link #start(PeerExchangeClient, Multiaddr)}, telling {@code onConnected} the records of each round's peers then connected. */
+    public static PeerExchangeLoop start(PeerExchangeClient client, Multiaddr node, Consumer<List<Enr>> onConnected) {
+        return start(client, node, onConnected, Schedulers.parallel());
+    }
+
+    static PeerExchangeLoop start(PeerExchangeClient client, Multiaddr node, Consumer<List<Enr>> onConnected, Scheduler timer) {
         Objects.requireNonNull(node, "node");
         Duration interval = client.config().interval();
         log.info("peer exchange: asking {} for {} peers now and every {} s", node, client.config().numPeers(),
@@ -42,6 +50,7 @@ public final class PeerExchangeLoop implements AutoCloseable {
                 .concatMap(i -> client.discover(node)
                         .doOnNext(round -> log.info("peer exchange: {} answered {} records; connected to {} of their peers",
                                 node, round.received(), round.connected().size()))
+                        .doOnNext(round -> onConnected.accept(round.connected()))
                         .onErrorResume(e -> {
                             log.warn("peer exchange: asking {} failed: {}", node, e.getMessage());
                             return Mono.empty();

@@ -50,6 +50,9 @@ class Discv5NodeTest {
             Eventually.until(() -> from.host().connection(to.host().peerId()).isPresent(),
                     () -> "not connected: " + from.host().peerId() + " -> " + to.host().peerId());
         }
+        // whichever of B and C dialled the other found it by discv5, and says so in /admin/v1/peers
+        Eventually.until(() -> PeerExchangeNodeTest.origin(b, c).equals("Discv5") || PeerExchangeNodeTest.origin(c, b).equals("Discv5"),
+                () -> "origins: B of C " + PeerExchangeNodeTest.origin(b, c) + ", C of B " + PeerExchangeNodeTest.origin(c, b));
         assertThat(b.metrics().scrape())
                 .containsPattern("waku_discv5_lookups_total [1-9]")
                 .containsPattern("waku_discv5_packets_in_total\\{kind=\"ordinary\"} [1-9]")

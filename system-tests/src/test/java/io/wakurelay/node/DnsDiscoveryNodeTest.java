@@ -61,6 +61,10 @@ class DnsDiscoveryNodeTest {
         // a record is kept once its dial completes, which the relay may see a moment before the discovery does
         Eventually.until(() -> d.metrics().scrape().contains("waku_px_cache_records 2.0"),
                 () -> "D's peer exchange cache does not hold both records");
+        for (WakuNode peer : List.of(b, c)) {
+            Eventually.until(() -> PeerExchangeNodeTest.origin(d, peer).equals("Dns"),
+                    () -> "D's origin of " + peer.host().peerId() + ": " + PeerExchangeNodeTest.origin(d, peer));
+        }
         assertThat(d.metrics().scrape())
                 .contains("waku_dnsdisc_discovered_total 2.0")
                 .contains("waku_dnsdisc_errors_total{type=\"bad_signature\"} 0.0");

@@ -7,7 +7,8 @@ import java.util.List;
  *
  * @param multiaddr  where it was dialled, or the address identify announced, with {@code /p2p/<peer id>}
  * @param direction  {@code inbound} or {@code outbound}; null when not connected
- * @param origin     nwaku's peer origin: {@code Static} (a --staticnode or POST /admin/v1/peers peer) or
+ * @param origin     nwaku's peer origin: {@code Static} (a --staticnode or POST /admin/v1/peers peer), {@code Dns},
+ *                   {@code Discv5} or {@code PeerExchange} (a peer that discovery found and dialled), or
  *                   {@code UnknownOrigin} (a peer that dialled this node, or one a service dialled)
  * @param score      its gossipsub score; null when it is not a relay peer
  * @param topics     the pubsub topics it subscribes to

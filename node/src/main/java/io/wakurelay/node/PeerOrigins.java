@@ -1,0 +1,35 @@
+package io.wakurelay.node;
+
+import io.wakurelay.p2p.crypto.PeerId;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * How the node found the peers its discovery dialled, in nwaku's {@code PeerOrigin} names ({@link #DNS},
+ * {@link #DISCV5}, {@link #PEER_EXCHANGE}), for {@code /admin/v1/peers}. Bounded: past {@link #CAPACITY} peers the one
+ * noted longest ago is forgotten (it then shows as {@code UnknownOrigin}); far more than {@code --max-connections}.
+ */
+final class PeerOrigins {
+    static final String DNS = "Dns";
+    static final String DISCV5 = "Discv5";
+    static final String PEER_EXCHANGE = "PeerExchange";
+    static final int CAPACITY = 4096;
+
+    private final Map<PeerId, String> origins = new LinkedHashMap<>(16, 0.75f, true) {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<PeerId, String> eldest) {
+            return size() > CAPACITY;
+        }
+    };
+
+    /** {@code peer} was dialled, and connected, because {@code origin} named it. */
+    synchronized void found(PeerId peer, String origin) {
+        origins.put(peer, origin);
+    }
+
+    /** The origin noted for {@code peer}, or null. */
+    synchronized String of(PeerId peer) {
+        return origins.get(peer);
+    }
+}
