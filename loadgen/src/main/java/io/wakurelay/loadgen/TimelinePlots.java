@@ -46,11 +46,13 @@ final class TimelinePlots {
                     HEIGHT - rates[i] / max * HEIGHT));
         }
         StringBuilder svg = open();
-        svg.append("<polyline fill=\"none\" stroke=\"#4a7bd0\" stroke-width=\"2\" points=\"").append(points.toString().trim())
+        svg.append("<polyline fill=\"none\" stroke=\"#4a7bd0\" stroke-width=\"2\" points=\"")
+                .append(points.toString().trim())
                 .append("\"/>");
         double y = HEIGHT - mean / max * HEIGHT;
         svg.append(String.format(Locale.ROOT, "<line x1=\"0\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"#d0804a\" "
-                + "stroke-dasharray=\"4 3\"/><text x=\"%d\" y=\"%.1f\" font-size=\"11\" text-anchor=\"end\">mean %.0f msg/s"
+                + "stroke-dasharray=\"4 3\"/><text x=\"%d\" y=\"%.1f\" font-size=\"11\" text-anchor=\"end\">"
+                + "mean %.0f msg/s"
                 + "</text>", y, WIDTH, y, WIDTH, Math.max(12, y - 2), mean));
         svg.append(String.format(Locale.ROOT, "<text x=\"0\" y=\"12\" font-size=\"11\">%.0f msg/s</text>", max));
         axis(svg, seconds, "s");
@@ -76,7 +78,8 @@ final class TimelinePlots {
             }
         }
         StringBuilder svg = open();
-        svg.append("<polyline fill=\"none\" stroke=\"#4a7bd0\" stroke-width=\"2\" points=\"").append(points.toString().trim())
+        svg.append("<polyline fill=\"none\" stroke=\"#4a7bd0\" stroke-width=\"2\" points=\"")
+                .append(points.toString().trim())
                 .append("\"/>").append(collections);
         svg.append(String.format(Locale.ROOT, "<text x=\"0\" y=\"12\" font-size=\"11\">%.0f MiB; %d collection(s) "
                 + "(orange ticks)</text>", max, s.gcCount()[s.size() - 1] - s.gcCount()[0]));
@@ -97,6 +100,6 @@ final class TimelinePlots {
     }
 
     private static String number(double v) {
-        return v >= 100 || v == Math.rint(v) ? String.format(Locale.ROOT, "%.0f", v) : String.format(Locale.ROOT, "%.1f", v);
+        return String.format(Locale.ROOT, v >= 100 || v == Math.rint(v) ? "%.0f" : "%.1f", v);
     }
 }

@@ -42,8 +42,8 @@ final class NodeDnsDiscovery implements AutoCloseable {
     private volatile Disposable loop;
     private volatile java.util.function.Consumer<List<Enr>> onFound = found -> { };
 
-    private NodeDnsDiscovery(DnsDiscoveryConfig config, Host host, PeerRecords records, PeerOrigins origins, int clusterId,
-            DnsDiscoveryMetrics metrics) {
+    private NodeDnsDiscovery(DnsDiscoveryConfig config, Host host, PeerRecords records, PeerOrigins origins,
+            int clusterId, DnsDiscoveryMetrics metrics) {
         this.config = config;
         this.host = host;
         this.records = records;

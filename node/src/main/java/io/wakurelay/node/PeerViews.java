@@ -18,7 +18,7 @@ import java.util.Set;
 
 /** The peers of a node for the admin API: its connections with what identify and the relay know, and its static peers. */
 final class PeerViews {
-    /** nwaku's {@code PeerOrigin} names for a static peer and one nobody found (it dialled us); discoveries' in PeerOrigins. */
+    /** nwaku's {@code PeerOrigin} names for a static peer and one nobody found (it dialled us); see PeerOrigins. */
     static final String STATIC = "Static";
     static final String UNKNOWN_ORIGIN = "UnknownOrigin";
 

@@ -129,8 +129,12 @@ public final class Relay implements AutoCloseable {
         return start(config, host, counters, registry, null);
     }
 
-    /** As {@link #start(RelayConfig, Host, PathCounters, MeterRegistry)}, with {@code listener} told every router event too. */
-    static Relay start(RelayConfig config, Host host, PathCounters counters, MeterRegistry registry, RouterEvents listener) {
+    /**
+     * As {@link #start(RelayConfig, Host, PathCounters, MeterRegistry)}, with {@code listener} told every router event
+     * too.
+     */
+    static Relay start(RelayConfig config, Host host, PathCounters counters, MeterRegistry registry,
+                       RouterEvents listener) {
         Relay relay = new Relay(Objects.requireNonNull(config, "config"), Objects.requireNonNull(host, "host"),
                 Objects.requireNonNull(counters, "counters"), Objects.requireNonNull(registry, "registry"), listener);
         host.handle(PROTOCOL_ID, relay::inboundStream);

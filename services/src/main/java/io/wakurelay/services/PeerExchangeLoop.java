@@ -35,12 +35,16 @@ public final class PeerExchangeLoop implements AutoCloseable {
         return start(client, node, connected -> { }, Schedulers.parallel());
     }
 
-    /** As {@link #start(PeerExchangeClient, Multiaddr)}, telling {@code onConnected} the records of each round's peers then connected. */
+    /**
+     * As {@link #start(PeerExchangeClient, Multiaddr)}, telling {@code onConnected} the records of each round's peers
+     * then connected.
+     */
     public static PeerExchangeLoop start(PeerExchangeClient client, Multiaddr node, Consumer<List<Enr>> onConnected) {
         return start(client, node, onConnected, Schedulers.parallel());
     }
 
-    static PeerExchangeLoop start(PeerExchangeClient client, Multiaddr node, Consumer<List<Enr>> onConnected, Scheduler timer) {
+    static PeerExchangeLoop start(PeerExchangeClient client, Multiaddr node, Consumer<List<Enr>> onConnected,
+                                  Scheduler timer) {
         Objects.requireNonNull(node, "node");
         Duration interval = client.config().interval();
         log.info("peer exchange: asking {} for {} peers now and every {} s", node, client.config().numPeers(),
