@@ -71,7 +71,9 @@ class WebSocketTransportTest {
     void aStaticPeerAtAWebSocketAddressIsDialledAndRedialledOverWebSocket() {
         Host listener = hosts.start(WebSocketTransportTest::listening);
         Host dialer = hosts.start(b -> b.staticPeers(List.of(TestHosts.webSocketAddress(listener))));
-        Eventually.until(() -> dialer.connection(listener.peerId()).isPresent());
+        // each side registers the connection when its own end of the upgrade completes: wait for both
+        Eventually.until(() -> dialer.connection(listener.peerId()).isPresent()
+                && listener.connection(dialer.peerId()).isPresent());
         Connection first = dialer.connection(listener.peerId()).orElseThrow();
         assertThat(first.transport()).isEqualTo(Transport.WS);
 
