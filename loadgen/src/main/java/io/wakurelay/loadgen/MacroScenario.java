@@ -99,6 +99,9 @@ final class MacroScenario {
                 send(feeder, frames, tracker, window, 0, workload.warmup());
                 MicroScenario.await(tracker.warm, "warmup", STALL);
                 String before = metrics.scrape();
+                long self = ProcessHandle.current().pid();
+                Map<String, Long> receiverThreads0 = ThreadCpu.snapshot(b.pid());
+                Map<String, Long> publisherThreads0 = ThreadCpu.snapshot(self);
                 RemoteMetrics.Peaks receiver = new RemoteMetrics.Peaks(metrics, Duration.ofMillis(100));
                 Measurement m = new Measurement("macro", workload.count(), null);
                 try (receiver; Progress p = m.progress("macro", () -> workload.count() - tracker.outstanding(), err)) {
@@ -106,6 +109,8 @@ final class MacroScenario {
                     MicroScenario.await(tracker.measured, "all measured messages archived", Duration.ofMinutes(30));
                 }
                 String after = metrics.scrape();
+                Map<String, Double> receiverThreads = ThreadCpu.microsPerMessage(receiverThreads0, ThreadCpu.snapshot(b.pid()), workload.count());
+                Map<String, Double> publisherThreads = ThreadCpu.microsPerMessage(publisherThreads0, ThreadCpu.snapshot(self), workload.count());
                 ResultRow local = m.finish(tracker.lastConfirmed(), tracker.latencies(), frames.payloadBytes(workload.warmup(), workload.total()),
                         0, Map.of());
                 double n = workload.count();
@@ -118,6 +123,9 @@ final class MacroScenario {
                 extras.put("receiver_memory_sampled_every_ms", 100);
                 extras.put("receiver_cpu_us_per_msg", Math.round(delta(before, after, "process_cpu_time_ns_total") / n / 100) / 10.0);
                 extras.put("publisher_jvm_cpu_us_per_msg", local.extras().get("jvm_cpu_us_per_msg"));
+                // where each process's CPU went, native threads (RocksDB's) included: the profile behind the two figures
+                extras.put("receiver_cpu_us_per_msg_by_thread", receiverThreads);
+                extras.put("publisher_cpu_us_per_msg_by_thread", publisherThreads);
                 // the receiver's figures come from its /metrics; the JVM there does not say what each thread allocated
                 return new ResultRow("macro", workload.count(), local.elapsedMs(), local.msgPerS(), local.p50Ns(), local.p99Ns(),
                         delta(before, after, "waku_decodes_total") / n, delta(before, after, "waku_hashes_total") / n,

@@ -18,6 +18,19 @@ final class RemoteMetrics {
     }
 
     String scrape() {
+        return scrape(uri);
+    }
+
+    /** Only the named metrics (the node renders those alone: a sample every 100 ms must not cost it a full scrape). */
+    String scrape(String... names) {
+        StringBuilder query = new StringBuilder();
+        for (String name : names) {
+            query.append(query.length() == 0 ? "?" : "&").append("name%5B%5D=").append(name);
+        }
+        return scrape(URI.create(uri + query.toString()));
+    }
+
+    private String scrape(URI uri) {
         try {
             return client.send(HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(10)).GET().build(),
                     HttpResponse.BodyHandlers.ofString()).body();
@@ -52,7 +65,7 @@ final class RemoteMetrics {
         }
 
         private void read() {
-            String exposition = metrics.scrape();
+            String exposition = metrics.scrape("jvm_memory_used_bytes", "waku_process_rss_bytes", "waku_netty_direct_memory_used_bytes");
             double mb = 1024.0 * 1024.0;
             heapMb = Math.max(heapMb, PrometheusText.sum(exposition, "jvm_memory_used_bytes", Map.of("area", "heap")) / mb);
             rssMb = Math.max(rssMb, sum(exposition, "waku_process_rss_bytes") / mb);

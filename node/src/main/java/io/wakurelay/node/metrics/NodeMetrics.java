@@ -20,6 +20,8 @@ import io.netty.buffer.PooledByteBufAllocatorMetric;
 import io.netty.util.internal.PlatformDependent;
 import io.wakurelay.protocol.PathCounters;
 
+import java.util.Set;
+
 /**
  * The node's Prometheus registry: JVM, process and Netty memory, and the message-path counters. The relay
  * and archive register their own meters on the same registry.
@@ -56,6 +58,13 @@ public final class NodeMetrics implements AutoCloseable {
     /** @param contentType the Prometheus text format or OpenMetrics (their content types, as {@code Accept} names them) */
     public String scrape(String contentType) {
         return registry.scrape(contentType);
+    }
+
+    /**
+     * @param includedNames the metric families to render (a counter's name without {@code _total}), or null for all
+     */
+    public String scrape(String contentType, Set<String> includedNames) {
+        return registry.scrape(contentType, includedNames);
     }
 
     static void bindPathCounters(MeterRegistry registry, PathCounters counters) {

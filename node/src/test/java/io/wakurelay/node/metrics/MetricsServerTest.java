@@ -43,7 +43,7 @@ class MetricsServerTest {
         // a slow scrape, so that the scraper is gone when the text is ready: the answer's buffer must still be
         // released (LeakCheckExtension fails the class otherwise)
         String text = "x".repeat(64 * 1024);
-        try (MetricsServer slow = MetricsServer.start(MetricsConfig.builder().port(0).build(), type -> {
+        try (MetricsServer slow = MetricsServer.start(MetricsConfig.builder().port(0).build(), (type, names) -> {
             try {
                 Thread.sleep(2);
             } catch (InterruptedException e) {
@@ -94,5 +94,36 @@ class MetricsServerTest {
                 URI.create("http://127.0.0.1:" + server.address().getPort() + "/other")).build(), HttpResponse.BodyHandlers.ofString());
 
         assertThat(r.statusCode()).isEqualTo(404);
+    }
+
+    private HttpResponse<String> get(String pathAndQuery) throws IOException, InterruptedException {
+        return client.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.address().getPort() + pathAndQuery)).build(),
+                HttpResponse.BodyHandlers.ofString());
+    }
+
+    @Test
+    void nameParametersRestrictTheAnswerToThoseMetrics() throws Exception {
+        Counter.builder("waku.test.events").register(registry).increment();
+        Counter.builder("waku.other.events").register(registry).increment(2);
+        io.micrometer.core.instrument.Gauge.builder("waku.test.level", () -> 7).register(registry);
+
+        HttpResponse<String> r = get("/metrics?name[]=waku_test_events_total&name%5B%5D=waku_test_level");
+
+        assertThat(r.statusCode()).isEqualTo(200);
+        assertThat(r.body()).contains("waku_test_events_total 1.0", "waku_test_level 7.0").doesNotContain("waku_other_events");
+        assertThat(get("/metrics").body()).as("without names, everything").contains("waku_other_events_total 2.0");
+    }
+
+    @Test
+    void tooManyOrMalformedNamesAreRefusedWithTheReason() throws Exception {
+        String many = "name[]=a" + "&name[]=a".repeat(MetricsServer.MAX_NAMES);
+        HttpResponse<String> tooMany = get("/metrics?" + many);
+        HttpResponse<String> malformed = get("/metrics?name[]=" + java.net.URLEncoder.encode("a{b}", java.nio.charset.StandardCharsets.UTF_8));
+
+        assertThat(tooMany.statusCode()).isEqualTo(400);
+        assertThat(tooMany.body()).contains("at most " + MetricsServer.MAX_NAMES);
+        assertThat(malformed.statusCode()).isEqualTo(400);
+        assertThat(malformed.body()).contains("not a metric name: a{b}");
+        assertThat(get("/metrics").statusCode()).as("still serving").isEqualTo(200);
     }
 }
