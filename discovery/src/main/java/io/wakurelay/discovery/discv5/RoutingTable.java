@@ -1,6 +1,7 @@
 package io.wakurelay.discovery.discv5;
 
 import io.wakurelay.discovery.enr.Enr;
+import java.net.InetAddress;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -16,29 +17,47 @@ import java.util.Random;
  * id, least recently seen first, each with a replacement list of up to {@value #REPLACEMENTS} nodes that wait for a
  * place. So the table never holds more than 256 × (16 + 4) records. A node enters when it proved alive (answered, or
  * completed a handshake) or was given at start; a full bucket keeps its old nodes (they are the ones proven to last)
- * and the newcomer waits as a replacement until a liveness check removes one. Not thread-safe: the service uses it
- * from its event loop only.
+ * and the newcomer waits as a replacement until a liveness check removes one. As in nim-eth, at most
+ * {@code bucketIpLimit} entries of a bucket (its nodes and replacements together) and {@code tableIpLimit} of the
+ * whole table share one public IP address ({@link IpLimits}): nodes past it are refused, so many node ids behind one
+ * address cannot fill the table. Not thread-safe: the service uses it from its event loop only.
  */
 public final class RoutingTable {
 
     public static final int BUCKET_SIZE = 16;
     public static final int REPLACEMENTS = 4;
     static final int BUCKETS = 256;
+    /** nwaku's {@code --discv5-table-ip-limit} and {@code --discv5-bucket-ip-limit} defaults (nim-eth's). */
+    public static final int DEFAULT_TABLE_IP_LIMIT = 10;
+    public static final int DEFAULT_BUCKET_IP_LIMIT = 2;
 
     private final byte[] localId;
     private final List<Map<String, NodeEntry>> buckets = new ArrayList<>(BUCKETS);
     private final List<Deque<NodeEntry>> replacements = new ArrayList<>(BUCKETS);
+    private final List<IpLimits> bucketIps = new ArrayList<>(BUCKETS);
+    private final IpLimits tableIps;
     private int size;
 
     public RoutingTable(byte[] localId) {
+        this(localId, DEFAULT_TABLE_IP_LIMIT, DEFAULT_BUCKET_IP_LIMIT);
+    }
+
+    public RoutingTable(byte[] localId, int tableIpLimit, int bucketIpLimit) {
+        if (tableIpLimit < 1 || bucketIpLimit < 1) {
+            throw new IllegalArgumentException("the IP limits must be at least 1, were " + tableIpLimit + " (table) and "
+                    + bucketIpLimit + " (bucket)");
+        }
         this.localId = localId.clone();
+        this.tableIps = new IpLimits(tableIpLimit);
         for (int i = 0; i < BUCKETS; i++) {
             buckets.add(new LinkedHashMap<>());
             replacements.add(new ArrayDeque<>());
+            bucketIps.add(new IpLimits(bucketIpLimit));
         }
     }
 
-    public enum Added { ADDED, UPDATED, REPLACEMENT, REFUSED }
+    /** What {@link #add} did; the two limits are refusals for the node's IP address. */
+    public enum Added { ADDED, UPDATED, REPLACEMENT, REFUSED, BUCKET_IP_LIMIT, TABLE_IP_LIMIT }
 
     /**
      * Adds a live node, or refreshes it (a newer record replaces an older one; it moves to the end as the most
@@ -51,23 +70,72 @@ public final class RoutingTable {
         }
         Map<String, NodeEntry> bucket = buckets.get(distance - 1);
         String key = node.idHex();
-        NodeEntry present = bucket.remove(key);
+        NodeEntry present = bucket.get(key);
         if (present != null) {
-            bucket.put(key, newer(present, node));
-            return Added.UPDATED;
+            NodeEntry kept = newer(present, node);
+            Added moved = kept == present ? Added.UPDATED : reaccount(distance, present, kept);
+            if (moved == Added.UPDATED) {
+                bucket.remove(key);
+                bucket.put(key, kept);
+            }
+            return moved;
+        }
+        Deque<NodeEntry> waiting = replacements.get(distance - 1);
+        NodeEntry queued = waiting.stream().filter(n -> n.idHex().equals(key)).findFirst().orElse(null);
+        if (queued == null) {
+            Added refused = account(distance, node);
+            if (refused != null) {
+                return refused;
+            }
+        } else {
+            Added moved = reaccount(distance, queued, node);
+            if (moved != Added.UPDATED) {
+                return moved;
+            }
+            waiting.remove(queued);
         }
         if (bucket.size() < BUCKET_SIZE) {
             bucket.put(key, node);
             size++;
             return Added.ADDED;
         }
-        Deque<NodeEntry> waiting = replacements.get(distance - 1);
-        waiting.removeIf(n -> n.idHex().equals(key));
         if (waiting.size() >= REPLACEMENTS) {
-            waiting.removeFirst(); // the oldest candidate goes
+            unaccount(distance, waiting.removeFirst()); // the oldest candidate goes
         }
         waiting.addLast(node);
         return Added.REPLACEMENT;
+    }
+
+    /** Counts the node's IP in its bucket and the table; the limit met, or null when it was counted. */
+    private Added account(int distance, NodeEntry node) {
+        InetAddress ip = node.udp().getAddress();
+        if (!bucketIps.get(distance - 1).tryAdd(ip)) {
+            return Added.BUCKET_IP_LIMIT;
+        }
+        if (!tableIps.tryAdd(ip)) {
+            bucketIps.get(distance - 1).remove(ip);
+            return Added.TABLE_IP_LIMIT;
+        }
+        return null;
+    }
+
+    private void unaccount(int distance, NodeEntry node) {
+        InetAddress ip = node.udp().getAddress();
+        bucketIps.get(distance - 1).remove(ip);
+        tableIps.remove(ip);
+    }
+
+    /** A node's entry replaced by {@code next}: its IP counted anew when it changed; UPDATED, or the limit met. */
+    private Added reaccount(int distance, NodeEntry previous, NodeEntry next) {
+        if (previous.udp().getAddress().equals(next.udp().getAddress())) {
+            return Added.UPDATED;
+        }
+        Added refused = account(distance, next);
+        if (refused != null) {
+            return refused;
+        }
+        unaccount(distance, previous);
+        return Added.UPDATED;
     }
 
     private static NodeEntry newer(NodeEntry present, NodeEntry offered) {
@@ -80,9 +148,11 @@ public final class RoutingTable {
         if (distance == 0) {
             return false;
         }
-        if (buckets.get(distance - 1).remove(NodeIds.hex(id)) == null) {
+        NodeEntry removed = buckets.get(distance - 1).remove(NodeIds.hex(id));
+        if (removed == null) {
             return false;
         }
+        unaccount(distance, removed); // a replacement moving in was counted when it was queued
         size--;
         NodeEntry replacement = replacements.get(distance - 1).pollLast();
         if (replacement != null) {
