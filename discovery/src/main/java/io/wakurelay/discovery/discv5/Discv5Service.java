@@ -69,7 +69,8 @@ public final class Discv5Service implements AutoCloseable {
         this.metrics = metrics;
         this.group = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
         this.loop = group.next();
-        this.table = new RoutingTable(localId, config.tableIpLimit(), config.bucketIpLimit());
+        this.table = new RoutingTable(localId, config.tableIpLimit(), config.bucketIpLimit(),
+                config.bitsPerHop());
         this.externalAddress = new ExternalAddress(config, metrics);
         this.sessions = new Sessions(config.sessions());
         this.challenges = new Challenges(config.challenges());

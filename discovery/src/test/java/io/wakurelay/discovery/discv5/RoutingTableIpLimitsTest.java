@@ -83,7 +83,7 @@ class RoutingTableIpLimitsTest {
 
     @Test
     void theLimitsCountReplacementsAndANodeThatMovesToAnotherAddress() throws Exception {
-        RoutingTable table = new RoutingTable(LOCAL, 10, 3);
+        RoutingTable table = new RoutingTable(LOCAL, 10, 3, 1);
         // fill bucket 256 with 16 nodes of distinct addresses
         List<PrivateKey> keys = new ArrayList<>();
         while (keys.size() < 16) {
