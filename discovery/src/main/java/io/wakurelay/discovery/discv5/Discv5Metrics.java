@@ -135,10 +135,6 @@ public final class Discv5Metrics implements AutoCloseable {
         enrAutoUpdates.increment();
     }
 
-    public double tableRefusedCount(String reason) {
-        return (reason.equals("bucket_ip_limit") ? bucketIpLimit : tableIpLimit).count();
-    }
-
     public double enrAutoUpdateCount() {
         return enrAutoUpdates.count();
     }

@@ -57,6 +57,7 @@ public final class Discv5Service implements AutoCloseable {
     private final SourceRateLimiter rateLimiter;
     private final ExternalAddress externalAddress;
     private volatile Channel channel;
+    private final java.util.concurrent.atomic.AtomicBoolean closed = new java.util.concurrent.atomic.AtomicBoolean();
     private volatile int sessionCount;
     private volatile int tableCount;
 
@@ -540,8 +541,12 @@ public final class Discv5Service implements AutoCloseable {
         return loop;
     }
 
+    /** Stops the service; a second call does nothing (the node stops it both as a component and as a closeable). */
     @Override
     public void close() {
+        if (!closed.compareAndSet(false, true)) {
+            return;
+        }
         Channel ch = channel;
         if (ch != null) {
             ch.close().awaitUninterruptibly(2, TimeUnit.SECONDS);

@@ -13,8 +13,9 @@ import java.util.Map;
 /**
  * Builds and signs an EIP-1459 tree the way go-ethereum's {@code dnsdisc.MakeTree} lays it out: the records as
  * leaves, grouped into branches of at most {@code fanOut} hashes, branches grouped again until one is left; the
- * link tree likewise from link entries ({@code enrtree://key@domain}), an empty branch when there are none; the root signed with secp256k1 over Keccak-256 of its text up to " sig=". The result is the TXT records
- * by their full name (the root at the domain itself).
+ * link tree likewise from link entries ({@code enrtree://key@domain}), an empty branch when there are none; the
+ * root signed with secp256k1 over Keccak-256 of its text up to " sig=". The result is the TXT records by their full
+ * name (the root at the domain itself).
  */
 public final class EnrTreeBuilder {
     private final byte[] privateScalar;
