@@ -57,8 +57,8 @@ public final class RoutingTable {
 
     public RoutingTable(byte[] localId, int tableIpLimit, int bucketIpLimit, int bitsPerHop) {
         if (tableIpLimit < 1 || bucketIpLimit < 1) {
-            throw new IllegalArgumentException("the IP limits must be at least 1, were " + tableIpLimit + " (table) and "
-                    + bucketIpLimit + " (bucket)");
+            throw new IllegalArgumentException("the IP limits must be at least 1, were " + tableIpLimit
+                    + " (table) and " + bucketIpLimit + " (bucket)");
         }
         if (bitsPerHop < 1 || bitsPerHop > MAX_BITS_PER_HOP) {
             throw new IllegalArgumentException("bits per hop must be 1.." + MAX_BITS_PER_HOP + ", was " + bitsPerHop);

@@ -43,7 +43,7 @@ public final class EnrTreeBuilder {
                 seq);
     }
 
-    /** A tree of any leaves, of the right kind for their tree or not: {@code enrLeaves} under e=, the others under l=. */
+    /** A tree of any leaves, of the right kind for their tree or not: {@code enrLeaves} under e=, others under l=. */
     public Map<String, String> buildLeaves(List<String> enrLeaves, List<String> linkLeaves, long seq) {
         Map<String, String> entries = new LinkedHashMap<>();
         String enrRoot = branches(entries, enrLeaves.stream().map(text -> put(entries, text)).toList());

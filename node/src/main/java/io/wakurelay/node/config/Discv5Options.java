@@ -38,8 +38,8 @@ public final class Discv5Options {
     int discv5BucketIpLimit;
 
     @Option(names = "--discv5-bits-per-hop", paramLabel = "B", showDefaultValue = CommandLine.Help.Visibility.ALWAYS,
-            description = "Kademlia's b (1..5): the far buckets are divided by up to b-1 more bits, keeping more distant "
-                    + "nodes for lookups of fewer hops; 1: one bucket per distance")
+            description = "Kademlia's b (1..5): the far buckets are divided by up to b-1 more bits, keeping more "
+                    + "distant nodes for lookups of fewer hops; 1: one bucket per distance")
     int discv5BitsPerHop;
 
     /** The settings these options give; {@code shift} applies --ports-shift. */

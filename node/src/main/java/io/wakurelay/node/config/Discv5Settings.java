@@ -37,8 +37,8 @@ public record Discv5Settings(boolean enabled, int udpPort, List<Enr> bootstrap, 
             throw new IllegalArgumentException("--discv5-udp-port must be 0..65535, was " + udpPort);
         }
         if (tableIpLimit < 1 || bucketIpLimit < 1) {
-            throw new IllegalArgumentException("--discv5-table-ip-limit and --discv5-bucket-ip-limit must be at least 1, "
-                    + "were " + tableIpLimit + " and " + bucketIpLimit);
+            throw new IllegalArgumentException("--discv5-table-ip-limit and --discv5-bucket-ip-limit must be at least "
+                    + "1, were " + tableIpLimit + " and " + bucketIpLimit);
         }
         if (bitsPerHop < 1 || bitsPerHop > RoutingTable.MAX_BITS_PER_HOP) {
             throw new IllegalArgumentException("--discv5-bits-per-hop must be 1.." + RoutingTable.MAX_BITS_PER_HOP
