@@ -82,19 +82,23 @@ final class NodeDiscv5 implements AutoCloseable {
     }
 
     /** Starts the search loop once the node's record exists, and takes DNS discovery's finds as bootstrap nodes. */
-    static void startIfBound(NodeDiscv5 discv5, Enr enr, Host host, NodePeerExchange peerExchange, int clusterId,
-            List<Integer> shards) {
+    static void startIfBound(NodeDiscv5 discv5, NodeRecord enr, Host host, NodePeerExchange peerExchange,
+            int clusterId, List<Integer> shards) {
         if (discv5 == null || enr == null) {
             return;
         }
-        discv5.start(enr, host, peerExchange.records(), peerExchange.origins(), clusterId, shards);
+        // --discv5-enr-auto-update: the address the nodes we ping agree on goes into the record (and its file)
+        discv5.service.onExternalAddress(address -> discv5.record.set(enr.withExternalAddress(address)));
+        discv5.start(enr.current(), host, peerExchange.records(), peerExchange.origins(), clusterId, shards);
         peerExchange.onDnsFinds(discv5::addBootstrap);
     }
 
     /** Binds the UDP socket on the host's listen address; the node's record is given by {@link #start}. */
     static NodeDiscv5 bind(Discv5Settings settings, InetAddress listen, Host host, Discv5Metrics metrics) {
         AtomicReference<Enr> record = new AtomicReference<>();
-        Discv5Config config = Discv5Config.defaults(new InetSocketAddress(listen, settings.udpPort()), List.of());
+        Discv5Config config = Discv5Config.defaults(new InetSocketAddress(listen, settings.udpPort()), List.of())
+                .toBuilder().tableIpLimit(settings.tableIpLimit()).bucketIpLimit(settings.bucketIpLimit())
+                .bitsPerHop(settings.bitsPerHop()).enrAutoUpdate(settings.enrAutoUpdate()).build();
         try {
             return new NodeDiscv5(settings, Discv5Service.start(config, host.identity().raw(), record::get, metrics),
                     metrics, record);

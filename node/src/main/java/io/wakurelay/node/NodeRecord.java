@@ -24,18 +24,36 @@ import org.slf4j.LoggerFactory;
  * announces, so {@code --ext-multiaddr} and every transport's address appear), the {@code waku2} bits of the services
  * running, and the shards of the cluster's static-sharding topics it relays. As nwaku, shards above 1023 (which an
  * ENR cannot name) are left out of the record. A node whose key is not secp256k1 (an Ed25519 key file) has no
- * record: "v4" identities are secp256k1 only. With discv5 on, {@code udp} names its port.
+ * record: "v4" identities are secp256k1 only. With discv5 on, {@code udp} names its port; with
+ * {@code --discv5-enr-auto-update}, discv5 replaces {@code ip}/{@code udp} by the address the nodes it pings see
+ * ({@link #withExternalAddress}): the record is signed again with the next sequence number and written to
+ * {@code <data-dir>/enr}, so the count still grows across restarts.
  */
 final class NodeRecord {
 
     private static final Logger LOG = LoggerFactory.getLogger(NodeRecord.class);
 
-    private NodeRecord() {
+    private final LocalEnr local;
+    private final EnrBuilder builder; // guarded by this
+
+    private NodeRecord(LocalEnr local, EnrBuilder builder) {
+        this.local = local;
+        this.builder = builder;
+    }
+
+    /** The record now. */
+    Enr current() {
+        return local.current();
+    }
+
+    /** The record with {@code ip}/{@code udp} (or {@code ip6}/{@code udp6}) set to {@code address}, published. */
+    synchronized Enr withExternalAddress(java.net.InetSocketAddress address) {
+        return local.update(builder.externalAddress(address));
     }
 
     /** The published record, or null when the node key cannot sign one. */
-    static Enr publish(Path dataDir, Host host, int clusterId, Collection<String> topics, Set<Capability> served,
-            OptionalInt udpPort) {
+    static NodeRecord publish(Path dataDir, Host host, int clusterId, Collection<String> topics,
+            Set<Capability> served, OptionalInt udpPort) {
         if (host.identity().type() != KeyType.SECP256K1) {
             LOG.warn("no ENR: the node key is {}, and ENRs (the \"v4\" identity) need a secp256k1 key",
                     host.identity().type());
@@ -47,7 +65,7 @@ final class NodeRecord {
                 .capabilities(WakuCapabilities.of(served))
                 .shards(RelayShards.of(clusterId, shardsOf(clusterId, topics)));
         udpPort.ifPresent(builder::udpPort); // discv5's port, while it runs
-        return LocalEnr.publish(dataDir, builder).current();
+        return new NodeRecord(LocalEnr.publish(dataDir, builder), builder);
     }
 
     static List<Integer> shardsOf(int clusterId, Collection<String> topics) {

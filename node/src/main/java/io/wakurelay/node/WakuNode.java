@@ -83,7 +83,7 @@ public final class WakuNode implements NodeStatus, AutoCloseable {
     private final LightpushService lightpush;
     private final FilterService filter;
     private final RestServer rest;
-    private final Enr enr;
+    private final NodeRecord record;
     private final AtomicBoolean closed = new AtomicBoolean();
     private final List<Consumer<Envelope>> taps = new CopyOnWriteArrayList<>();
 
@@ -156,10 +156,10 @@ public final class WakuNode implements NodeStatus, AutoCloseable {
             NodeDiscv5 discv5 = NodeDiscv5.bindIfEnabled(services.peerExchange().discv5(), config, host, metrics.registry(),
                     components);
             Set<String> topics = relay == null ? Set.copyOf(config.relay().pubsubTopics()) : relay.subscriptions();
-            this.enr = NodeRecord.publish(config.dataDir(), host, config.relay().clusterId(), topics,
+            this.record = NodeRecord.publish(config.dataDir(), host, config.relay().clusterId(), topics,
                     served(relay != null, services, archive != null, lightpush != null, filter != null),
                     discv5 == null ? java.util.OptionalInt.empty() : java.util.OptionalInt.of(discv5.port()));
-            NodeDiscv5.startIfBound(discv5, enr, host, peerExchange, config.relay().clusterId(),
+            NodeDiscv5.startIfBound(discv5, record, host, peerExchange, config.relay().clusterId(),
                     NodeRecord.shardsOf(config.relay().clusterId(), topics));
 
             pipeline.connect(relay == null ? Flux.empty() : relay.accepted().doOnNext(e -> {
@@ -199,7 +199,7 @@ public final class WakuNode implements NodeStatus, AutoCloseable {
                 node.metricsServer == null ? "off" : HostPort.format(node.metricsServer.address()),
                 node.archive == null ? "off" : config.archive().retention(), node.host.protocols(),
                 config.dataDir().toAbsolutePath(), config.relay().pubsubTopics(), config.host().staticPeers(),
-                node.enr == null ? "none" : node.enr.text());
+                node.record == null ? "none" : node.record.current().text());
         return node;
     }
 
@@ -330,12 +330,12 @@ public final class WakuNode implements NodeStatus, AutoCloseable {
 
     @Override
     public String enrUri() {
-        return enr == null ? null : enr.text();
+        return record == null ? null : record.current().text();
     }
 
     /** The node's record, or null when its key cannot sign one. */
     public Enr enr() {
-        return enr;
+        return record == null ? null : record.current();
     }
 
     @Override

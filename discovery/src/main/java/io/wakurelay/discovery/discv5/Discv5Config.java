@@ -20,21 +20,46 @@ import java.util.List;
  * @param requestTimeout         an answer (or the whole of a NODES answer) must come within it, and again after a
  *                               handshake the request's WHOAREYOU asked for
  * @param livenessInterval       one table node is pinged every interval; a node that does not answer leaves
+ * @param tableIpLimit           the most table entries (nodes and replacements) of one public IP address (nwaku's
+ *                               {@code --discv5-table-ip-limit}, 10)
+ * @param bucketIpLimit          the same in one bucket ({@code --discv5-bucket-ip-limit}, 2)
+ * @param bitsPerHop             Kademlia's b ({@code --discv5-bits-per-hop}, 1): how finely the buckets far from us
+ *                               are divided ({@link RoutingTable})
+ * @param enrAutoUpdate          when the majority of PONGs names another address than our record's ip/udp, the
+ *                               service's address listener is told, to update the record
+ *                               ({@code --discv5-enr-auto-update}); off: the address is only logged
+ * @param addressVoteThreshold   the votes (PONGs of distinct nodes) an address needs to be the majority (nim-eth's 10)
  */
 @RecordBuilder
 public record Discv5Config(InetSocketAddress bind, List<Enr> bootstrap, int sessions, int challenges,
         int pendingRequests, int packetsPerSecond, int rateLimitedSources, Duration requestTimeout,
-        Duration livenessInterval) {
+        Duration livenessInterval, int tableIpLimit, int bucketIpLimit, int bitsPerHop, boolean enrAutoUpdate,
+        int addressVoteThreshold) {
 
     public static final int DEFAULT_PORT = 9000;
+    /** The most address votes kept (one per node; the oldest go first). */
+    public static final int ADDRESS_VOTES = 256;
 
     public Discv5Config {
         bootstrap = List.copyOf(bootstrap);
+        if (tableIpLimit < 1 || bucketIpLimit < 1) {
+            throw new IllegalArgumentException("the discv5 IP limits must be at least 1, were " + tableIpLimit
+                    + " (table) and " + bucketIpLimit + " (bucket)");
+        }
+        if (bitsPerHop < 1 || bitsPerHop > RoutingTable.MAX_BITS_PER_HOP) {
+            throw new IllegalArgumentException("discv5's bits per hop must be 1.." + RoutingTable.MAX_BITS_PER_HOP
+                    + ", was " + bitsPerHop);
+        }
+        if (addressVoteThreshold < 2 || addressVoteThreshold > ADDRESS_VOTES) {
+            throw new IllegalArgumentException("the address vote threshold must be 2.." + ADDRESS_VOTES + ", was "
+                    + addressVoteThreshold);
+        }
     }
 
     public static Discv5Config defaults(InetSocketAddress bind, List<Enr> bootstrap) {
         return new Discv5Config(bind, bootstrap, 1024, 256, 512, 50, 4096, Duration.ofSeconds(1),
-                Duration.ofSeconds(10));
+                Duration.ofSeconds(10), RoutingTable.DEFAULT_TABLE_IP_LIMIT, RoutingTable.DEFAULT_BUCKET_IP_LIMIT,
+                RoutingTable.DEFAULT_BITS_PER_HOP, false, AddressVotes.DEFAULT_THRESHOLD);
     }
 
     public Discv5ConfigBuilder toBuilder() {

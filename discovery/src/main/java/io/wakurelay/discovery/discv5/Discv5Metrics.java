@@ -50,6 +50,9 @@ public final class Discv5Metrics implements AutoCloseable {
     private final Counter lookups;
     private final Counter discovered;
     private final Counter handshakes;
+    private final Counter bucketIpLimit;
+    private final Counter tableIpLimit;
+    private final Counter enrAutoUpdates;
     private volatile IntSupplier sessions = () -> 0;
     private volatile IntSupplier tableSize = () -> 0;
 
@@ -78,6 +81,15 @@ public final class Discv5Metrics implements AutoCloseable {
                 .register(registry));
         handshakes = add(Counter.builder("waku.discv5.handshakes")
                 .description("discv5: handshakes sent as initiator and accepted as recipient").register(registry));
+        bucketIpLimit = add(Counter.builder("waku.discv5.table.refused").tag("reason", "bucket_ip_limit")
+                .description("discv5: nodes not added to the routing table, by the IP limit they met")
+                .register(registry));
+        tableIpLimit = add(Counter.builder("waku.discv5.table.refused").tag("reason", "table_ip_limit")
+                .description("discv5: nodes not added to the routing table, by the IP limit they met")
+                .register(registry));
+        enrAutoUpdates = add(Counter.builder("waku.discv5.enr.auto.updates")
+                .description("discv5: our record updated to the address the majority of PONGs names")
+                .register(registry));
         meters.add(Gauge.builder("waku.discv5.sessions", () -> sessions.getAsInt())
                 .description("discv5: sessions with keys").register(registry));
         meters.add(Gauge.builder("waku.discv5.table.size", () -> tableSize.getAsInt())
@@ -113,6 +125,18 @@ public final class Discv5Metrics implements AutoCloseable {
     void lookup(int found) {
         lookups.increment();
         discovered.increment(found);
+    }
+
+    void tableRefused(RoutingTable.Added why) {
+        (why == RoutingTable.Added.BUCKET_IP_LIMIT ? bucketIpLimit : tableIpLimit).increment();
+    }
+
+    void enrAutoUpdate() {
+        enrAutoUpdates.increment();
+    }
+
+    public double enrAutoUpdateCount() {
+        return enrAutoUpdates.count();
     }
 
     public void recordError(RecordError error) {

@@ -55,7 +55,9 @@ public final class Discv5Service implements AutoCloseable {
     private final Challenges challenges;
     private final PendingRequests requests;
     private final SourceRateLimiter rateLimiter;
+    private final ExternalAddress externalAddress;
     private volatile Channel channel;
+    private final java.util.concurrent.atomic.AtomicBoolean closed = new java.util.concurrent.atomic.AtomicBoolean();
     private volatile int sessionCount;
     private volatile int tableCount;
 
@@ -68,7 +70,9 @@ public final class Discv5Service implements AutoCloseable {
         this.metrics = metrics;
         this.group = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
         this.loop = group.next();
-        this.table = new RoutingTable(localId);
+        this.table = new RoutingTable(localId, config.tableIpLimit(), config.bucketIpLimit(),
+                config.bitsPerHop());
+        this.externalAddress = new ExternalAddress(config, metrics);
         this.sessions = new Sessions(config.sessions());
         this.challenges = new Challenges(config.challenges());
         this.requests = new PendingRequests(config.pendingRequests());
@@ -101,7 +105,7 @@ public final class Discv5Service implements AutoCloseable {
         loop.execute(() -> {
             for (Enr record : config.bootstrap()) {
                 NodeEntry.of(record).ifPresentOrElse(node -> {
-                    table.add(node);
+                    admit(node);
                     ping(node);
                 }, () -> log.warn("discv5: bootstrap record {} names no UDP endpoint; left out", record.text()));
             }
@@ -159,12 +163,20 @@ public final class Discv5Service implements AutoCloseable {
         loop.execute(() -> {
             for (Enr record : records) {
                 NodeEntry.of(record).filter(n -> !Arrays.equals(n.id(), localId)).ifPresent(node -> {
-                    table.add(node);
+                    admit(node);
                     ping(node);
                 });
             }
             updateGauges();
         });
+    }
+
+    /**
+     * Told (on the service's loop) the address the majority of PONGs names when it differs from our record's and
+     * {@link Discv5Config#enrAutoUpdate()} is on: it should update the record the service's record supplier gives.
+     */
+    public void onExternalAddress(java.util.function.Consumer<InetSocketAddress> update) {
+        externalAddress.listen(update);
     }
 
     /** The nodes of the table now. */
@@ -396,7 +408,7 @@ public final class Discv5Service implements AutoCloseable {
         metrics.handshake();
         Enr verified = record;
         // a node enters the table only at the endpoint its record names: that it wrote to us from there proves it
-        NodeEntry.of(verified).filter(node -> node.udp().equals(from)).ifPresent(table::add);
+        NodeEntry.of(verified).filter(node -> node.udp().equals(from)).ifPresent(this::admit);
         handle(Message.decode(plaintext), auth.sourceId(), from);
     }
 
@@ -437,7 +449,10 @@ public final class Discv5Service implements AutoCloseable {
             return;
         }
         Request request = pending.get();
-        table.get(sourceId).ifPresent(table::add); // it answered: the most recently seen of its bucket
+        table.get(sourceId).ifPresent(this::admit); // it answered: the most recently seen of its bucket
+        if (message instanceof Message.Pong pong && request.message instanceof Message.Ping) {
+            externalAddress.vote(sourceId, pong, localRecord.get());
+        }
         if (message instanceof Message.Pong && request.message instanceof Message.Ping
                 || message instanceof Message.TalkResp && request.message instanceof Message.TalkReq) {
             finish(request, message);
@@ -491,10 +506,19 @@ public final class Discv5Service implements AutoCloseable {
             } else if (pong.enrSeq() > node.enr().seq()) {
                 findNode(node, List.of(0)).thenAccept(records -> records.stream()
                         .filter(r -> Arrays.equals(r.nodeId(), node.id())).findFirst()
-                        .flatMap(NodeEntry::of).ifPresent(table::add));
+                        .flatMap(NodeEntry::of).ifPresent(this::admit));
             }
             updateGauges();
         }));
+    }
+
+    /** Adds a node to the table; one past an IP limit is counted. */
+    private void admit(NodeEntry node) {
+        RoutingTable.Added added = table.add(node);
+        if (added == RoutingTable.Added.BUCKET_IP_LIMIT || added == RoutingTable.Added.TABLE_IP_LIMIT) {
+            metrics.tableRefused(added);
+            log.debug("discv5: {} not added to the table: {}", node, added);
+        }
     }
 
     private void updateGauges() {
@@ -517,8 +541,12 @@ public final class Discv5Service implements AutoCloseable {
         return loop;
     }
 
+    /** Stops the service; a second call does nothing (the node stops it both as a component and as a closeable). */
     @Override
     public void close() {
+        if (!closed.compareAndSet(false, true)) {
+            return;
+        }
         Channel ch = channel;
         if (ch != null) {
             ch.close().awaitUninterruptibly(2, TimeUnit.SECONDS);

@@ -15,7 +15,13 @@ public final class EnrTreeException extends Exception {
         /** A TXT query failed, timed out or found no record. */
         QUERY_FAILURE("query_failure"),
         /** The sync met a bound (records, depth, queries); what was found until then is kept. */
-        LIMIT("limit");
+        LIMIT("limit"),
+        /** A link to a tree that links back to it (directly or through others): not followed again. */
+        LINK_LOOP("link_loop"),
+        /** A link to a tree already read in this sync through another link: not read twice. */
+        LINK_REPEATED("link_repeated"),
+        /** A link past the bounds of links (trees read, links deep): not followed. */
+        LINK_LIMIT("link_limit");
 
         private final String label;
 

@@ -70,6 +70,15 @@ final class TreeEntries {
         return out;
     }
 
+    /** A link entry, {@code enrtree://<key>@<domain>}: the tree it names, with the key its root must be signed with. */
+    static EnrTreeUrl link(String text) throws EnrTreeException {
+        try {
+            return EnrTreeUrl.parse(text);
+        } catch (IllegalArgumentException e) {
+            throw new EnrTreeException(Kind.BAD_ENTRY, "a link entry is not an enrtree:// URL: " + shorten(text));
+        }
+    }
+
     /** The hash that names {@code text}: base32 of the first 16 bytes of its Keccak-256. */
     static String hash(String text) {
         byte[] digest = Secp256k1Signatures.keccak256(text.getBytes(StandardCharsets.UTF_8));

@@ -29,6 +29,7 @@ public final class EnrBuilder {
     private final PrivateKey key;
     private final List<Multiaddr> announced = new ArrayList<>();
     private Integer udpPort;
+    private java.net.InetSocketAddress external;
     private WakuCapabilities capabilities;
     private RelayShards shards;
 
@@ -55,6 +56,19 @@ public final class EnrBuilder {
             throw new IllegalArgumentException("a UDP port is 1..65535, not " + port);
         }
         udpPort = port;
+        return this;
+    }
+
+    /**
+     * The address other nodes see our discv5 socket at (learned from PONGs, {@code --discv5-enr-auto-update}): it
+     * replaces {@code ip} and {@code udp} (an IPv4 address) or {@code ip6} and {@code udp6} (IPv6), as nim-eth's
+     * {@code updateExternalIp} does; the TCP ports stay.
+     */
+    public EnrBuilder externalAddress(java.net.InetSocketAddress address) {
+        if (address.getPort() < 1 || address.getPort() > 0xffff || address.getAddress() == null) {
+            throw new IllegalArgumentException("not an address with a port: " + address);
+        }
+        external = address;
         return this;
     }
 
@@ -102,6 +116,11 @@ public final class EnrBuilder {
         }
         if (udpPort != null) {
             pairs.put("udp", Rlp.unsigned(udpPort));
+        }
+        if (external != null) {
+            boolean v4 = external.getAddress().getAddress().length == 4;
+            pairs.put(v4 ? "ip" : "ip6", Rlp.bytes(external.getAddress().getAddress()));
+            pairs.put(v4 ? "udp" : "udp6", Rlp.unsigned(external.getPort()));
         }
         if (capabilities != null) {
             pairs.put(WakuEnrFields.CAPABILITIES, Rlp.bytes(capabilities.encode()));

@@ -37,7 +37,11 @@ final class LocalDiscv5Node implements AutoCloseable {
     }
 
     static Enr recordAt(PrivateKey key, int udpPort, long seq) {
-        return EnrBuilder.of(key).announce(List.of(Multiaddr.parse("/ip4/127.0.0.1/tcp/" + udpPort)))
+        return recordAt(key, "127.0.0.1", udpPort, seq);
+    }
+
+    static Enr recordAt(PrivateKey key, String ip4, int udpPort, long seq) {
+        return EnrBuilder.of(key).announce(List.of(Multiaddr.parse("/ip4/" + ip4 + "/tcp/" + udpPort)))
                 .udpPort(udpPort).build(seq);
     }
 

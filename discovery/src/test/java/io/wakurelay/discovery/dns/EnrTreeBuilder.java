@@ -12,9 +12,10 @@ import java.util.Map;
 
 /**
  * Builds and signs an EIP-1459 tree the way go-ethereum's {@code dnsdisc.MakeTree} lays it out: the records as
- * leaves, grouped into branches of at most {@code fanOut} hashes, branches grouped again until one is left; an empty
- * link tree; the root signed with secp256k1 over Keccak-256 of its text up to " sig=". The result is the TXT records
- * by their full name (the root at the domain itself).
+ * leaves, grouped into branches of at most {@code fanOut} hashes, branches grouped again until one is left; the
+ * link tree likewise from link entries ({@code enrtree://key@domain}), an empty branch when there are none; the
+ * root signed with secp256k1 over Keccak-256 of its text up to " sig=". The result is the TXT records by their full
+ * name (the root at the domain itself).
  */
 public final class EnrTreeBuilder {
     private final byte[] privateScalar;
@@ -33,11 +34,29 @@ public final class EnrTreeBuilder {
 
     /** The TXT records of a tree of {@code records}, name to text, root first. */
     public Map<String, String> build(List<Enr> records, long seq) {
+        return build(records, List.of(), seq);
+    }
+
+    /** The TXT records of a tree of {@code records} whose link tree names {@code links}, root first. */
+    public Map<String, String> build(List<Enr> records, List<EnrTreeUrl> links, long seq) {
+        return buildLeaves(records.stream().map(Enr::text).toList(), links.stream().map(EnrTreeUrl::toString).toList(),
+                seq);
+    }
+
+    /** A tree of any leaves, of the right kind for their tree or not: {@code enrLeaves} under e=, others under l=. */
+    public Map<String, String> buildLeaves(List<String> enrLeaves, List<String> linkLeaves, long seq) {
         Map<String, String> entries = new LinkedHashMap<>();
-        List<String> level = new ArrayList<>();
-        for (Enr record : records) {
-            level.add(put(entries, record.text()));
-        }
+        String enrRoot = branches(entries, enrLeaves.stream().map(text -> put(entries, text)).toList());
+        String linkRoot = branches(entries, linkLeaves.stream().map(text -> put(entries, text)).toList());
+        Map<String, String> out = new LinkedHashMap<>();
+        out.put(domain, signedRoot(enrRoot, linkRoot, seq));
+        out.putAll(entries);
+        return out;
+    }
+
+    /** Groups {@code leaves} into branches of {@code fanOut} until one is left: its hash. */
+    private String branches(Map<String, String> entries, List<String> leaves) {
+        List<String> level = leaves;
         do {
             List<String> parents = new ArrayList<>();
             for (int i = 0; i < level.size(); i += fanOut) {
@@ -49,11 +68,7 @@ public final class EnrTreeBuilder {
             }
             level = parents;
         } while (level.size() > 1);
-        String linkRoot = put(entries, TreeEntries.BRANCH_PREFIX);
-        Map<String, String> out = new LinkedHashMap<>();
-        out.put(domain, signedRoot(level.get(0), linkRoot, seq));
-        out.putAll(entries);
-        return out;
+        return level.get(0);
     }
 
     String signedRoot(String enrRoot, String linkRoot, long seq) {

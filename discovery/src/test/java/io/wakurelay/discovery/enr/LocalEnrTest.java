@@ -50,6 +50,24 @@ class LocalEnrTest {
     }
 
     @Test
+    void theExternalAddressLearnedByDiscv5ReplacesIpAndUdpAndGrowsTheSequenceNumber() throws Exception {
+        EnrBuilder builder = at(60000).udpPort(9000);
+        LocalEnr local = LocalEnr.publish(dataDir, builder);
+        Enr updated = local.update(builder.externalAddress(new java.net.InetSocketAddress("198.51.100.9", 9123)));
+        assertThat(updated.seq()).isEqualTo(2);
+        assertThat(updated.ip4()).contains(java.net.InetAddress.getByName("198.51.100.9"));
+        assertThat(updated.udp()).contains(9123);
+        assertThat(updated.tcp()).contains(60000); // the TCP port stays
+        assertThat(Enr.parse(readFile())).isEqualTo(updated);
+        // a restart with the address announced as before starts from the file: the count goes on
+        assertThat(LocalEnr.publish(dataDir, at(60000).udpPort(9000)).current().seq()).isEqualTo(3);
+        // IPv6: ip6 and udp6
+        Enr six = local.update(builder.externalAddress(new java.net.InetSocketAddress("2001:db8::9", 9124)));
+        assertThat(six.ip6()).contains(java.net.InetAddress.getByName("2001:db8::9"));
+        assertThat(six.udp6()).contains(9124);
+    }
+
+    @Test
     void aCorruptOrForeignRecordFileStartsTheCountAgainRatherThanStoppingTheNode() throws Exception {
         Files.writeString(dataDir.resolve(LocalEnr.FILE_NAME), "enr:not-a-record");
         assertThat(LocalEnr.publish(dataDir, at(60000)).current().seq()).isEqualTo(1);

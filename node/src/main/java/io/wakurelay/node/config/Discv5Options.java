@@ -23,6 +23,25 @@ public final class Discv5Options {
             description = "discv5 node to start from (enr:…; repeatable); DNS discovery's peers are used as well")
     List<String> discv5BootstrapNodes = new ArrayList<>();
 
+    @Option(names = "--discv5-enr-auto-update", paramLabel = "BOOL", arity = "0..1", fallbackValue = "true",
+            showDefaultValue = CommandLine.Help.Visibility.ALWAYS,
+            description = "update the ENR's ip and udp to the address the nodes discv5 pings see this node at (the "
+                    + "majority of 10 or more of their PONGs), with the next sequence number")
+    boolean discv5EnrAutoUpdate;
+
+    @Option(names = "--discv5-table-ip-limit", paramLabel = "N", showDefaultValue = CommandLine.Help.Visibility.ALWAYS,
+            description = "the most discv5 routing table entries with the same public IP address")
+    int discv5TableIpLimit;
+
+    @Option(names = "--discv5-bucket-ip-limit", paramLabel = "N", showDefaultValue = CommandLine.Help.Visibility.ALWAYS,
+            description = "the most entries of one discv5 routing table bucket with the same public IP address")
+    int discv5BucketIpLimit;
+
+    @Option(names = "--discv5-bits-per-hop", paramLabel = "B", showDefaultValue = CommandLine.Help.Visibility.ALWAYS,
+            description = "Kademlia's b (1..5): the far buckets are divided by up to b-1 more bits, keeping more "
+                    + "distant nodes for lookups of fewer hops; 1: one bucket per distance")
+    int discv5BitsPerHop;
+
     /** The settings these options give; {@code shift} applies --ports-shift. */
     Discv5Settings settings(java.util.function.IntUnaryOperator shift) {
         List<Enr> bootstrap = new ArrayList<>();
@@ -30,6 +49,8 @@ public final class Discv5Options {
             bootstrap.add(NodeOptions.option("--discv5-bootstrap-node", () -> Enr.parse(s.strip())));
         }
         return Discv5Settings.DEFAULTS.toBuilder().enabled(discv5Discovery)
-                .udpPort(discv5UdpPort == 0 ? 0 : shift.applyAsInt(discv5UdpPort)).bootstrap(bootstrap).build();
+                .udpPort(discv5UdpPort == 0 ? 0 : shift.applyAsInt(discv5UdpPort)).bootstrap(bootstrap)
+                .enrAutoUpdate(discv5EnrAutoUpdate).tableIpLimit(discv5TableIpLimit)
+                .bucketIpLimit(discv5BucketIpLimit).bitsPerHop(discv5BitsPerHop).build();
     }
 }

@@ -89,6 +89,10 @@ final class OptionDefaults {
         d.put("--dns-discovery", String.valueOf(node.services().peerExchange().dns().enabled()));
         d.put("--discv5-discovery", String.valueOf(node.services().peerExchange().discv5().enabled()));
         d.put("--discv5-udp-port", String.valueOf(node.services().peerExchange().discv5().udpPort()));
+        d.put("--discv5-enr-auto-update", String.valueOf(node.services().peerExchange().discv5().enrAutoUpdate()));
+        d.put("--discv5-table-ip-limit", String.valueOf(node.services().peerExchange().discv5().tableIpLimit()));
+        d.put("--discv5-bucket-ip-limit", String.valueOf(node.services().peerExchange().discv5().bucketIpLimit()));
+        d.put("--discv5-bits-per-hop", String.valueOf(node.services().peerExchange().discv5().bitsPerHop()));
         d.put("--rest", String.valueOf(rest != null));
         d.put("--rest-address", rest.address());
         d.put("--rest-port", String.valueOf(rest.port()));
