@@ -20,6 +20,7 @@ import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
 import java.net.InetSocketAddress;
 import java.time.Duration;
+import java.util.ArrayDeque;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
@@ -116,8 +117,13 @@ final class LinkDelay implements AutoCloseable {
         group.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();
     }
 
-    /** One direction of a link: what is read on this channel is written to {@code peer} {@code delay} later. */
+    /**
+     * One direction of a link: what is read on this channel is written to {@code peer} {@code delay} later. The bytes
+     * wait in {@code pending}, each scheduled task forwarding the oldest, so that what a closing channel or a stopping
+     * event loop leaves behind is released with the handler, not lost with a cancelled task.
+     */
     private final class Delayed extends ChannelInboundHandlerAdapter {
+        private final ArrayDeque<ByteBuf> pending = new ArrayDeque<>();
         private Channel peer; // set on the event loop once both sides are connected
         private long inFlight;
 
@@ -128,19 +134,25 @@ final class LinkDelay implements AutoCloseable {
                 return;
             }
             ByteBuf bytes = (ByteBuf) msg;
-            int size = bytes.readableBytes();
-            inFlight += size;
+            pending.add(bytes);
+            inFlight += bytes.readableBytes();
             if (inFlight > HIGH_WATER_BYTES) {
                 ctx.channel().config().setAutoRead(false);
             }
-            Channel to = peer;
-            ctx.executor().schedule(() -> {
-                to.writeAndFlush(bytes);
-                inFlight -= size;
-                if (inFlight < LOW_WATER_BYTES && !ctx.channel().config().isAutoRead() && ctx.channel().isActive()) {
-                    ctx.channel().config().setAutoRead(true);
-                }
-            }, delayNanos, TimeUnit.NANOSECONDS);
+            ctx.executor().schedule(() -> forwardOldest(ctx), delayNanos, TimeUnit.NANOSECONDS);
+        }
+
+        private void forwardOldest(ChannelHandlerContext ctx) {
+            ByteBuf bytes = pending.poll();
+            if (bytes == null) {
+                return; // released when the handler was removed
+            }
+            inFlight -= bytes.readableBytes();
+            peer.writeAndFlush(bytes);
+            Channel self = ctx.channel();
+            if (inFlight < LOW_WATER_BYTES && !self.config().isAutoRead() && self.isActive()) {
+                self.config().setAutoRead(true);
+            }
         }
 
         @Override
@@ -149,6 +161,13 @@ final class LinkDelay implements AutoCloseable {
             if (to != null) {
                 // after the bytes still on their way: a close travels as late as they do
                 ctx.executor().schedule(() -> to.close(), delayNanos, TimeUnit.NANOSECONDS);
+            }
+        }
+
+        @Override
+        public void handlerRemoved(ChannelHandlerContext ctx) {
+            for (ByteBuf b; (b = pending.poll()) != null; ) {
+                b.release();
             }
         }
 
