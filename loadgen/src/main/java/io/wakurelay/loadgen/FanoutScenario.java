@@ -75,7 +75,7 @@ final class FanoutScenario {
             MicroScenario.await(tracker.warm, "warmup", MacroScenario.STALL);
             MeterRegistry registry = relay.metrics().registry();
             double bytesOut0 = bytesOut(registry);
-            Measurement m = new Measurement("fanout", workload.count(), relay.counters());
+            Measurement m = new Measurement("fanout", workload.count(), relay.counters()).notNodeCpu(frames::encoderCpuNanos);
             try (Progress p = m.progress("fanout", () -> workload.count() - tracker.outstanding(), err)) {
                 MacroScenario.send(feeder, frames, tracker, window, workload.warmup(), workload.total());
                 MicroScenario.await(tracker.measured, "every message at every mesh peer", Duration.ofMinutes(30));

@@ -13,6 +13,8 @@ import io.wakurelay.protocol.PathCounters;
 import io.wakurelay.protocol.PayloadMix;
 import io.wakurelay.protocol.ProtocolLimits;
 
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -39,6 +41,7 @@ final class FrameSet implements AutoCloseable {
     private static final int MESSAGE_DATA_TAG = (2 << 3) | 2;
     private static final int MESSAGE_TOPIC_TAG = (4 << 3) | 2;
     private static final Duration TAKE_TIMEOUT = Duration.ofSeconds(60);
+    private static final ThreadMXBean CPU = ManagementFactory.getThreadMXBean();
 
     private final Workload workload;
     private final int[] sizes;
@@ -47,6 +50,8 @@ final class FrameSet implements AutoCloseable {
     private final BlockingQueue<ByteBuf> ready = new ArrayBlockingQueue<>(AHEAD);
     private final Thread encoder;
     private volatile RuntimeException encoderFailure;
+    // the encoder thread's CPU time, updated after each frame: read once the thread has ended, too
+    private volatile long encoderCpuNanos;
     private volatile int next; // written by the one thread that takes frames at a time, read by others
 
     /** {@code count} messages of exactly {@code size} payload bytes (at least 4, to carry the index). */
@@ -80,6 +85,7 @@ final class FrameSet implements AutoCloseable {
                 hashes[i] = e.hash();
                 indexByHash.put(e.hash(), i);
                 e.release();
+                encoderCpuNanos = Math.max(0, CPU.getCurrentThreadCpuTime());
                 try {
                     ready.put(frame);
                 } catch (InterruptedException closed) {
@@ -159,6 +165,14 @@ final class FrameSet implements AutoCloseable {
     /** Frames taken so far: frames 0 to taken() - 1 have a hash. */
     int taken() {
         return next;
+    }
+
+    /**
+     * CPU time the encoder thread has spent so far (to its last frame): the load generator's share of a window's
+     * process CPU, which a scenario subtracts to report its node's alone.
+     */
+    long encoderCpuNanos() {
+        return encoderCpuNanos;
     }
 
     /** Frames encoded so far, taken or not. */

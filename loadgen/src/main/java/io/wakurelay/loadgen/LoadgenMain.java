@@ -139,26 +139,33 @@ public final class LoadgenMain implements Runnable {
         }
 
         int report(ResultRow row) {
+            return reportAll(List.of(row));
+        }
+
+        /** Rows of one invocation (mesh's IDONTWANT on and off), side by side in every output. */
+        int reportAll(List<ResultRow> rows) {
             if (!noHeader) {
                 Sink.out.println(ResultRow.CSV_HEADER);
             }
-            Sink.out.println(row.csv());
+            rows.forEach(row -> Sink.out.println(row.csv()));
             if (json != null) {
                 try {
-                    new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValue(json.toFile(), List.of(row.json()));
+                    new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValue(json.toFile(),
+                            rows.stream().map(ResultRow::json).toList());
                 } catch (IOException e) {
                     throw new UncheckedIOException("cannot write " + json, e);
                 }
             }
             if (html != null) {
                 try {
-                    HtmlReport.write(html, List.of(row), RunFacts.of(workload));
-                    Hgrm.write(Hgrm.besides(html), row.latencies());
+                    HtmlReport.write(html, rows, RunFacts.of(workload));
+                    // the first row's distribution beside the report (the others' are in the report)
+                    Hgrm.write(Hgrm.besides(html), rows.get(0).latencies());
                 } catch (IOException e) {
                     throw new UncheckedIOException("cannot write " + html, e);
                 }
             }
-            return row.missing() > 0 ? EXIT_LOSS : 0;
+            return rows.stream().anyMatch(row -> row.missing() > 0) ? EXIT_LOSS : 0;
         }
     }
 
@@ -279,15 +286,25 @@ public final class LoadgenMain implements Runnable {
         int links;
         @Option(names = "--rate", defaultValue = "20", description = "messages per second handed to the overlay (default: ${DEFAULT-VALUE})")
         double rate;
+        @Option(names = "--link-delay", defaultValue = "0", paramLabel = "MS",
+                description = "one-way delay of every link, through a delaying proxy per link (default: ${DEFAULT-VALUE})")
+        long linkDelayMs;
+        @Option(names = "--idontwant", defaultValue = "on", paramLabel = "on|off|both",
+                description = "whether nodes send IDONTWANT; both: a run with it off, then one with it on (default: ${DEFAULT-VALUE})")
+        String iDontWant;
 
         @Override
         public Integer call() {
-            if (nodes < 2 || nodes > 200 || links < 1 || rate <= 0) {
-                throw new CommandLine.ParameterException(new CommandLine(this),
-                        "--nodes must be 2..200, --links at least 1 and --rate positive");
+            if (nodes < 2 || nodes > 200 || links < 1 || rate <= 0 || linkDelayMs < 0
+                    || !List.of("on", "off", "both").contains(iDontWant)) {
+                throw new CommandLine.ParameterException(new CommandLine(this), "--nodes must be 2..200, --links at "
+                        + "least 1, --rate positive, --link-delay not negative, --idontwant on, off or both");
             }
             Workload w = workload.workload();
-            return output.replaying(w).report(output.inWorkDir(dir -> MeshScenario.run(w, nodes, links, rate, dir, Sink.err)));
+            List<Boolean> modes = iDontWant.equals("both") ? List.of(false, true) : List.of(iDontWant.equals("on"));
+            return output.replaying(w).reportAll(output.inWorkDir(dir -> modes.stream().map(on -> MeshScenario.run(w,
+                    new MeshScenario.Settings(nodes, links, rate, java.time.Duration.ofMillis(linkDelayMs), on),
+                    dir.resolve(on ? "idontwant-on" : "idontwant-off"), Sink.err)).toList()));
         }
     }
 

@@ -25,6 +25,8 @@ final class Measurement {
     private final long cpu0 = processCpuNanos();
     final long startNanos = System.nanoTime();
     private Timeline timeline;
+    private LongSupplier generatorCpu;
+    private long generatorCpu0;
 
     /** @param counters the receiving node's counters (null when the scenario has no in-process receiver) */
     Measurement(String scenario, long count, PathCounters counters) {
@@ -56,6 +58,17 @@ final class Measurement {
         return new Progress(label, count, done, err);
     }
 
+    /**
+     * The CPU time of this JVM's threads that are not the node's (the load generator's frame encoder, link-delay
+     * proxies), cumulative: over the window it is reported as {@code generator_cpu_us_per_msg}, and the rest of the
+     * process's as {@code node_cpu_us_per_msg} (the node's threads with the JVM's own: JIT, GC).
+     */
+    Measurement notNodeCpu(LongSupplier cpuNanos) {
+        this.generatorCpu = cpuNanos;
+        this.generatorCpu0 = cpuNanos.getAsLong();
+        return this;
+    }
+
     ResultRow finish(long endNanos, Latencies latencies, long payloadBytes, long missing, Map<String, Object> extras) {
         MemorySampler.Figures m = memory.stop();
         Timeline.Series series = timeline == null ? Timeline.Series.EMPTY : timeline.stop();
@@ -69,8 +82,14 @@ final class Measurement {
             // gossipsub message ids (SHA-256) per message: beside the CSV's decodes and hashes, in the JSON only
             all.put("message_ids_per_msg", Math.round((counters.messageIds() - messageIds0) / c * 1000) / 1000.0);
         }
-        // the CPU of this JVM (its nodes; the generator's frames were encoded before the window) per message
-        all.put("jvm_cpu_us_per_msg", Math.round((processCpuNanos() - cpu0) / n / 100) / 10.0);
+        // the CPU of this JVM per message: its nodes, and the generator's encoder, which works just ahead of use
+        long cpu = processCpuNanos() - cpu0;
+        all.put("jvm_cpu_us_per_msg", Math.round(cpu / n / 100) / 10.0);
+        if (generatorCpu != null) {
+            long generator = generatorCpu.getAsLong() - generatorCpu0;
+            all.put("generator_cpu_us_per_msg", Math.round(generator / n / 100) / 10.0);
+            all.put("node_cpu_us_per_msg", Math.round((cpu - generator) / n / 100) / 10.0);
+        }
         extras = all;
         return new ResultRow(scenario, count, elapsedMs, count / seconds,
                 Latencies.percentile(sorted, 50), Latencies.percentile(sorted, 99),

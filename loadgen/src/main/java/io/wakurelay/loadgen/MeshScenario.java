@@ -4,15 +4,22 @@ import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.netty.buffer.ByteBuf;
 import io.wakurelay.node.WakuNode;
+import io.wakurelay.node.config.NodeConfig;
+import io.wakurelay.p2p.multiaddr.Multiaddr;
+import io.wakurelay.relay.GossipParams;
 import io.wakurelay.protocol.MessageHash;
 
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 import java.util.SplittableRandom;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
@@ -24,13 +31,18 @@ import java.util.concurrent.atomic.AtomicLong;
  * {@code links} random nodes started before it (a connected random overlay), gossipsub with its default degrees
  * forming the meshes. Messages of the seeded mix are handed, at {@code rate} per second, to a node drawn at random
  * (seeded), as from a peer outside; a message counts when every one of the {@code n} nodes has it, and its latency
- * runs from the hand-over until the last node got it. No link delay is added: loopback's.
+ * runs from the hand-over until the last node got it. With a link delay, every link is a {@link LinkDelay} proxy:
+ * each direction of every connection arrives that much later, as over a network.
  *
- * <p>Reported per node and message: duplicates received (gossipsub's), bytes written to sockets, and CPU (this JVM's
- * over {@code n}); and the delivery ratio, receipts over {@code n} times the messages, which must be 1.
+ * <p>Reported per node and message: duplicates received (gossipsub's), copies not sent thanks to an IDONTWANT,
+ * bytes written to sockets, and CPU (this JVM's less the generator's and the proxies', over {@code n}); the delivery
+ * ratio, receipts over {@code n} times the messages, which must be 1; and the hops of the gossipsub meshes
+ * ({@link MeshHops}), with which the scenario checks its latency goal: p99 within 2 × (hops × link delay) + 50 ms.
  */
 final class MeshScenario {
     static final Duration SETTLE = Duration.ofMinutes(1);
+    /** The goal's allowance beyond the links' delay: queueing, decoding, hashing, encryption on every hop. */
+    static final Duration GOAL_SLACK = Duration.ofMillis(50);
 
     private MeshScenario() {
     }
@@ -44,41 +56,69 @@ final class MeshScenario {
         }
     }
 
-    static ResultRow run(Workload workload, int n, int links, double rate, Path dir, PrintStream err) {
+    /**
+     * What a mesh run varies.
+     *
+     * @param linkDelay one-way delay added to every link (zero: loopback's only)
+     * @param iDontWant whether the nodes send IDONTWANT (gossipsub v1.2) for messages over nim-libp2p's threshold
+     */
+    record Settings(int nodes, int links, double rate, Duration linkDelay, boolean iDontWant) {
+    }
+
+    static ResultRow run(Workload workload, Settings settings, Path dir, PrintStream err) {
+        int n = settings.nodes();
         String topic = workload.pubsubTopic();
         List<WakuNode> nodes = new ArrayList<>();
         SplittableRandom random = new SplittableRandom(workload.seed());
         int overlayLinks = 0;
         List<Integer> dialled = new ArrayList<>();
-        try (FrameSet frames = new FrameSet(workload)) {
+        boolean delayed = !settings.linkDelay().isZero();
+        try (FrameSet frames = new FrameSet(workload);
+             LinkDelay delay = new LinkDelay(settings.linkDelay(), delayed ? 2 : 1)) {
             try {
                 for (int i = 0; i < n; i++) {
                     List<String> dials = new ArrayList<>();
-                    for (int pick : random.ints(0, Math.max(1, i)).distinct().limit(Math.min(links, i)).toArray()) {
-                        dials.add(InProcessNodes.peerAddress(nodes.get(pick)));
+                    for (int pick : random.ints(0, Math.max(1, i)).distinct().limit(Math.min(settings.links(), i)).toArray()) {
+                        dials.add(delayed ? throughDelay(nodes.get(pick), delay) : InProcessNodes.peerAddress(nodes.get(pick)));
                     }
                     overlayLinks += dials.size();
                     dialled.add(dials.size());
-                    nodes.add(WakuNode.start(InProcessNodes.manyOnLoopback(
-                            InProcessNodes.config(dir.resolve("node-" + i), null, "", topic, dials, false), n)));
+                    nodes.add(WakuNode.start(nodeConfig(dir.resolve("node-" + i), topic, dials, n, settings.iDontWant())));
                 }
-                err.printf("mesh: %d nodes, %d links%n", n, overlayLinks);
-                awaitMeshes(nodes, dialled, topic, Duration.ofSeconds(60));
-                return measure(workload, nodes, overlayLinks, rate, random, frames, err);
+                err.printf("mesh: %d nodes, %d links, link delay %d ms, IDONTWANT %s%n", n, overlayLinks,
+                        settings.linkDelay().toMillis(), settings.iDontWant() ? "on" : "off");
+                awaitMeshes(nodes, dialled, topic, Duration.ofSeconds(60).plus(settings.linkDelay().multipliedBy(200)));
+                return measure(workload, settings, nodes, overlayLinks, random, frames, delay, err);
             } finally {
                 nodes.forEach(WakuNode::close);
             }
         }
     }
 
-    private static ResultRow measure(Workload workload, List<WakuNode> nodes, int overlayLinks, double rate,
-                                     SplittableRandom random, FrameSet frames, PrintStream err) {
+    private static NodeConfig nodeConfig(Path dir, String topic, List<String> dials, int n, boolean iDontWant) {
+        NodeConfig config = InProcessNodes.manyOnLoopback(InProcessNodes.config(dir, null, "", topic, dials, false), n);
+        if (iDontWant) {
+            return config;
+        }
+        GossipParams gossip = config.relay().gossip().toBuilder().iDontWantMinBytes(GossipParams.IDONTWANT_OFF).build();
+        return config.toBuilder().relay(config.relay().toBuilder().gossip(gossip).build()).build();
+    }
+
+    /** The address to dial {@code node} at through a new link of {@code delay}, with its peer id. */
+    private static String throughDelay(WakuNode node, LinkDelay delay) {
+        Multiaddr direct = node.multiaddr();
+        return Multiaddr.of(delay.link(direct.toSocketAddress())).withPeerId(direct.peerId().orElseThrow()).toString();
+    }
+
+    private static ResultRow measure(Workload workload, Settings settings, List<WakuNode> nodes, int overlayLinks,
+                                     SplittableRandom random, FrameSet frames, LinkDelay delay, PrintStream err) {
         int n = nodes.size();
         int total = workload.total();
+        String topic = workload.pubsubTopic();
         // nodes still without each message in flight (the window bounds this map)
         Map<MessageHash, AtomicInteger> missing = new ConcurrentHashMap<>();
         AtomicLong receipts = new AtomicLong();
-        Window window = Window.standard(rate);
+        Window window = Window.standard(settings.rate());
         Tracker tracker = new Tracker(total, workload.warmup(), i -> window.release(frames.payloadSize(i)));
         List<AutoCloseable> taps = new ArrayList<>();
         for (WakuNode node : nodes) {
@@ -111,30 +151,47 @@ final class MeshScenario {
             };
             MacroScenario.send(sink, frames, tracker, window, 0, workload.warmup());
             MicroScenario.await(tracker.warm, "warmup (every node has every message)", MacroScenario.STALL);
+            int[] measuredEntries = Arrays.copyOfRange(entry, workload.warmup(), total);
+            MeshHops hopsAtStart = MeshHops.of(forwardsTo(nodes, topic), measuredEntries);
             long receipts0 = receipts.get();
             double duplicates0 = sum(nodes, "libp2p.gossipsub.duplicate", null);
+            double saved0 = sum(nodes, "libp2p.gossipsub.idontwant.saved.messages", null);
             double bytesOut0 = sum(nodes, "libp2p.network.bytes", "out");
+            Measurement m = new Measurement("mesh", workload.count(), null)
+                    .notNodeCpu(() -> frames.encoderCpuNanos() + delay.cpuNanos());
             long cpu0 = Measurement.processCpuNanos();
-            Measurement m = new Measurement("mesh", workload.count(), null);
+            long notNodeCpu0 = frames.encoderCpuNanos() + delay.cpuNanos();
             try (Progress p = m.progress("mesh", () -> workload.count() - tracker.outstanding(), err)) {
                 MacroScenario.send(sink, frames, tracker, window, workload.warmup(), total);
                 // a message that has not reached every node a minute after the last hand-over is missing: counted,
                 // and the delivery ratio below 1 says how much of it went where
                 awaitQuietly(tracker, SETTLE);
             }
+            long nodeCpu = Measurement.processCpuNanos() - cpu0 - (frames.encoderCpuNanos() + delay.cpuNanos() - notNodeCpu0);
+            MeshHops hops = hopsAtStart.worse(MeshHops.of(forwardsTo(nodes, topic), measuredEntries));
             long missingMessages = tracker.measured.getCount();
             double perNodeMessage = (double) n * workload.count();
             Map<String, Object> extras = new LinkedHashMap<>();
             extras.put("nodes", n);
             extras.put("overlay_links", overlayLinks);
-            extras.put("rate", rate);
+            extras.put("rate", settings.rate());
+            extras.put("link_delay_ms", settings.linkDelay().toMillis());
+            extras.put("idontwant", settings.iDontWant() ? "on" : "off");
             extras.put("delivery_ratio", (receipts.get() - receipts0) / perNodeMessage);
             extras.put("duplicates_per_node_msg",
                     round3((sum(nodes, "libp2p.gossipsub.duplicate", null) - duplicates0) / perNodeMessage));
+            extras.put("idontwant_saved_per_node_msg",
+                    round3((sum(nodes, "libp2p.gossipsub.idontwant.saved.messages", null) - saved0) / perNodeMessage));
             extras.put("bytes_out_per_node_msg",
                     Math.round((sum(nodes, "libp2p.network.bytes", "out") - bytesOut0) / perNodeMessage));
-            extras.put("cpu_us_per_node_msg", Math.round((Measurement.processCpuNanos() - cpu0) / perNodeMessage / 100) / 10.0);
-            return m.finish(tracker.lastConfirmed(), tracker.latencies(), frames.payloadBytes(workload.warmup(), total),
+            extras.put("payload_bytes_per_msg", Math.round((double) frames.payloadBytes(workload.warmup(), total) / workload.count()));
+            extras.put("cpu_us_per_node_msg", Math.round(nodeCpu / perNodeMessage / 100) / 10.0);
+            extras.put("mesh_diameter_hops", hops.diameter());
+            extras.put("max_hops_from_publisher", hops.maxFromEntries());
+            extras.put("mean_hops_from_publisher", Math.round(hops.meanFromEntries() * 100) / 100.0);
+            Latencies latencies = tracker.latencies();
+            goal(Latencies.percentile(latencies.sorted(), 99), missingMessages, hops, settings.linkDelay(), extras, err);
+            return m.finish(tracker.lastConfirmed(), latencies, frames.payloadBytes(workload.warmup(), total),
                     missingMessages, extras);
         } finally {
             feeders.forEach(FrameFeeder::close);
@@ -146,6 +203,38 @@ final class MeshScenario {
                 }
             }
         }
+    }
+
+    /**
+     * Issue 31's goal for the mesh, checked by the run itself: every message at every node, and p99 within
+     * 2 × (hops × link delay) + 50 ms, hops being the longest shortest path a message had to travel from the node it
+     * was handed to. Goes into the row's JSON and, as pass or fail, on stderr.
+     */
+    private static void goal(long p99Ns, long missing, MeshHops hops, Duration linkDelay, Map<String, Object> extras,
+                             PrintStream err) {
+        double boundMs = hops.maxFromEntries() < 0 ? Double.NaN
+                : 2.0 * hops.maxFromEntries() * linkDelay.toNanos() / 1e6 + GOAL_SLACK.toMillis();
+        double p99Ms = p99Ns / 1e6;
+        boolean met = missing == 0 && p99Ms <= boundMs;
+        extras.put("p99_goal_ms", boundMs);
+        extras.put("p99_goal_met", met);
+        err.printf(Locale.ROOT, "mesh goal: delivery %s, p99 %.1f ms against 2 × (%d hops × %d ms) + %d ms = %.1f ms: %s%n",
+                missing == 0 ? "complete" : missing + " missing", p99Ms, hops.maxFromEntries(),
+                linkDelay.toMillis(), GOAL_SLACK.toMillis(), boundMs, met ? "PASS" : "FAIL");
+    }
+
+    /** Each node's mesh peers of {@code topic}, by node index (a peer that is not one of the nodes is left out). */
+    private static List<int[]> forwardsTo(List<WakuNode> nodes, String topic) {
+        Map<String, Integer> index = new HashMap<>();
+        for (int i = 0; i < nodes.size(); i++) {
+            index.put(nodes.get(i).peerId(), i);
+        }
+        List<int[]> result = new ArrayList<>();
+        for (WakuNode node : nodes) {
+            result.add(node.relay().mesh().getOrDefault(topic, List.of()).stream()
+                    .map(p -> index.get(p.toString())).filter(Objects::nonNull).mapToInt(Integer::intValue).toArray());
+        }
+        return result;
     }
 
     /**

@@ -62,6 +62,32 @@ final class ControlHandler {
         this.cache = cache;
     }
 
+    /**
+     * Under the router's lock, for the first copy of a message of {@code messageBytes}: past the size threshold, an
+     * IDONTWANT for it goes to every mesh peer of {@code topic} but its sender, so that a peer about to forward the
+     * same message to us does not (gossipsub v1.2). Before validation, as nim-libp2p and go-libp2p-pubsub send it:
+     * an invalid message costs one small control message per mesh peer, and its sender pays in score anyway.
+     *
+     * @return what to send once the lock is released ({@link Outbox#NONE} when there is nothing to announce)
+     */
+    Outbox announceDontWant(String topic, PeerState from, MessageId id, int messageBytes) {
+        if (messageBytes <= params.iDontWantMinBytes()) {
+            return Outbox.NONE;
+        }
+        Outbox out = Outbox.NONE;
+        ControlIDontWant dontWant = null;
+        for (PeerState p : mesh.getOrDefault(topic, Set.of())) {
+            if (p != from) {
+                if (out == Outbox.NONE) {
+                    out = new Outbox();
+                    dontWant = ControlIDontWant.newBuilder().addMessageIDs(ByteString.copyFrom(id.bytes())).build();
+                }
+                out.controlMessage(p).addIdontwant(dontWant);
+            }
+        }
+        return out;
+    }
+
     /** Under the router's lock; {@code score} is the peer's now. */
     void onControl(PeerState peer, RpcReader.Rpc rpc, double score, long now, Outbox out) {
         if (rpc.controlOverLimit()) {

@@ -27,17 +27,24 @@ import java.time.Duration;
  * @param maxIHaveMessages     IHAVE messages taken from one peer per heartbeat
  * @param iwantFollowupTime    time an IHAVE's promise has to be kept once we asked for the message
  * @param gossipRetransmission times a message is sent to one peer in answer to its IWANTs
+ * @param iDontWantMinBytes    a first copy of a message larger than this (its WakuMessage bytes) is announced in an
+ *                             IDONTWANT to the other mesh peers of its topic before it is validated (gossipsub v1.2;
+ *                             nim-libp2p's rule, {@code data.len > max(512, 10 × id length)}, so 512 for Waku's
+ *                             32-byte ids); {@link #IDONTWANT_OFF} sends none
  */
 @RecordBuilder
 public record GossipParams(int d, int dLo, int dHi, int dScore, int dOut, int dLazy, double gossipFactor,
                            Duration heartbeat, int historyLength, int historyGossip, Duration seenTtl,
                            Duration fanoutTtl, Duration pruneBackoff, Duration unsubscribeBackoff, boolean floodPublish,
                            int maxIHaveLength, int maxIHaveMessages, Duration iwantFollowupTime,
-                           int gossipRetransmission) {
+                           int gossipRetransmission, int iDontWantMinBytes) {
+
+    /** {@code iDontWantMinBytes} that sends no IDONTWANT (a message is never larger). */
+    public static final int IDONTWANT_OFF = Integer.MAX_VALUE;
 
     public static final GossipParams DEFAULTS = new GossipParams(6, 4, 8, 6, 3, 6, 0.25, Duration.ofSeconds(1), 6, 3,
             Duration.ofMinutes(2), Duration.ofMinutes(1), Duration.ofMinutes(1), Duration.ofSeconds(5), true,
-            5000, 10, Duration.ofSeconds(3), 3);
+            5000, 10, Duration.ofSeconds(3), 3, 512);
 
     public GossipParams {
         if (!(0 < dLo && dLo <= d && d <= dHi)) {
@@ -63,6 +70,9 @@ public record GossipParams(int d, int dLo, int dHi, int dScore, int dOut, int dL
         positive("iwantFollowupTime", iwantFollowupTime);
         if (maxIHaveLength < 1 || maxIHaveMessages < 1 || gossipRetransmission < 1) {
             throw new IllegalArgumentException("IHAVE limits and the gossip retransmission limit must be positive");
+        }
+        if (iDontWantMinBytes < 0) {
+            throw new IllegalArgumentException("the IDONTWANT size threshold must not be negative, was " + iDontWantMinBytes);
         }
     }
 

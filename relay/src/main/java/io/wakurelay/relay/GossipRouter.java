@@ -177,7 +177,6 @@ final class GossipRouter {
         send(out);
     }
 
-
     // =====================================================================================================
     // receive
 
@@ -231,6 +230,7 @@ final class GossipRouter {
         int messageBytes = m.data().readableBytes();
         meters.received(messageBytes);
         MessageId id = messageId(m.data());
+        Outbox dontWant;
         synchronized (this) {
             if (closed) {
                 return; // arrived during shutdown, after the cache was cleared: nothing may keep it
@@ -249,7 +249,9 @@ final class GossipRouter {
                 }
                 return;
             }
+            dontWant = control.announceDontWant(m.topic(), from, id, messageBytes);
         }
+        send(dontWant);
         Envelope envelope;
         try {
             envelope = decoder.decode(m.topic(), m.data(), owner);

@@ -19,6 +19,8 @@ import java.util.Map;
  */
 final class Outbox {
     private static final Logger log = LoggerFactory.getLogger(GossipRouter.class);
+    /** Nothing to send: what a decision returns that mostly sends nothing, without allocating. Never add to it. */
+    static final Outbox NONE = new Outbox();
 
     private final List<PeerState> peers = new ArrayList<>();
     private final List<ByteBuf> rpcs = new ArrayList<>();
