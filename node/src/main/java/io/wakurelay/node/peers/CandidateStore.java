@@ -142,17 +142,6 @@ final class CandidateStore {
         }
     }
 
-    /** Candidates that can be dialled now or later (not given up on, not connected), for a log line. */
-    synchronized int waiting(Predicate<PeerId> connected) {
-        int n = 0;
-        for (Candidate c : byPeer.values()) {
-            if (c.failedAttempts < config.maxFailedAttempts() && !connected.test(c.record.peerId())) {
-                n++;
-            }
-        }
-        return n;
-    }
-
     synchronized List<CandidateView> views() {
         List<CandidateView> out = new ArrayList<>(byPeer.size());
         for (Candidate c : byPeer.values()) {

@@ -11,6 +11,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.Predicate;
 
 /**
  * The host's connections counted as nwaku's peer manager counts them: a relay peer is one the relay has streams with
@@ -25,8 +26,12 @@ record PeerCensus(int inRelay, int outRelay, int service, int total, List<Connec
                   List<Connection> servicePrunable) {
     static final String RELAY = "/vac/waku/relay/2.0.0";
 
-    /** @param relay null on a node without relay; {@code since} orders connections, newest first */
-    static PeerCensus of(Host host, Relay relay, ConnectedSince since) {
+    /**
+     * @param relay   null on a node without relay
+     * @param since   orders connections, newest first
+     * @param closing connections being closed by the pruner: not counted
+     */
+    static PeerCensus of(Host host, Relay relay, ConnectedSince since, Predicate<Connection> closing) {
         Set<PeerId> relayStreams = new HashSet<>();
         if (relay != null) {
             for (RelayPeer p : relay.peers()) {
@@ -40,7 +45,7 @@ record PeerCensus(int inRelay, int outRelay, int service, int total, List<Connec
         List<Connection> inRelayPrunable = new ArrayList<>();
         List<Connection> servicePrunable = new ArrayList<>();
         for (Connection c : host.connections()) {
-            if (!c.isOpen()) {
+            if (!c.isOpen() || closing.test(c)) {
                 continue;
             }
             total++;

@@ -4,7 +4,10 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.wakurelay.discovery.enr.Enr;
 import io.wakurelay.node.config.PeerManagerConfig;
 import io.wakurelay.node.peers.PeerManagerMetrics.Outcome;
+import io.wakurelay.p2p.ConnectionListener;
 import io.wakurelay.p2p.Host;
+import io.wakurelay.p2p.PeerRecord;
+import io.wakurelay.p2p.connection.Connection;
 import io.wakurelay.p2p.crypto.PeerId;
 import io.wakurelay.p2p.multiaddr.Multiaddr;
 import io.wakurelay.relay.Relay;
@@ -33,7 +36,8 @@ import reactor.core.publisher.Mono;
  * closes inbound relay and service peers beyond their targets ({@link ConnectionPruner}), and dials candidates
  * until the outbound relay target ({@link PeerTargets}) is met, at most {@code maxParallelDials} at once and never
  * past the host's free connection slots; a failed dial backs the peer off exponentially. The loop runs again after
- * nwaku's dynamic pause (shorter the further the node is from its targets), when an offer comes and when a dial ends.
+ * nwaku's dynamic pause (shorter the further the node is from its targets), and at once when an offer adds a
+ * candidate, a dial ends, a peer is identified (nwaku checks the inbound target as a peer joins) or one leaves.
  * Static peers are not its business: the host dials and redials them.
  */
 public final class PeerManager implements AutoCloseable {
@@ -58,6 +62,19 @@ public final class PeerManager implements AutoCloseable {
     private final CandidateStore store;
     private final PeerManagerMetrics metrics;
     private final ConnectedSince since = new ConnectedSince();
+    /** An identified peer may push a kind over its target, a lost one leave the outbound target short: look now. */
+    private final ConnectionListener changes = new ConnectionListener() {
+        @Override
+        public void onIdentified(Connection connection, PeerRecord peer) {
+            wake();
+        }
+
+        @Override
+        public void onDisconnected(Connection connection) {
+            pruner.gone(connection);
+            wake();
+        }
+    };
     private final ConnectionPruner pruner;
     private final ScheduledExecutorService loop;
     private final AtomicInteger dialling = new AtomicInteger();
@@ -100,6 +117,7 @@ public final class PeerManager implements AutoCloseable {
                     config.ratio().format());
         }
         host.addListener(manager.since);
+        host.addListener(manager.changes);
         host.connections().forEach(manager.since::onConnected);
         log.info("peer manager: targets {} inbound and {} outbound relay peers, {} service peers; keeps up to {} "
                 + "candidates", manager.targets.inRelay(), manager.targets.outRelay(), manager.targets.service(),
@@ -159,7 +177,7 @@ public final class PeerManager implements AutoCloseable {
             return;
         }
         try {
-            PeerCensus census = PeerCensus.of(host, relay, since);
+            PeerCensus census = PeerCensus.of(host, relay, since, pruner::closing);
             metrics.census(census);
             pruner.prune(census);
             int inFlight = dialling.get();
@@ -263,6 +281,7 @@ public final class PeerManager implements AutoCloseable {
         closed = true;
         loop.shutdownNow();
         host.removeListener(since);
+        host.removeListener(changes);
         metrics.close();
     }
 }
