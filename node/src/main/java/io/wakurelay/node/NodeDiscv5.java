@@ -7,23 +7,21 @@ import io.wakurelay.discovery.discv5.Discv5Service;
 import io.wakurelay.discovery.enr.Enr;
 import io.wakurelay.discovery.enr.EnrFormatException;
 import io.wakurelay.discovery.enr.RelayShards;
-import io.wakurelay.discovery.peers.PeerRecords;
 import io.wakurelay.node.config.Discv5Settings;
 import io.wakurelay.node.config.NodeConfig;
+import io.wakurelay.node.peers.Origin;
+import io.wakurelay.node.peers.PeerManager;
 import io.wakurelay.p2p.crypto.KeyType;
 import io.wakurelay.p2p.Host;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.time.Duration;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicReference;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import reactor.core.Disposable;
-import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
 /**
@@ -38,20 +36,11 @@ import reactor.core.publisher.Mono;
  */
 final class NodeDiscv5 implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(NodeDiscv5.class);
-    private static final int DIALS_AT_ONCE = 4;
-    static final Duration REDIAL_AFTER = Duration.ofMinutes(5);
-    static final int TRIED_CAPACITY = 1024;
 
     private final Discv5Settings settings;
     private final Discv5Service service;
     private final Discv5Metrics metrics;
     private final AtomicReference<Enr> record;
-    private final Map<String, Long> tried = new LinkedHashMap<>(64, 0.75f, true) { // guarded by itself
-        @Override
-        protected boolean removeEldestEntry(Map.Entry<String, Long> eldest) {
-            return size() > TRIED_CAPACITY;
-        }
-    };
     private volatile Disposable loop;
 
     private NodeDiscv5(Discv5Settings settings, Discv5Service service, Discv5Metrics metrics,
@@ -89,7 +78,7 @@ final class NodeDiscv5 implements AutoCloseable {
         }
         // --discv5-enr-auto-update: the address the nodes we ping agree on goes into the record (and its file)
         discv5.service.onExternalAddress(address -> discv5.record.set(enr.withExternalAddress(address)));
-        discv5.start(enr.current(), host, peerExchange.records(), peerExchange.origins(), clusterId, shards);
+        discv5.start(enr.current(), host, peerExchange.manager(), clusterId, shards);
         peerExchange.onDnsFinds(discv5::addBootstrap);
     }
 
@@ -116,13 +105,13 @@ final class NodeDiscv5 implements AutoCloseable {
     }
 
     /** Starts answering as {@code enr}, pings the bootstrap nodes and starts the search loop. */
-    void start(Enr enr, Host host, PeerRecords records, PeerOrigins origins, int clusterId, List<Integer> shards) {
+    void start(Enr enr, Host host, PeerManager manager, int clusterId, List<Integer> shards) {
         record.set(enr);
         service.addNodes(settings.bootstrap());
         log.info("discv5: {} bootstrap nodes; searching every {} for peers of cluster {} shards {}",
                 settings.bootstrap().size(), settings.lookupInterval(), clusterId, shards);
         loop = Mono.defer(() -> Mono.fromFuture(service.randomLookup())
-                        .flatMap(found -> dial(found, host, records, origins, clusterId, shards))
+                        .doOnNext(found -> offer(found, host, manager, clusterId, shards))
                         .onErrorResume(e -> {
                             log.warn("discv5: a lookup failed: {}", e.toString());
                             return Mono.empty();
@@ -137,17 +126,12 @@ final class NodeDiscv5 implements AutoCloseable {
         service.addNodes(found);
     }
 
-    private Mono<Long> dial(List<Enr> found, Host host, PeerRecords records, PeerOrigins origins, int clusterId,
-            List<Integer> shards) {
+    private void offer(List<Enr> found, Host host, PeerManager manager, int clusterId, List<Integer> shards) {
         List<Enr> wanted = found.stream().filter(r -> wanted(r, clusterId, shards))
                 .filter(r -> !r.peerId().equals(host.peerId())).toList();
-        return Flux.fromIterable(wanted)
-                .filter(r -> firstTry(r, host, records))
-                .flatMap(new RecordDialer(host, records, "discv5", origins, PeerOrigins.DISCV5)::connect, DIALS_AT_ONCE)
-                .filter(Boolean::booleanValue)
-                .count()
-                .doOnNext(connected -> log.debug("discv5: a lookup found {} records, {} of our shards; {} connected",
-                        found.size(), wanted.size(), connected));
+        log.debug("discv5: a lookup found {} records, {} of our shards offered to the peer manager", found.size(),
+                wanted.size());
+        manager.offer(wanted, Origin.DISCV5);
     }
 
     /** nwaku's shardingPredicate; a record that does not parse is counted (nwaku's {@code ParseFailure}). */
@@ -176,23 +160,6 @@ final class NodeDiscv5 implements AutoCloseable {
             metrics.recordError(RecordError.PARSE_FAILURE);
             return false;
         }
-    }
-
-    /** False for a peer connected now (its record is kept) or dialled within {@link #REDIAL_AFTER}. */
-    private boolean firstTry(Enr record, Host host, PeerRecords records) {
-        if (host.connection(record.peerId()).isPresent()) {
-            records.offer(record);
-            return false;
-        }
-        long now = System.nanoTime();
-        synchronized (tried) {
-            Long last = tried.get(record.peerId().toString());
-            if (last != null && now - last < REDIAL_AFTER.toNanos()) {
-                return false;
-            }
-            tried.put(record.peerId().toString(), now);
-        }
-        return true;
     }
 
     Mono<Void> shutdown(Duration grace) {

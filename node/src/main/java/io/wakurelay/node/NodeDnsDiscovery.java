@@ -8,6 +8,8 @@ import io.wakurelay.discovery.dns.EnrTreeSync;
 import io.wakurelay.discovery.dns.EnrTreeUrl;
 import io.wakurelay.discovery.enr.Enr;
 import io.wakurelay.discovery.peers.PeerRecords;
+import io.wakurelay.node.peers.Origin;
+import io.wakurelay.node.peers.PeerManager;
 import io.wakurelay.p2p.Host;
 import java.time.Duration;
 import java.util.LinkedHashMap;
@@ -16,25 +18,22 @@ import java.util.Map;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import reactor.core.Disposable;
-import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 import reactor.core.scheduler.Schedulers;
 
 /**
- * DNS discovery in the node (docs/discovery.md): reads the trees at start, dials the peers they name through the
- * host (at most {@value #DIALS_AT_ONCE} at once, so within {@code --max-connections}), keeps the records of the peers
- * then connected in the record cache peer exchange serves from; reads the trees again
+ * DNS discovery in the node (docs/discovery.md): reads the trees at start and offers the records of our cluster they
+ * name to the {@link PeerManager}, which dials them (and keeps the records of the peers then connected in the record
+ * cache peer exchange serves from); reads the trees again
  * {@link DnsDiscoveryConfig#retryInterval()} after a sync that found no peer (nwaku's retry loop) and
  * {@link DnsDiscoveryConfig#syncInterval()} after one that did. Syncs never overlap.
  */
 final class NodeDnsDiscovery implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(NodeDnsDiscovery.class);
-    private static final int DIALS_AT_ONCE = 4;
 
     private final DnsDiscoveryConfig config;
     private final Host host;
-    private final PeerRecords records;
-    private final RecordDialer dialer;
+    private final PeerManager manager;
     private final int clusterId;
     private final DnsTxtResolver resolver;
     private final DnsDiscoveryMetrics metrics;
@@ -42,12 +41,11 @@ final class NodeDnsDiscovery implements AutoCloseable {
     private volatile Disposable loop;
     private volatile java.util.function.Consumer<List<Enr>> onFound = found -> { };
 
-    private NodeDnsDiscovery(DnsDiscoveryConfig config, Host host, PeerRecords records, PeerOrigins origins,
-            int clusterId, DnsDiscoveryMetrics metrics) {
+    private NodeDnsDiscovery(DnsDiscoveryConfig config, Host host, PeerManager manager, int clusterId,
+            DnsDiscoveryMetrics metrics) {
         this.config = config;
         this.host = host;
-        this.records = records;
-        this.dialer = new RecordDialer(host, records, "DNS discovery", origins, PeerOrigins.DNS);
+        this.manager = manager;
         this.clusterId = clusterId;
         this.resolver = new DnsTxtResolver(config.nameServers(), config.queryTimeout());
         this.metrics = metrics;
@@ -55,9 +53,9 @@ final class NodeDnsDiscovery implements AutoCloseable {
     }
 
     /** @param metrics counted into; owned by the caller (registered whether DNS discovery is on or not) */
-    static NodeDnsDiscovery create(DnsDiscoveryConfig config, Host host, PeerRecords records, PeerOrigins origins,
-            int clusterId, DnsDiscoveryMetrics metrics) {
-        return new NodeDnsDiscovery(config, host, records, origins, clusterId, metrics);
+    static NodeDnsDiscovery create(DnsDiscoveryConfig config, Host host, PeerManager manager, int clusterId,
+            DnsDiscoveryMetrics metrics) {
+        return new NodeDnsDiscovery(config, host, manager, clusterId, metrics);
     }
 
     /** Also hands every read's records to {@code listener} (discv5's bootstrap nodes). */
@@ -75,17 +73,18 @@ final class NodeDnsDiscovery implements AutoCloseable {
                 .subscribe(null, e -> log.error("DNS discovery stopped", e));
     }
 
-    /** One sync of every tree and the dials: the number of peers the trees named. */
+    /** One sync of every tree, its records offered to the peer manager: the number of peers the trees named. */
     Mono<Integer> round() {
         return Mono.fromCallable(this::readTrees)
                 .subscribeOn(Schedulers.boundedElastic())
-                .flatMap(found -> Flux.fromIterable(found)
-                        .flatMap(this::connect, DIALS_AT_ONCE)
-                        .filter(Boolean::booleanValue)
-                        .count()
-                        .doOnNext(connected -> log.info("DNS discovery: the trees name {} peers; {} connected",
-                                found.size(), connected))
-                        .thenReturn(found.size()))
+                .map(found -> {
+                    List<Enr> ours = found.stream().filter(r -> !r.peerId().equals(host.peerId())
+                            && PeerRecords.ofCluster(r, clusterId)).toList();
+                    log.info("DNS discovery: the trees name {} peers, {} of our cluster offered to the peer manager",
+                            found.size(), ours.size());
+                    manager.offer(ours, Origin.DNS);
+                    return found.size();
+                })
                 .onErrorResume(e -> { // a bug in one round must not end the loop: log it, retry at its time
                     log.error("DNS discovery: a round failed", e);
                     return Mono.just(0);
@@ -108,18 +107,6 @@ final class NodeDnsDiscovery implements AutoCloseable {
             onFound.accept(records);
         }
         return records;
-    }
-
-    /** Whether the record's peer is connected once dialled; its record is then kept. */
-    private Mono<Boolean> connect(Enr record) {
-        if (record.peerId().equals(host.peerId()) || !PeerRecords.ofCluster(record, clusterId)) {
-            return Mono.just(false);
-        }
-        if (host.connection(record.peerId()).isPresent()) {
-            records.offer(record);
-            return Mono.just(true);
-        }
-        return dialer.connect(record);
     }
 
     Mono<Void> shutdown(Duration grace) {

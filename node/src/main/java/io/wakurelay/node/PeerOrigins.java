@@ -6,14 +6,11 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * How the node found the peers its discovery dialled, in nwaku's {@code PeerOrigin} names ({@link #DNS},
- * {@link #DISCV5}, {@link #PEER_EXCHANGE}), for {@code /admin/v1/peers}. Bounded: past {@link #CAPACITY} peers the one
+ * How the node found the peers its peer manager connected to, in nwaku's {@code PeerOrigin} names
+ * ({@link io.wakurelay.node.peers.Origin#nwakuName()}), for {@code /admin/v1/peers}. Bounded: past {@link #CAPACITY} peers the one
  * noted longest ago is forgotten (it then shows as {@code UnknownOrigin}); far more than {@code --max-connections}.
  */
 final class PeerOrigins {
-    static final String DNS = "Dns";
-    static final String DISCV5 = "Discv5";
-    static final String PEER_EXCHANGE = "PeerExchange";
     static final int CAPACITY = 4096;
 
     private final Map<PeerId, String> origins = new LinkedHashMap<>(16, 0.75f, true) {

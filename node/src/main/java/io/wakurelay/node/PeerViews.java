@@ -1,5 +1,6 @@
 package io.wakurelay.node;
 
+import io.wakurelay.node.peers.CandidateView;
 import io.wakurelay.node.status.PeerView;
 import io.wakurelay.p2p.connection.Connection;
 import io.wakurelay.p2p.Host;
@@ -16,7 +17,11 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
-/** The peers of a node for the admin API: its connections with what identify and the relay know, and its static peers. */
+/**
+ * The peers of a node for the admin API: its connections with what identify and the relay know, its static peers,
+ * and, as nwaku lists its peer store, the candidates its peer manager keeps that are not connected
+ * ({@code connected: false}, with their origin and first address).
+ */
 final class PeerViews {
     /** nwaku's {@code PeerOrigin} names for a static peer and one nobody found (it dialled us); see PeerOrigins. */
     static final String STATIC = "Static";
@@ -27,9 +32,10 @@ final class PeerViews {
 
     /**
      * @param relay   null on a node without relay
-     * @param origins how the discoveries found the peers they dialled
+     * @param origins    how the discoveries found the peers the peer manager connected to
+     * @param candidates the peer manager's candidates
      */
-    static List<PeerView> of(Host host, Relay relay, PeerOrigins origins) {
+    static List<PeerView> of(Host host, Relay relay, PeerOrigins origins, List<CandidateView> candidates) {
         Map<PeerId, RelayPeer> relayPeers = new HashMap<>();
         for (RelayPeer p : relay == null ? List.<RelayPeer>of() : relay.peers()) {
             relayPeers.put(p.peerId(), p);
@@ -55,6 +61,12 @@ final class PeerViews {
             if (shown.add(id)) {
                 views.add(new PeerView(id.toString(), statics.toString(), List.of(), "", null, STATIC, false, null,
                         List.of(), List.of(), null, 0, 0));
+            }
+        }
+        for (CandidateView c : candidates) {
+            if (shown.add(c.peerId())) {
+                views.add(new PeerView(c.peerId().toString(), c.addresses().get(0).withPeerId(c.peerId()).toString(),
+                        List.of(), "", null, c.origin().nwakuName(), false, null, List.of(), List.of(), null, 0, 0));
             }
         }
         return views;

@@ -17,6 +17,7 @@ import io.wakurelay.discovery.enr.Enr;
 import io.wakurelay.discovery.enr.WakuCapabilities.Capability;
 import io.wakurelay.node.config.HostPort;
 import io.wakurelay.node.metrics.ConnectedPeers;
+import io.wakurelay.node.peers.PeerManager;
 import io.wakurelay.node.metrics.MetricsConfig;
 import io.wakurelay.node.metrics.MetricsServer;
 import io.wakurelay.node.metrics.NodeMetrics;
@@ -80,6 +81,7 @@ public final class WakuNode implements NodeStatus, AutoCloseable {
     private final Host host;
     private final Relay relay;
     private final PeerOrigins origins;
+    private final PeerManager peerManager;
     private final LightpushService lightpush;
     private final FilterService filter;
     private final RestServer rest;
@@ -150,9 +152,11 @@ public final class WakuNode implements NodeStatus, AutoCloseable {
             FilterClient filterClient = FilterClient.start(services.filterClient(), host,
                     (topic, message) -> cachePush(mapper, filterCache, topic, message), metrics.registry());
             components.add("filter client", filterClient, filterClient::shutdown, filterClient);
-            NodePeerExchange peerExchange = NodePeerExchange.start(services.peerExchange(), host,
-                    config.relay().clusterId(), metrics.registry(), components);
+            NodePeerExchange peerExchange = NodePeerExchange.start(services.peerExchange(), config.peerManager(),
+                    config.host().maxConnections(), host, relay, config.relay().clusterId(), metrics.registry(),
+                    components);
             this.origins = peerExchange.origins();
+            this.peerManager = peerExchange.manager();
             NodeDiscv5 discv5 = NodeDiscv5.bindIfEnabled(services.peerExchange().discv5(), config, host, metrics.registry(),
                     components);
             Set<String> topics = relay == null ? Set.copyOf(config.relay().pubsubTopics()) : relay.subscriptions();
@@ -399,7 +403,7 @@ public final class WakuNode implements NodeStatus, AutoCloseable {
 
     @Override
     public List<PeerView> peers() {
-        return PeerViews.of(host, relay, origins);
+        return PeerViews.of(host, relay, origins, peerManager.candidates());
     }
 
     @Override

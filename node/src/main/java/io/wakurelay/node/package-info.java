@@ -10,7 +10,7 @@
  * gives REST lightpush (the node's own service, or the {@code --lightpushnode} through the lightpush client);
  * {@code NodeRecord} makes the node's ENR (module {@code discovery}) once the services are up; {@code NodePeerExchange}
  * wires peer exchange, {@code NodeDnsDiscovery} DNS discovery and {@code NodeDiscv5} discv5, whose finds
- * {@code RecordDialer} reaches; {@code UncaughtExceptions} (package {@code logging}) logs what a thread did not
+ * the peer manager (package {@code peers}) dials; {@code UncaughtExceptions} (package {@code logging}) logs what a thread did not
  * catch. {@link io.wakurelay.node.NodeProcess} runs a
  * node in its own JVM for tests and the load generator. The packages form a tree with this one at the top
  * ({@code PackageGraphTest}); docs/architecture.md follows a message through it.

@@ -127,33 +127,46 @@ public final class PeerExchangeClient implements AutoCloseable {
                 .map(connected -> new Round(raw.size(), connected)));
     }
 
+    /**
+     * Asks {@code peer} for {@link PeerExchangeClientConfig#numPeers()} records and returns those worth dialling,
+     * without dialling them (the node's peer manager does): records that do not decode, name no TCP or WebSocket
+     * address, are this node's or of another cluster are dropped and counted. Report each dial with {@link #dialled}.
+     */
+    public Mono<List<Enr>> candidates(Multiaddr peer) {
+        return request(peer, config.numPeers()).map(raw -> {
+            List<Enr> out = new ArrayList<>();
+            for (byte[] r : raw) {
+                Enr record = accept(r);
+                if (record != null) {
+                    out.add(record);
+                }
+            }
+            return out;
+        });
+    }
+
+    /**
+     * What became of a record {@link #candidates} returned, as the dialler found: counted {@code connected} (its
+     * record then kept, as {@link #discover} keeps it) or {@code dial_failed}.
+     */
+    public void dialled(Enr record, boolean connected) {
+        if (connected) {
+            kept(record);
+        } else {
+            metrics.record(Fate.DIAL_FAILED);
+        }
+    }
+
     /** The record, once its peer is connected; empty (and counted) when it is dropped or cannot be reached. */
     private Mono<Enr> connect(byte[] raw) {
-        metrics.received.increment();
-        Enr record;
-        List<Multiaddr> addresses;
-        try {
-            record = Enr.decode(raw);
-            addresses = record.dialAddresses().stream().filter(a -> a.isTcp() || a.isWebSocket()).toList();
-        } catch (EnrFormatException e) {
-            log.debug("a peer exchange record does not decode: {}", e.getMessage());
-            return dropped(Fate.INVALID);
-        }
-        if (record.peerId().equals(host.peerId())) {
-            return dropped(Fate.OWN);
-        }
-        if (!PeerRecords.ofCluster(record, clusterId)) {
-            return dropped(Fate.OTHER_CLUSTER);
-        }
-        if (records.get(record.peerId()).isEmpty()) {
-            metrics.receivedUnknown.increment();
+        Enr record = accept(raw);
+        if (record == null) {
+            return Mono.empty();
         }
         if (host.connection(record.peerId()).isPresent()) {
             return Mono.just(kept(record));
         }
-        if (addresses.isEmpty()) {
-            return dropped(Fate.INVALID);
-        }
+        List<Multiaddr> addresses = record.dialAddresses().stream().filter(a -> a.isTcp() || a.isWebSocket()).toList();
         return Flux.fromIterable(addresses)
                 .concatMap(address -> host.dial(address).onErrorResume(e -> {
                     log.debug("peer exchange: cannot dial {}: {}", address, StoreClient.reason(e));
@@ -163,6 +176,36 @@ public final class PeerExchangeClient implements AutoCloseable {
                 .timeout(config.timeout(), Mono.empty())
                 .map(connection -> kept(record))
                 .switchIfEmpty(Mono.defer(() -> dropped(Fate.DIAL_FAILED)));
+    }
+
+    /** The decoded record when it is worth dialling; null (and counted) when it is dropped. */
+    private Enr accept(byte[] raw) {
+        metrics.received.increment();
+        Enr record;
+        try {
+            record = Enr.decode(raw);
+        } catch (EnrFormatException e) {
+            log.debug("a peer exchange record does not decode: {}", e.getMessage());
+            metrics.record(Fate.INVALID);
+            return null;
+        }
+        if (record.peerId().equals(host.peerId())) {
+            metrics.record(Fate.OWN);
+            return null;
+        }
+        if (!PeerRecords.ofCluster(record, clusterId)) {
+            metrics.record(Fate.OTHER_CLUSTER);
+            return null;
+        }
+        if (records.get(record.peerId()).isEmpty()) {
+            metrics.receivedUnknown.increment();
+        }
+        if (host.connection(record.peerId()).isEmpty()
+                && record.dialAddresses().stream().noneMatch(a -> a.isTcp() || a.isWebSocket())) {
+            metrics.record(Fate.INVALID);
+            return null;
+        }
+        return record;
     }
 
     private Enr kept(Enr record) {

@@ -43,6 +43,29 @@ public final class PeerExchangeLoop implements AutoCloseable {
         return start(client, node, onConnected, Schedulers.parallel());
     }
 
+    /**
+     * As {@link #start(PeerExchangeClient, Multiaddr)}, without dialling: each round's records worth dialling
+     * ({@link PeerExchangeClient#candidates}) go to {@code onFound} (the node's peer manager), which dials them.
+     */
+    public static PeerExchangeLoop offering(PeerExchangeClient client, Multiaddr node, Consumer<List<Enr>> onFound) {
+        Objects.requireNonNull(node, "node");
+        Duration interval = client.config().interval();
+        log.info("peer exchange: asking {} for {} peers now and every {} s", node, client.config().numPeers(),
+                interval.toSeconds());
+        Disposable rounds = Flux.interval(Duration.ZERO, interval, Schedulers.parallel())
+                .onBackpressureDrop()
+                .concatMap(i -> client.candidates(node)
+                        .doOnNext(found -> log.info("peer exchange: {} answered {} records worth dialling", node,
+                                found.size()))
+                        .doOnNext(onFound)
+                        .onErrorResume(e -> {
+                            log.warn("peer exchange: asking {} failed: {}", node, e.getMessage());
+                            return Mono.empty();
+                        }), 1)
+                .subscribe();
+        return new PeerExchangeLoop(rounds);
+    }
+
     static PeerExchangeLoop start(PeerExchangeClient client, Multiaddr node, Consumer<List<Enr>> onConnected,
                                   Scheduler timer) {
         Objects.requireNonNull(node, "node");

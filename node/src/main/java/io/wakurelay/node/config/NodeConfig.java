@@ -36,11 +36,13 @@ import java.util.Objects;
  * @param shutdownGrace how long a graceful stop may take in all: the components stop in turn, each with what is
  *                      left of it, and are then closed whether or not they finished
  * @param edge    relay on or off, and the service nodes asked instead (edge mode)
+ * @param peerManager the peer manager: the split of the connections, the candidate store, dial backoff
  */
 @RecordBuilder
 public record NodeConfig(HostConfig host, RelayConfig relay, PrivateKey nodeKey, ArchiveConfig archive, StoreLimits store,
                          ServicesConfig services, RestConfig rest, MetricsConfig metrics, Path dataDir, String logLevel,
-                         LogFormat logFormat, AutoSharding autoSharding, Duration shutdownGrace, EdgeConfig edge) {
+                         LogFormat logFormat, AutoSharding autoSharding, Duration shutdownGrace, EdgeConfig edge,
+                         PeerManagerConfig peerManager) {
     private static final Path DEFAULT_DATA_DIR = Path.of("data");
 
     /** Every component's DEFAULTS; identify names this build as its agent ({@code wakurelay/<version>}). */
@@ -51,7 +53,7 @@ public record NodeConfig(HostConfig host, RelayConfig relay, PrivateKey nodeKey,
             // automatic sharding over one shard, as nwaku's --num-shards-in-network defaults to 1
             new AutoSharding(RelayConfig.DEFAULTS.clusterId(), 1),
             // 20 s: inside the 30 s that docker-compose and Kubernetes wait after SIGTERM
-            Duration.ofSeconds(20), EdgeConfig.DEFAULTS);
+            Duration.ofSeconds(20), EdgeConfig.DEFAULTS, PeerManagerConfig.DEFAULTS);
 
     public NodeConfig {
         Objects.requireNonNull(host, "host");
@@ -63,6 +65,7 @@ public record NodeConfig(HostConfig host, RelayConfig relay, PrivateKey nodeKey,
         Objects.requireNonNull(logFormat, "logFormat");
         Objects.requireNonNull(shutdownGrace, "shutdownGrace");
         Objects.requireNonNull(edge, "edge");
+        Objects.requireNonNull(peerManager, "peerManager");
         if (autoSharding != null && autoSharding.clusterId() != relay.clusterId()) {
             // content topics map to shards of the cluster the node relays in (a config built from DEFAULTS with only
             // the relay's cluster changed keeps the number of shards)

@@ -315,6 +315,9 @@ public final class NodeOptions {
     @CommandLine.Mixin
     Discv5Options discv5 = new Discv5Options();
 
+    @CommandLine.Mixin
+    PeerManagerOptions peerManagerOptions = new PeerManagerOptions();
+
     @Option(names = "--rate-limit", paramLabel = "PROTOCOL:RATE", split = ",",
             description = "per-peer request rate of store, lightpush, filter or px (peer exchange) (nwaku's form, e.g. "
                     + "store:30/1s, lightpush:none; without PROTOCOL: all four); defaults: store 30/1s, lightpush 30/1s, "
@@ -460,7 +463,8 @@ public final class NodeOptions {
                 () -> new StoreLimits(storeMaxQueries, ByteSize.parse(storeMaxPageBytes)));
         node.rest(restConfig).metrics(metrics).store(storeLimits)
                 .services(filterClientOptions.apply(option("--rate-limit/--filter-*", () -> ServiceOptions.services(this))))
-                .edge(edgeOptions.edge(relay));
+                .edge(edgeOptions.edge(relay))
+                .peerManager(peerManagerOptions.config(host.maxConnections()));
         checkPortsDiffer(host, restConfig, metrics);
         return node.build();
     }

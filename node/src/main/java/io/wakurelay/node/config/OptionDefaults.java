@@ -54,6 +54,8 @@ final class OptionDefaults {
         d.put("--max-rpc-size", ByteSize.format(limits.maxRpcSize()));
         d.put("--max-clock-drift", DurationText.format(limits.maxClockDrift()));
         d.put("--max-connections", String.valueOf(host.maxConnections()));
+        d.put("--relay-service-ratio", node.peerManager().ratio().format());
+        d.put("--peer-store-capacity", String.valueOf(node.peerManager().storeCapacity()));
         d.put("--reserved-outbound-slots", String.valueOf(host.reservedOutboundSlots()));
         d.put("--ip-colocation-limit", String.valueOf(host.ipColocationLimit()));
         d.put("--handshake-timeout", DurationText.format(host.handshakeTimeout()));

@@ -1,0 +1,11 @@
+/**
+ * The peer manager (docs/discovery.md#peer-manager), after nwaku's {@code peer_manager.nim}, in flow order:
+ * {@link io.wakurelay.node.peers.PeerManager} takes the records discovery offers (each with its
+ * {@link io.wakurelay.node.peers.Origin}) into the bounded {@code CandidateStore} of {@code Candidate}s, and runs the
+ * connectivity loop: {@code PeerCensus} counts the connections (relay or service, in or out, newest first by
+ * {@code ConnectedSince}) against the {@link io.wakurelay.node.peers.PeerTargets} split of
+ * {@code --max-connections}, {@code ConnectionPruner} closes the excess, and candidates out of their backoff are
+ * dialled up to the outbound relay target; {@code PeerManagerMetrics} counts it all;
+ * {@link io.wakurelay.node.peers.CandidateView} is a candidate for the admin API.
+ */
+package io.wakurelay.node.peers;
