@@ -27,6 +27,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -55,6 +56,7 @@ public final class Discv5Service implements AutoCloseable {
     private final Challenges challenges;
     private final PendingRequests requests;
     private final SourceRateLimiter rateLimiter;
+    private final AtomicBoolean closed = new AtomicBoolean();
     private volatile Channel channel;
     private volatile int sessionCount;
     private volatile int tableCount;
@@ -517,8 +519,12 @@ public final class Discv5Service implements AutoCloseable {
         return loop;
     }
 
+    /** Idempotent: the node shuts a component down and then closes it, so this runs twice there. */
     @Override
     public void close() {
+        if (!closed.compareAndSet(false, true)) {
+            return; // the loop is gone: a second close would be refused by it
+        }
         Channel ch = channel;
         if (ch != null) {
             ch.close().awaitUninterruptibly(2, TimeUnit.SECONDS);
