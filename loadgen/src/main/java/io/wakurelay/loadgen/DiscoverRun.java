@@ -62,6 +62,39 @@ final class DiscoverRun {
             InProcessNodes.sleep(poll.toMillis());
         }
         err.printf("discover: reached %s%n", reached);
+        List<String> apart = unconnectedPairs();
+        if (!apart.isEmpty()) {
+            err.printf("discover: %d pairs of nodes are not relay peers: %s%n", apart.size(),
+                    apart.subList(0, Math.min(20, apart.size())));
+        }
+    }
+
+    /**
+     * The pairs of nodes that are not relay peers of each other in the topic, each as {@code i-j}, with what each side
+     * holds of the other ({@code r}: a relay peer of the topic, {@code p}: a relay peer not (yet) of the topic, {@code c}:
+     * a connection without relay, {@code -}: nothing).
+     */
+    List<String> unconnectedPairs() {
+        List<String> apart = new java.util.ArrayList<>();
+        for (int i = 0; i < nodes.size(); i++) {
+            for (int j = i + 1; j < nodes.size(); j++) {
+                String ij = holds(nodes.get(i), nodes.get(j));
+                String ji = holds(nodes.get(j), nodes.get(i));
+                if (!ij.equals("r") || !ji.equals("r")) {
+                    apart.add(i + "-" + j + "(" + ij + "/" + ji + ")");
+                }
+            }
+        }
+        return apart;
+    }
+
+    private String holds(WakuNode from, WakuNode to) {
+        RelayPeer peer = from.relay().peers().stream().filter(p -> p.peerId().toString().equals(to.peerId()))
+                .findFirst().orElse(null);
+        if (peer != null) {
+            return peer.topics().contains(topic) ? "r" : "p";
+        }
+        return from.host().connection(to.host().peerId()).isPresent() ? "c" : "-";
     }
 
     /** Takes one snapshot at {@code now} and notes the milestones it shows for the first time. */
@@ -124,6 +157,7 @@ final class DiscoverRun {
         m.put("mesh_min", min(mesh));
         m.put("mesh_median", median(mesh));
         m.put("mesh_max", max(mesh));
+        m.put("pairs_not_peers", unconnectedPairs().size());
         return m;
     }
 

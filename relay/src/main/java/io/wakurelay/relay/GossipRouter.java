@@ -112,11 +112,18 @@ final class GossipRouter {
     // =====================================================================================================
     // peers
 
-    /** A connected peer that speaks relay (or may: its relay stream opens later). */
+    /**
+     * A connected peer that speaks relay (or may: its relay stream opens later). A peer known on another connection
+     * is known anew on this one: the host registers one connection per peer, so a second one replaced the first (a
+     * simultaneous open), and the state of the first goes with it.
+     */
     synchronized PeerState addPeer(Connection connection, PeerSender sender) {
         PeerState existing = peers.get(connection.remotePeer());
-        if (existing != null) {
+        if (existing != null && existing.connection == connection) {
             return existing;
+        }
+        if (existing != null) {
+            removePeer(existing.id);
         }
         PeerScore retained = retainedScores.take(connection.remotePeer());
         PeerScore score = retained != null ? retained : new PeerScore(scoring);
@@ -131,6 +138,17 @@ final class GossipRouter {
 
     synchronized PeerState peer(PeerId id) {
         return peers.get(id);
+    }
+
+    /**
+     * {@code connection} closed: its peer is removed if it is the peer's connection here, and kept if the peer is
+     * known on a connection that replaced it.
+     */
+    synchronized void removePeer(Connection connection) {
+        PeerState peer = peers.get(connection.remotePeer());
+        if (peer != null && peer.connection == connection) {
+            removePeer(peer.id);
+        }
     }
 
     /** The peer disconnected: it leaves every mesh; its score is remembered for {@code retainScore}. */

@@ -84,7 +84,7 @@ public final class Relay implements AutoCloseable {
 
         @Override
         public void onDisconnected(Connection connection) {
-            router.removePeer(connection.remotePeer());
+            router.removePeer(connection);
         }
     };
 
@@ -208,15 +208,23 @@ public final class Relay implements AutoCloseable {
         });
     }
 
+    private boolean isRegistered(Connection connection) {
+        return host.connection(connection.remotePeer()).map(c -> c == connection).orElse(false);
+    }
+
     /** Runs on the stream's event loop, the connection's, where {@link PeerState#inbound} is kept. */
     private StreamHandler inboundStream(Stream stream) {
         PeerState peer = router.peer(stream.remotePeer());
-        if (peer == null) {
+        // a stream on the connection that replaced the peer's first one (a simultaneous open) makes the peer anew
+        if (peer == null || (peer.connection != stream.connection() && isRegistered(stream.connection()))) {
             peer = router.addPeer(stream.connection(), new PeerSender(config, events, () -> stuck(stream.connection())));
             openRelayStream(peer);
         }
         RelayStreamReader reader = new RelayStreamReader(router, peer, events, config.limits().maxRpcSize(),
                 config.rpcReadTimeout(), openReaders);
+        if (peer.connection != stream.connection()) {
+            return reader; // on a connection being replaced: read while it lasts; the peer's own reader stays its
+        }
         RelayStreamReader previous = peer.inbound;
         peer.inbound = reader;
         if (previous != null) {
