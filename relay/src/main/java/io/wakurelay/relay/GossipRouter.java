@@ -143,10 +143,10 @@ final class GossipRouter {
         return peers.get(id);
     }
 
-    /** {@code connection} closed: its peer leaves, unless known on a connection that replaced this one. */
+    /** {@code connection} closed: its peer leaves, unless known on another connection, open, that replaced it. */
     synchronized void removePeer(Connection connection) {
         PeerState peer = peers.get(connection.remotePeer());
-        if (peer != null && peer.connection == connection) {
+        if (peer != null && (peer.connection == connection || !peer.connection.isOpen())) {
             removePeer(peer.id);
         }
     }

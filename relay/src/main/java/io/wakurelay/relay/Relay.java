@@ -84,7 +84,10 @@ public final class Relay implements AutoCloseable {
 
         @Override
         public void onDisconnected(Connection connection) {
-            router.removePeer(connection);
+            // one the host replaced by another connection of the peer: its state moves there when that one is told
+            if (!host.connection(connection.remotePeer()).map(c -> c != connection && c.isOpen()).orElse(false)) {
+                router.removePeer(connection);
+            }
         }
     };
 
