@@ -5,6 +5,7 @@ import io.wakurelay.relay.RelayPeer;
 
 import java.io.PrintStream;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -71,11 +72,11 @@ final class DiscoverRun {
 
     /**
      * The pairs of nodes that are not relay peers of each other in the topic, each as {@code i-j}, with what each side
-     * holds of the other ({@code r}: a relay peer of the topic, {@code p}: a relay peer not (yet) of the topic, {@code c}:
-     * a connection without relay, {@code -}: nothing).
+     * holds of the other ({@code r}: a relay peer of the topic, {@code p}: a relay peer not (yet) of the topic,
+     * {@code c}: a connection without relay, {@code -}: nothing).
      */
     List<String> unconnectedPairs() {
-        List<String> apart = new java.util.ArrayList<>();
+        List<String> apart = new ArrayList<>();
         for (int i = 0; i < nodes.size(); i++) {
             for (int j = i + 1; j < nodes.size(); j++) {
                 String ij = holds(nodes.get(i), nodes.get(j));

@@ -5,6 +5,7 @@ import io.micrometer.core.instrument.Counter;
 import io.wakurelay.discovery.enr.Enr;
 import io.wakurelay.node.WakuNode;
 import io.wakurelay.node.config.Discv5Settings;
+import io.wakurelay.node.config.DurationText;
 import io.wakurelay.node.config.NodeConfig;
 import io.wakurelay.protocol.MessageHash;
 import io.wakurelay.protocol.proto.WakuMessage;
@@ -62,7 +63,7 @@ final class DiscoverScenario {
             }
             long started = System.nanoTime() - t0;
             err.printf("discover: %d nodes started in %d ms, each given only node 0's ENR; lookups every %s%n",
-                    p.nodes(), started / 1_000_000, io.wakurelay.node.config.DurationText.format(p.lookupInterval()));
+                    p.nodes(), started / 1_000_000, DurationText.format(p.lookupInterval()));
             DiscoverRun run = new DiscoverRun(nodes, p.pubsubTopic(), t0);
             run.awaitFormed(p.timeout(), POLL, err);
             Map<String, Object> extras = new LinkedHashMap<>();

@@ -32,10 +32,10 @@ class DiscoverScenarioTest {
         ByteArrayOutputStream err = new ByteArrayOutputStream();
         // lookups every second rather than nwaku's 5 s, so that a node that missed the others at its first lookup
         // (they were not started yet) finds them soon
-        int code = LoadgenMain.run(new String[] {"discover", "--nodes", "6", "--lookup-interval", "1s", "--timeout", "60s",
-                "-n", "20", "--rate", "20", "--work-dir", dir.resolve("w").toString(), "--json", json.toString(),
-                "--html", html.toString()}, new PrintStream(out, true, StandardCharsets.UTF_8),
-                new PrintStream(err, true, StandardCharsets.UTF_8));
+        int code = LoadgenMain.run(new String[] {"discover", "--nodes", "6", "--lookup-interval", "1s",
+                "--timeout", "60s", "-n", "20", "--rate", "20", "--work-dir", dir.resolve("w").toString(),
+                "--json", json.toString(), "--html", html.toString()},
+                new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8));
 
         assertThat(code).as("exit code; stderr: %s", err.toString(StandardCharsets.UTF_8)).isZero();
         String[] lines = out.toString(StandardCharsets.UTF_8).trim().split("\n");
@@ -43,7 +43,8 @@ class DiscoverScenarioTest {
         assertThat(lines[0]).isEqualTo(ResultRow.CSV_HEADER);
         assertThat(lines[1]).startsWith("discover,20,");
         @SuppressWarnings("unchecked")
-        Map<String, Object> row = ((List<Map<String, Object>>) new ObjectMapper().readValue(json.toFile(), List.class)).get(0);
+        Map<String, Object> row =
+                ((List<Map<String, Object>>) new ObjectMapper().readValue(json.toFile(), List.class)).get(0);
         assertThat(row).containsEntry("nodes", 6).containsEntry("missing", 0).containsEntry("lookup_interval_ms", 1000)
                 .containsEntry("delivered", 120).containsEntry("expected", 120).containsEntry("delivery_ratio", 1.0)
                 .containsEntry("mesh_target", 4);
@@ -53,6 +54,7 @@ class DiscoverScenarioTest {
         for (String milestone : DiscoverRun.MILESTONES) {
             assertThat(((Number) row.get(milestone)).longValue()).as(milestone).isBetween(0L, 60_000L);
         }
-        assertThat(Files.readString(html)).contains("lookup_interval_ms", "all_found_all_ms", "latency histogram (20 messages)");
+        assertThat(Files.readString(html))
+                .contains("lookup_interval_ms", "all_found_all_ms", "latency histogram (20 messages)");
     }
 }

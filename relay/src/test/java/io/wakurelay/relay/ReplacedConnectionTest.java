@@ -33,7 +33,8 @@ class ReplacedConnectionTest {
         TestNode larger = xSmaller ? y : x;
         Connection first = larger.host.dial(smaller.address()).block(Duration.ofSeconds(10));
         Eventually.until("relay peers of each other", Duration.ofSeconds(10),
-                () -> relayPeer(larger, smaller.host.peerId()) != null && relayPeer(smaller, larger.host.peerId()) != null);
+                () -> relayPeer(larger, smaller.host.peerId()) != null
+                        && relayPeer(smaller, larger.host.peerId()) != null);
 
         // without /p2p the dial does not know it reaches a peer it is connected to: a real second connection
         Connection second = smaller.host.dial(larger.address().withoutPeerId()).block(Duration.ofSeconds(10));
