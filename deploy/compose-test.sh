@@ -10,7 +10,8 @@
 #      (debootstrap, imported as wakurelay-ci/debian:bookworm), then deploy/ci/Dockerfile.{jdk,jre,prometheus,postgres};
 #   3. builds our image from deploy/Dockerfile FROM those (the jars are built inside, with the Maven wrapper);
 #   4. brings up node-a, node-b and Prometheus (docker-compose.yml + docker-compose.ci.yml: Prometheus from Debian's
-#      package, no Grafana) and runs the loadgen service's `drive` against them;
+#      package, no Grafana), checks that node-b, given only node-a's ENR, found node-a by discv5, and runs the loadgen
+#      service's `drive` against them;
 #   5. checks what deploy/netns-test.sh checks of the same topology, then that `down` stops both nodes by SIGTERM
 #      within their grace period and that a restart on the same volumes still holds every message;
 #   6. then the PostgreSQL variant (+ docker-compose.postgres.yml, PostgreSQL from Debian's package): both nodes on
@@ -154,11 +155,29 @@ metric() { # URL NAME LABELS: the first sample's value
 }
 meshed() { [[ $(metric "http://127.0.0.1:$1/metrics" libp2p_gossipsub_peers_per_topic_mesh "topic=\"$TOPIC\"") =~ ^[1-9] ]]; }
 peer_of_b() { curl -fsS --max-time 5 http://127.0.0.1:8646/admin/v1/peers | grep -q "\"multiaddr\":\"[^\"]*/p2p/$NODE_A_PEER_ID\""; }
+# node-b has no static peer: it is given node-a's ENR (read from node-a's REST API by its entrypoint) as its discv5
+# bootstrap node, and node-a must be a peer it found by discv5 (origin Discv5 in its /admin/v1/peers), in its mesh
+found_by_discv5() { # REST_PORT PEER_ID
+  curl -fsS --max-time 5 "http://127.0.0.1:$1/admin/v1/peers" | python3 -c '
+import json, sys
+peers = [p for p in json.load(sys.stdin) if p.get("peerId") == sys.argv[1]]
+ok = peers and peers[0]["origin"] == "Discv5" and peers[0]["connected"] == "Connected" and peers[0]["meshTopics"]
+sys.exit(0 if ok else 1)' "$2"
+}
 if wait_for 60 "node-b peered with node-a" peer_of_b && wait_for 60 "the mesh" meshed 8008 && wait_for 60 "the mesh" meshed 8009; then
-  record PASS "node-b peered with node-a through the compose network (/dns4/node-a/.../p2p/$NODE_A_PEER_ID), each in the other's mesh"
+  record PASS "node-b peered with node-a through the compose network (/p2p/$NODE_A_PEER_ID), each in the other's mesh"
 else
   record FAIL "node-b did not peer with node-a, or the gossipsub mesh did not form"
 fi
+if compose logs --no-color node-b 2>/dev/null | grep -q 'wakurelay-node-from-enr: discv5 bootstrap node from http://node-a:8645: enr:' &&
+  wait_for 30 "node-a found by discv5" found_by_discv5 8646 "$NODE_A_PEER_ID"; then
+  record PASS "node-b started from node-a's ENR (read from node-a's /debug/v1/info) and found node-a by discv5 (origin Discv5, in its mesh)"
+else
+  record FAIL "node-b did not find node-a by discv5 from node-a's ENR"
+  curl -fsS --max-time 5 http://127.0.0.1:8646/admin/v1/peers >&2 || true
+fi
+lookups=$(metric http://127.0.0.1:8009/metrics waku_discv5_lookups_total "" || true)
+[[ $lookups =~ ^[1-9] ]] && record PASS "node-b waku_discv5_lookups_total = $lookups" || record FAIL "node-b ran no discv5 lookup (${lookups:-no metric})"
 
 prom() { # PROMQL: the first result's value
   curl -fsS --max-time 5 -G --data-urlencode "query=$1" http://127.0.0.1:9090/api/v1/query |
@@ -241,8 +260,9 @@ log "docker-compose up with docker-compose.postgres.yml: postgres, node-a, node-
 if pg_compose up -d --no-build >"$WORK/up-pg.log" 2>&1; then
   pg_healthy() { [[ $(docker inspect -f '{{.State.Health.Status}}' "$(pg_compose ps -q "$1")" 2>/dev/null) == healthy ]]; }
   if wait_for 120 "node-a healthy" pg_healthy node-a && wait_for 120 "node-b healthy" pg_healthy node-b &&
-    wait_for 60 "node-b peered with node-a" peer_of_b && wait_for 60 "the mesh" meshed 8008 && wait_for 60 "the mesh" meshed 8009; then
-    record PASS "PostgreSQL variant: both nodes healthy on one database, in each other's mesh"
+    wait_for 60 "node-b peered with node-a" peer_of_b && wait_for 60 "the mesh" meshed 8008 && wait_for 60 "the mesh" meshed 8009 &&
+    wait_for 30 "node-a found by discv5" found_by_discv5 8646 "$NODE_A_PEER_ID"; then
+    record PASS "PostgreSQL variant: both nodes healthy on one database, node-b found node-a by discv5, in each other's mesh"
   else
     record FAIL "PostgreSQL variant: the nodes did not come up or did not mesh"
     pg_compose logs --no-color --tail 30 >&2 2>/dev/null || true

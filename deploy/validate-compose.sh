@@ -40,15 +40,34 @@ run_check "docker-compose config (default services)" "${compose_env[@]}" "${COMP
 run_check "docker-compose --profile load config" "${compose_env[@]}" "${COMPOSE[@]}" --profile load config -q
 run_check "docker-compose config with the CI override (docker-compose.ci.yml)" "${compose_env[@]}" "${COMPOSE[@]}" \
   -f deploy/docker-compose.ci.yml --profile load config -q
+# node-a and node-b run discv5; node-b has no static peer, and its entrypoint reads node-a's ENR from node-a's REST API
+discovery_check() {
+  python3 - "$1" <<'PY'
+import sys, yaml
+services = yaml.safe_load(open(sys.argv[1]))["services"]
+a, b = services["node-a"], services["node-b"]
+for name, node in (("node-a", a), ("node-b", b)):
+    if str(node["environment"].get("WAKURELAY_DISCV5_DISCOVERY")).lower() != "true":
+        sys.exit(name + " does not run discv5")
+if "WAKURELAY_STATICNODE" in b["environment"]:
+    sys.exit("node-b still has a static peer: it must find node-a from node-a's ENR")
+if b.get("entrypoint") != ["/app/bin/wakurelay-node-from-enr"]:
+    sys.exit("node-b does not start through /app/bin/wakurelay-node-from-enr: %r" % b.get("entrypoint"))
+if b["environment"].get("BOOTSTRAP_REST_URL") != "http://node-a:8645":
+    sys.exit("node-b does not read node-a's ENR from http://node-a:8645")
+if "node-a" not in str(a["environment"].get("WAKURELAY_REST_ALLOW_HOST")):
+    sys.exit("node-a's REST API does not answer requests for the host name node-a")
+PY
+}
 services_check() {
   local got
   got=$("${compose_env[@]}" "${COMPOSE[@]}" --profile load config --services | sort | tr '\n' ' ')
   [[ $got == "grafana loadgen node-a node-b prometheus " ]] || { echo "services: $got"; return 1; }
   "${compose_env[@]}" "${COMPOSE[@]}" --profile load config >"$TMP/resolved.yml"
-  # node-b peers with node-a; both archive; loadgen drives node-a -> node-b; healthchecks gate start-up.
-  # node-a's fixed key gives the peer id node-b and the loadgen dial (node's ComposeNodeKeyTest checks the pair)
+  # node-b finds node-a by discv5 from node-a's ENR; both archive; loadgen drives node-a -> node-b; healthchecks gate
+  # start-up. node-a's fixed key gives the peer id the loadgen dials (node's ComposeNodeKeyTest checks the pair)
   grep -q 'WAKURELAY_NODEKEY: b30d31e974bad9f9dfac1a7e4c5427fde3b9f1ae04162327020a6b66fd37b423' "$TMP/resolved.yml" || { echo "node-a has no fixed node key"; return 1; }
-  grep -q 'WAKURELAY_STATICNODE: /dns4/node-a/tcp/60000/p2p/16Uiu2HAmQ3AdGcGU1s1fp1ZrNXkqjho2uWeaq2HhzT6Y6ABjWm7b' "$TMP/resolved.yml" || { echo "node-b has no static peer node-a"; return 1; }
+  discovery_check "$TMP/resolved.yml" || return 1
   [[ $(grep -c "WAKURELAY_STORE: 'true'\|WAKURELAY_STORE: \"true\"" "$TMP/resolved.yml") -eq 2 ]] || { echo "both nodes must archive"; return 1; }
   grep -q -- '--publish-to=/dns4/node-a/tcp/60000/p2p/16Uiu2HAmQ3AdGcGU1s1fp1ZrNXkqjho2uWeaq2HhzT6Y6ABjWm7b' "$TMP/resolved.yml" || { echo "loadgen does not publish to node-a"; return 1; }
   grep -q -- '--store-at=node-b:8645' "$TMP/resolved.yml" || { echo "loadgen does not check node-b's store"; return 1; }
@@ -61,7 +80,7 @@ services_check() {
   grep -q 'published: 8000\|8000:8000' "$TMP/resolved.yml" || { echo "node-a's WebSocket port is not published"; return 1; }
   echo "services: $got"
 }
-run_check "compose services, static peer, store, loadgen wiring, healthchecks" services_check
+run_check "compose services, node-b bootstrapped from node-a's ENR, store, loadgen wiring, healthchecks" services_check
 
 # The PostgreSQL variant (docker-compose.postgres.yml on top): two store nodes on one database.
 COMPOSE_PG=("${COMPOSE[@]}" -f deploy/docker-compose.postgres.yml)
@@ -72,6 +91,7 @@ postgres_check() {
   got=$("${compose_env[@]}" "${COMPOSE_PG[@]}" --profile load config --services | sort | tr '\n' ' ')
   [[ $got == "grafana loadgen node-a node-b postgres prometheus " ]] || { echo "services: $got"; return 1; }
   "${compose_env[@]}" "${COMPOSE_PG[@]}" --profile load config >"$TMP/resolved-pg.yml"
+  discovery_check "$TMP/resolved-pg.yml" || return 1
   # both nodes archive into the one database, the password outside the URL, after the database is healthy
   url=$(grep -c 'WAKURELAY_STORE_MESSAGE_DB_URL: postgres://waku@postgres:5432/waku' "$TMP/resolved-pg.yml")
   [[ $url -eq 2 ]] || { echo "both nodes must archive into postgres://waku@postgres:5432/waku (found $url)"; return 1; }
@@ -138,7 +158,7 @@ dockerfile_check() {
 run_check "Dockerfile: COPY sources exist, stages, USER, HEALTHCHECK, VOLUME" dockerfile_check
 run_check ".dockerignore hides nothing the Dockerfile copies" python3 deploy/lib/dockerignore_check.py "$ROOT"
 run_check ".env.example names every variable the compose file reads" env_example_check
-run_check "container scripts parse (sh -n)" sh -n deploy/docker/wakurelay-node deploy/docker/wakurelay-loadgen deploy/docker/healthcheck
+run_check "container scripts parse (sh -n)" sh -n deploy/docker/wakurelay-node deploy/docker/wakurelay-node-from-enr deploy/docker/wakurelay-loadgen deploy/docker/healthcheck
 run_check "compose-test.sh parses (bash -n)" bash -n deploy/compose-test.sh
 
 # 3. Prometheus configuration.

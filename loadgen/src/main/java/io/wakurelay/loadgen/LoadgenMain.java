@@ -27,7 +27,7 @@ import java.util.stream.Stream;
  */
 @Command(name = "wakurelay-loadgen", mixinStandardHelpOptions = true, usageHelpWidth = 110,
         description = "Seeded load for wakurelay nodes: micro, macro, lat, thr, drive and query scenarios.",
-        subcommands = {LoadgenMain.Micro.class, LoadgenMain.Macro.class, LoadgenMain.Fanout.class, LoadgenMain.Mesh.class, LoadgenMain.Lat.class, LoadgenMain.Thr.class,
+        subcommands = {LoadgenMain.Micro.class, LoadgenMain.Macro.class, LoadgenMain.Fanout.class, LoadgenMain.Mesh.class, LoadgenMain.Discover.class, LoadgenMain.Lat.class, LoadgenMain.Thr.class,
                 LoadgenMain.Drive.class, LoadgenMain.Query.class})
 public final class LoadgenMain implements Runnable {
     /** Exit code when messages were lost. */
@@ -305,6 +305,47 @@ public final class LoadgenMain implements Runnable {
             return output.replaying(w).reportAll(output.inWorkDir(dir -> modes.stream().map(on -> MeshScenario.run(w,
                     new MeshScenario.Settings(nodes, links, rate, java.time.Duration.ofMillis(linkDelayMs), on),
                     dir.resolve(on ? "idontwant-on" : "idontwant-off"), Sink.err)).toList()));
+        }
+    }
+
+    @Command(name = "discover", mixinStandardHelpOptions = true,
+            description = "N relay nodes given only node 0's ENR as discv5 bootstrap node form one mesh; a message reaches all.")
+    static final class Discover implements Callable<Integer> {
+        @Mixin
+        OutputOptions output;
+
+        @Option(names = "--nodes", defaultValue = "20", paramLabel = "N", description = "relay nodes in this JVM, on 127.0.0.2.. (default: ${DEFAULT-VALUE})")
+        int nodes;
+        @Option(names = "--lookup-interval", defaultValue = "5s", paramLabel = "DURATION",
+                description = "pause between two discv5 lookups of a node (default: ${DEFAULT-VALUE}, nwaku's)")
+        String lookupInterval;
+        @Option(names = "--timeout", defaultValue = "120s", paramLabel = "DURATION",
+                description = "how long the nodes have to reach every milestone (default: ${DEFAULT-VALUE})")
+        String timeout;
+        @Option(names = {"-n", "--count"}, defaultValue = "50", description = "messages published once formed (default: ${DEFAULT-VALUE})")
+        int count;
+        @Option(names = "--payload-bytes", defaultValue = "1000", description = "payload of each message (default: ${DEFAULT-VALUE})")
+        int payloadBytes;
+        @Option(names = "--rate", defaultValue = "10", description = "messages per second (default: ${DEFAULT-VALUE})")
+        double rate;
+        @Option(names = "--seed", defaultValue = "42", description = "seed of the publishing nodes and payloads (default: ${DEFAULT-VALUE})")
+        long seed;
+        @Option(names = "--settle", defaultValue = "30s", description = "how long to wait for stragglers (default: ${DEFAULT-VALUE})")
+        String settle;
+        @Option(names = "--pubsub-topic", defaultValue = Workload.DEFAULT_PUBSUB_TOPIC, description = "(default: ${DEFAULT-VALUE})")
+        String topic;
+
+        @Override
+        public Integer call() {
+            if (nodes < 2 || nodes > 251 || count < 1 || rate <= 0 || payloadBytes < 0 || payloadBytes > 100_000) {
+                throw new CommandLine.ParameterException(new CommandLine(this),
+                        "--nodes must be 2..251, --count at least 1, --rate positive, --payload-bytes 0..100000");
+            }
+            DiscoverScenario.Params p = new DiscoverScenario.Params(nodes, DurationText.parse(lookupInterval),
+                    DurationText.parse(timeout), count, payloadBytes, rate, seed, topic, DurationText.parse(settle));
+            ResultRow row = output.inWorkDir(dir -> DiscoverScenario.run(p, dir, Sink.err));
+            int code = output.report(row);
+            return code != 0 || DiscoverRun.formed(row) ? code : DiscoverRun.EXIT_NOT_FORMED;
         }
     }
 

@@ -112,17 +112,27 @@ final class GossipRouter {
     // =====================================================================================================
     // peers
 
-    /** A connected peer that speaks relay (or may: its relay stream opens later). */
+    /**
+     * A connected peer that speaks relay (or may: its relay stream opens later). Known on another connection, it is
+     * made anew: the host keeps one connection per peer, so this one replaced the other (a simultaneous open).
+     */
     synchronized PeerState addPeer(Connection connection, PeerSender sender) {
         PeerState existing = peers.get(connection.remotePeer());
-        if (existing != null) {
+        if (existing != null && existing.connection == connection) {
             return existing;
+        } else if (existing != null) {
+            removePeer(existing.id);
         }
         PeerScore retained = retainedScores.take(connection.remotePeer());
         PeerScore score = retained != null ? retained : new PeerScore(scoring);
         InetAddress address = PeerState.addressOf(connection);
         PeerState peer = new PeerState(connection.remotePeer(), connection, address, sender, score, config);
         peers.put(peer.id, peer);
+        if (existing != null) { // its subscriptions are the peer's, whichever connection told them
+            existing.replacedBy = peer;
+            existing.topics.forEach(t -> subscribers.computeIfAbsent(t, x -> new LinkedHashSet<>()).add(peer));
+            peer.topics.addAll(existing.topics);
+        }
         if (address != null) {
             peersPerAddress.merge(address, 1, Integer::sum);
         }
@@ -131,6 +141,14 @@ final class GossipRouter {
 
     synchronized PeerState peer(PeerId id) {
         return peers.get(id);
+    }
+
+    /** {@code connection} closed: its peer leaves, unless known on another connection, open, that replaced it. */
+    synchronized void removePeer(Connection connection) {
+        PeerState peer = peers.get(connection.remotePeer());
+        if (peer != null && (peer.connection == connection || !peer.connection.isOpen())) {
+            removePeer(peer.id);
+        }
     }
 
     /** The peer disconnected: it leaves every mesh; its score is remembered for {@code retainScore}. */
@@ -184,7 +202,8 @@ final class GossipRouter {
      * One RPC from a peer (or an inject, {@code from} null), read without copying. {@code rpc} stays the caller's;
      * accepted envelopes and cached messages take their own references to it.
      */
-    void onRpc(PeerState from, ByteBuf rpc, Source source) {
+    void onRpc(PeerState sender, ByteBuf rpc, Source source) {
+        PeerState from = sender == null ? null : sender.current(); // read on a replaced connection: the peer's now
         if (from != null && isGraylisted(from)) {
             return;
         }
@@ -545,26 +564,11 @@ final class GossipRouter {
     /** What the router knows of each peer, for the admin API. */
     synchronized List<RelayPeer> peers() {
         long now = nanoTime.getAsLong();
-        List<RelayPeer> result = new ArrayList<>();
-        for (PeerState p : peers.values()) {
-            List<String> meshTopics = new ArrayList<>();
-            for (Map.Entry<String, Set<PeerState>> m : mesh.entrySet()) {
-                if (m.getValue().contains(p)) {
-                    meshTopics.add(m.getKey());
-                }
-            }
-            result.add(new RelayPeer(p.id, p.connection, score(p, now), List.copyOf(p.topics), meshTopics,
-                    p.sender.isOpen(), p.sender.queuedBytes(), p.sender.drops()));
-        }
-        return result;
+        return RouterViews.peers(peers.values(), mesh, p -> score(p, now));
     }
 
     synchronized Map<String, List<PeerId>> mesh() {
-        Map<String, List<PeerId>> result = new LinkedHashMap<>();
-        for (Map.Entry<String, Set<PeerState>> m : mesh.entrySet()) {
-            result.put(m.getKey(), m.getValue().stream().map(p -> p.id).toList());
-        }
-        return result;
+        return RouterViews.mesh(mesh);
     }
 
     /** Releases the cached messages; messages that arrive later are neither cached nor delivered. */

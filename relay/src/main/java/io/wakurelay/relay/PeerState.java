@@ -33,6 +33,20 @@ final class PeerState {
     final Sinks.Empty<Void> heard = Sinks.empty();
     /** The relay stream the peer opened to this node; read and written on the connection's event loop only. */
     RelayStreamReader inbound;
+    /**
+     * The state of the same peer on the connection that replaced this one's (a simultaneous open), once replaced:
+     * what a stream of the old connection still reads is the peer's, and goes there.
+     */
+    volatile PeerState replacedBy;
+
+    /** This peer's state now: this one, or the one that replaced it. */
+    PeerState current() {
+        PeerState p = this;
+        while (p.replacedBy != null) {
+            p = p.replacedBy;
+        }
+        return p;
+    }
 
     PeerState(PeerId id, Connection connection, InetAddress address, PeerSender sender, PeerScore score,
               RelayConfig config) {

@@ -84,7 +84,10 @@ public final class Relay implements AutoCloseable {
 
         @Override
         public void onDisconnected(Connection connection) {
-            router.removePeer(connection.remotePeer());
+            // one the host replaced by another connection of the peer: its state moves there when that one is told
+            if (!host.connection(connection.remotePeer()).map(c -> c != connection && c.isOpen()).orElse(false)) {
+                router.removePeer(connection);
+            }
         }
     };
 
@@ -208,15 +211,23 @@ public final class Relay implements AutoCloseable {
         });
     }
 
+    private boolean isRegistered(Connection connection) {
+        return host.connection(connection.remotePeer()).map(c -> c == connection).orElse(false);
+    }
+
     /** Runs on the stream's event loop, the connection's, where {@link PeerState#inbound} is kept. */
     private StreamHandler inboundStream(Stream stream) {
         PeerState peer = router.peer(stream.remotePeer());
-        if (peer == null) {
+        // a stream on the connection that replaced the peer's first one (a simultaneous open) makes the peer anew
+        if (peer == null || (peer.connection != stream.connection() && isRegistered(stream.connection()))) {
             peer = router.addPeer(stream.connection(), new PeerSender(config, events, () -> stuck(stream.connection())));
             openRelayStream(peer);
         }
         RelayStreamReader reader = new RelayStreamReader(router, peer, events, config.limits().maxRpcSize(),
                 config.rpcReadTimeout(), openReaders);
+        if (peer.connection != stream.connection()) {
+            return reader; // on a connection being replaced: read while it lasts; the peer's own reader stays its
+        }
         RelayStreamReader previous = peer.inbound;
         peer.inbound = reader;
         if (previous != null) {

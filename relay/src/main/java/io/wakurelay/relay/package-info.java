@@ -11,7 +11,8 @@
  *     their subscriptions, under one lock; on its state and under that lock, {@code ControlHandler}: control (GRAFT,
  *     PRUNE, IHAVE, IWANT, IDONTWANT), within each peer's {@code ControlBudget}, what it ignores counted by
  *     {@code ControlKind} and {@code ControlIgnored}; {@code Heartbeat}: mesh, fanout, gossip, promises, decay; {@code OwnSubscriptions}: the topics this
- *     node relays, joined and left, and what peers must hear of it;
+ *     node relays, joined and left, and what peers must hear of it; {@code RouterViews}: copies of its peers and
+ *     meshes;
  *     {@code MeshCandidates}: who may join a mesh or fanout; {@code Promises}: IHAVE's promises. What they decide
  *     to write goes into an {@code Outbox}, written after the lock is released.</li>
  * <li>{@code MessageId}, {@code SeenCache} ({@code LongSet}), {@code MessageCache}: dedup and the IWANT cache.</li>

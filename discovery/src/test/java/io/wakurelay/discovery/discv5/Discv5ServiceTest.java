@@ -39,6 +39,14 @@ class Discv5ServiceTest {
     }
 
     @Test
+    void closingTwiceIsHarmless() throws Exception {
+        LocalDiscv5Node a = new LocalDiscv5Node(List.of());
+        a.service.close();
+        a.service.close(); // the node closes a component after shutting it down: its event loop is gone by then
+        a.close();
+    }
+
+    @Test
     void findNodeAtDistanceZeroReturnsTheNodesOwnRecord() throws Exception {
         try (LocalDiscv5Node a = new LocalDiscv5Node(List.of()); LocalDiscv5Node b = new LocalDiscv5Node(List.of())) {
             List<Enr> records = a.service.findNode(b.node(), List.of(0)).get(5, TimeUnit.SECONDS);
