@@ -25,6 +25,8 @@ import org.rocksdb.UInt64AddOperator;
 import org.rocksdb.WriteBatch;
 import org.rocksdb.WriteBufferManager;
 import org.rocksdb.WriteOptions;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -68,6 +70,7 @@ final class ArchiveDatabase implements AutoCloseable {
     /** RocksDB's default number of levels, which the families keep. */
     private static final int NUM_LEVELS = 7;
     private static final int MAX_RANGE_DELETIONS_PER_MEMTABLE = 1000;
+    private static final Logger log = LoggerFactory.getLogger(ArchiveDatabase.class);
 
     static {
         RocksDB.loadLibrary();
@@ -83,11 +86,15 @@ final class ArchiveDatabase implements AutoCloseable {
     private final ReadSnapshots snapshots;
     private final ReentrantReadWriteLock lifecycle = new ReentrantReadWriteLock();
     private volatile boolean closed;
+    private final boolean directIo;
 
     private ArchiveDatabase(ArchiveConfig config) throws RocksDBException, IOException {
         this.config = config;
         Files.createDirectories(config.dataDir());
         boolean fresh = !Files.exists(config.dataDir().resolve("CURRENT"));
+        directIo = DirectIoProbe.supported(config.dataDir());
+        log.info("archive in {}: flushes and compactions write {}", config.dataDir(),
+                directIo ? "with direct I/O" : "through the page cache (the file system refuses direct I/O)");
 
         blockCache = own(new LRUCache(config.blockCacheBytes()));
         // Memtables are charged to the block cache, and above the budget the manager makes RocksDB flush the largest.
@@ -111,6 +118,7 @@ final class ArchiveDatabase implements AutoCloseable {
                 // the counters family gets a few bytes per batch and would otherwise keep old WAL files alive
                 .setMaxTotalWalSize(4 * config.writeBufferBytes())
                 .setBytesPerSync(1L << 20)
+                .setUseDirectIoForFlushAndCompaction(directIo)
                 .setInfoLogLevel(InfoLogLevel.INFO_LEVEL)
                 .setMaxLogFileSize(8L << 20)
                 .setKeepLogFileNum(3));
@@ -142,6 +150,11 @@ final class ArchiveDatabase implements AutoCloseable {
                 .setDisableWAL(config.durability() == Durability.FLUSH));
         checkSchema(fresh);
         snapshots = new ReadSnapshots(db, config.durability() == Durability.FLUSH);
+    }
+
+    /** Whether flushes and compactions write with direct I/O ({@link DirectIoProbe}). */
+    boolean directIo() {
+        return directIo;
     }
 
     /** @throws ArchiveStorageException when the directory cannot be opened as an archive */
