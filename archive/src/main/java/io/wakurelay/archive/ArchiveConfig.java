@@ -28,12 +28,15 @@ import java.util.Objects;
  * @param postgres          null for the embedded RocksDB store (the default); else the PostgreSQL database the archive
  *                          is kept in, with nwaku's schema. The RocksDB settings (the directory, durability, memory, write
  *                          rate) then do not apply; batching, backpressure and retention do
+ * @param directIo          whether RocksDB's flushes and compactions write with direct I/O where the data directory's
+ *                          file system takes it (docs/adr/0077); false: through the page cache
  */
 @RecordBuilder
 public record ArchiveConfig(Path dataDir, RetentionPolicy retention, Durability durability, Duration flushInterval,
                             int maxBatchMessages,
                             Duration maxBatchDelay, int maxPendingMessages, long blockCacheBytes,
-                            long writeBufferBytes, Duration retentionInterval, long writeRateBytes, PostgresConfig postgres) {
+                            long writeBufferBytes, Duration retentionInterval, long writeRateBytes, PostgresConfig postgres,
+                            boolean directIo) {
     private static final int MAX_BATCH_MESSAGES_LIMIT = 10_000;
     /**
      * PostgreSQL: one batch is one multi-row INSERT of 8 bind parameters per message, and a statement takes at most
@@ -50,11 +53,11 @@ public record ArchiveConfig(Path dataDir, RetentionPolicy retention, Durability 
      * Every default (flags, docs and tests read them here): nwaku's two-day retention, batches of 64 envelopes
      * waiting at most 5 ms, 256 envelopes in flight, a 128 MiB block cache with 64 MiB of memtables charged to it,
      * acknowledged once in the write-ahead log (a flush-acknowledged archive asks for a flush within 200 ms), with no
-     * limit on the rate it writes to disk.
+     * limit on the rate it writes to disk, flushes and compactions with direct I/O where the disk takes it.
      */
     public static final ArchiveConfig DEFAULTS = new ArchiveConfig(Path.of("data", "store"),
             new RetentionPolicy.Time(Duration.ofDays(2)), Durability.WAL, Duration.ofMillis(200), 64, Duration.ofMillis(5), 256, 128L << 20, 64L << 20,
-            Duration.ofMinutes(5), 0, null);
+            Duration.ofMinutes(5), 0, null, true);
 
     public ArchiveConfig {
         Objects.requireNonNull(dataDir, "dataDir");

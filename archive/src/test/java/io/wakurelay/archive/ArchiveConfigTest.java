@@ -41,7 +41,7 @@ class ArchiveConfigTest {
         assertThatThrownBy(() -> defaults.toBuilder().retentionInterval(Duration.ZERO).build())
                 .hasMessageStartingWith("retentionInterval must be positive");
         assertThatThrownBy(() -> new ArchiveConfig(null, new RetentionPolicy.None(), Durability.WAL, Duration.ZERO, 1, Duration.ZERO, 1,
-                128L << 20, 64L << 20, Duration.ofMinutes(1), 0, null)).isInstanceOf(NullPointerException.class).hasMessage("dataDir");
+                128L << 20, 64L << 20, Duration.ofMinutes(1), 0, null, true)).isInstanceOf(NullPointerException.class).hasMessage("dataDir");
         assertThatThrownBy(() -> defaults.toBuilder().writeRateBytes(512 * 1024).build())
                 .hasMessageStartingWith("writeRateBytes must be 0 (no limit) or at least 1 MiB per second");
         assertThatThrownBy(() -> defaults.toBuilder().postgres(PostgresConfig.DEFAULTS).maxBatchMessages(8192)

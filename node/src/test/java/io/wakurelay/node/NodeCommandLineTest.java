@@ -75,6 +75,13 @@ class NodeCommandLineTest {
     }
 
     @Test
+    void flushesUseDirectIoUnlessTurnedOff() {
+        assertThat(NodeMain.parse(new String[]{"--data-dir", dir.toString()}, Map.of()).archive().directIo()).isTrue();
+        assertThat(NodeMain.parse(new String[]{"--data-dir", dir.toString(), "--store-direct-io=false"}, Map.of())
+                .archive().directIo()).isFalse();
+    }
+
+    @Test
     void aBareBooleanFlagMeansTrueAsInNwakuAndNwakusLogLevelsAreMapped() {
         NodeConfig c = NodeMain.parse(new String[]{"--data-dir", dir.toString(), "--rest-admin", "--lightpush",
                 "--log-level", "notice"}, Map.of());

@@ -92,9 +92,10 @@ final class ArchiveDatabase implements AutoCloseable {
         this.config = config;
         Files.createDirectories(config.dataDir());
         boolean fresh = !Files.exists(config.dataDir().resolve("CURRENT"));
-        directIo = DirectIoProbe.supported(config.dataDir());
-        log.info("archive in {}: flushes and compactions write {}", config.dataDir(),
-                directIo ? "with direct I/O" : "through the page cache (the file system refuses direct I/O)");
+        directIo = config.directIo() && DirectIoProbe.supported(config.dataDir());
+        log.info("archive in {}: flushes and compactions write {}", config.dataDir(), directIo ? "with direct I/O"
+                : config.directIo() ? "through the page cache (the file system refuses direct I/O)"
+                : "through the page cache (--store-direct-io=false)");
 
         blockCache = own(new LRUCache(config.blockCacheBytes()));
         // Memtables are charged to the block cache, and above the budget the manager makes RocksDB flush the largest.

@@ -251,6 +251,12 @@ public final class NodeOptions {
                     + "others (0: no limit); when flushes fall behind, writes stall and the archive slows its peers")
     String storeWriteRateLimit;
 
+    @Option(names = "--store-direct-io", paramLabel = "BOOL", arity = "0..1", fallbackValue = "true",
+            showDefaultValue = CommandLine.Help.Visibility.ALWAYS,
+            description = "RocksDB's flushes and compactions write with direct I/O where the data directory's file "
+                    + "system takes it (false: through the page cache; docs/adr/0077)")
+    boolean storeDirectIo;
+
     @Option(names = "--store-max-queries", paramLabel = "N",
             description = "Store queries answered at once; more are refused (429; REST adds Retry-After)")
     int storeMaxQueries;
@@ -447,6 +453,7 @@ public final class NodeOptions {
                 .blockCacheBytes(ByteSize.parse(storeCacheSize))
                 .writeBufferBytes(ByteSize.parse(storeWriteBufferSize))
                 .writeRateBytes(ByteSize.parse(storeWriteRateLimit))
+                .directIo(storeDirectIo)
                 .build());
         // without relay nothing reaches the archive: an edge node asks --storenode (nwaku's edge nodes run without store)
         node.archive(embedded == null || !relay ? null : option("--store-message-db-url", () -> StoreLocation.apply(this, embedded)));

@@ -80,6 +80,7 @@ final class OptionDefaults {
         d.put("--store-cache-size", ByteSize.format(archive.blockCacheBytes()));
         d.put("--store-write-buffer-size", ByteSize.format(archive.writeBufferBytes()));
         d.put("--store-write-rate-limit", ByteSize.format(archive.writeRateBytes()));
+        d.put("--store-direct-io", String.valueOf(archive.directIo()));
         d.put("--store-max-queries", String.valueOf(node.store().maxConcurrentQueries()));
         d.put("--store-max-page-bytes", ByteSize.format(node.store().maxPageBytes()));
         d.put("--lightpush", String.valueOf(node.services().lightpush() != null));
