@@ -36,20 +36,8 @@ class Discv5EnrAutoUpdateNodeTest {
     @Test
     void theNodesRecordTakesTheAddressItsBootstrapNodesSeeItAt() throws Exception {
         List<Discv5Service> peers = new ArrayList<>();
-        List<Enr> records = new ArrayList<>();
         try {
-            for (int i = 0; i < 10; i++) {
-                PrivateKey key = PrivateKey.generateSecp256k1();
-                AtomicReference<Enr> record = new AtomicReference<>();
-                Discv5Service peer = Discv5Service.start(
-                        Discv5Config.defaults(new InetSocketAddress("127.0.0.1", 0), List.of()), key.raw(),
-                        record::get, new Discv5Metrics(new SimpleMeterRegistry()));
-                peers.add(peer);
-                int port = peer.localAddress().getPort();
-                record.set(EnrBuilder.of(key).announce(List.of(Multiaddr.parse("/ip4/127.0.0.1/tcp/" + port)))
-                        .udpPort(port).build(1));
-                records.add(record.get());
-            }
+            List<Enr> records = startBootstrapNodes(peers, 10);
             NodeConfig config = config(records, true);
             try (WakuNode node = WakuNode.start(config)) {
                 Enr first = Enr.parse(node.enrUri());
@@ -76,20 +64,8 @@ class Discv5EnrAutoUpdateNodeTest {
     @Test
     void withoutTheOptionTheRecordKeepsTheAnnouncedAddress() throws Exception {
         List<Discv5Service> peers = new ArrayList<>();
-        List<Enr> records = new ArrayList<>();
         try {
-            for (int i = 0; i < 10; i++) {
-                PrivateKey key = PrivateKey.generateSecp256k1();
-                AtomicReference<Enr> record = new AtomicReference<>();
-                Discv5Service peer = Discv5Service.start(
-                        Discv5Config.defaults(new InetSocketAddress("127.0.0.1", 0), List.of()), key.raw(),
-                        record::get, new Discv5Metrics(new SimpleMeterRegistry()));
-                peers.add(peer);
-                int port = peer.localAddress().getPort();
-                record.set(EnrBuilder.of(key).announce(List.of(Multiaddr.parse("/ip4/127.0.0.1/tcp/" + port)))
-                        .udpPort(port).build(1));
-                records.add(record.get());
-            }
+            List<Enr> records = startBootstrapNodes(peers, 10);
             try (WakuNode node = WakuNode.start(config(records, false))) {
                 Enr first = node.enr();
                 // the bootstrap nodes answer within a second; give them three
@@ -106,6 +82,24 @@ class Discv5EnrAutoUpdateNodeTest {
         } finally {
             peers.forEach(Discv5Service::close);
         }
+    }
+
+    /** {@code count} discv5 services on 127.0.0.1, added to {@code started} (the caller closes them); their records. */
+    private static List<Enr> startBootstrapNodes(List<Discv5Service> started, int count) {
+        List<Enr> records = new ArrayList<>();
+        for (int i = 0; i < count; i++) {
+            PrivateKey key = PrivateKey.generateSecp256k1();
+            AtomicReference<Enr> record = new AtomicReference<>();
+            Discv5Service peer = Discv5Service.start(
+                    Discv5Config.defaults(new InetSocketAddress("127.0.0.1", 0), List.of()), key.raw(),
+                    record::get, new Discv5Metrics(new SimpleMeterRegistry()));
+            started.add(peer);
+            int port = peer.localAddress().getPort();
+            record.set(EnrBuilder.of(key).announce(List.of(Multiaddr.parse("/ip4/127.0.0.1/tcp/" + port)))
+                    .udpPort(port).build(1));
+            records.add(record.get());
+        }
+        return records;
     }
 
     private NodeConfig config(List<Enr> bootstrap, boolean autoUpdate) {

@@ -583,13 +583,8 @@ final class GossipRouter {
     }
 
     /** What peers can make the router hold, summed over the connected peers: for the gauges and tests of the bounds. */
-    record StateSizes(int backoffs, int scoredTopics, int dontWantIds, int promises, int retainedScores) {
-    }
-
-    synchronized StateSizes stateSizes() {
-        return new StateSizes(peers.values().stream().mapToInt(p -> p.backoffUntilNanos.size()).sum(),
-                peers.values().stream().mapToInt(p -> p.score.topicCount()).sum(),
-                peers.values().stream().mapToInt(p -> p.dontWant.size()).sum(), promises.size(), retainedScores.size());
+    synchronized RouterViews.StateSizes stateSizes() {
+        return RouterViews.stateSizes(peers.values(), promises.size(), retainedScores.size());
     }
 
     private static MessageDigest newSha256() {

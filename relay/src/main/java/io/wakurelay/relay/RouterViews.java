@@ -38,4 +38,14 @@ final class RouterViews {
         }
         return result;
     }
+
+    /** What peers can make the router hold, summed over the connected peers. */
+    record StateSizes(int backoffs, int scoredTopics, int dontWantIds, int promises, int retainedScores) {
+    }
+
+    static StateSizes stateSizes(Collection<PeerState> peers, int promises, int retainedScores) {
+        return new StateSizes(peers.stream().mapToInt(p -> p.backoffUntilNanos.size()).sum(),
+                peers.stream().mapToInt(p -> p.score.topicCount()).sum(),
+                peers.stream().mapToInt(p -> p.dontWant.size()).sum(), promises, retainedScores);
+    }
 }

@@ -94,7 +94,7 @@ class ControlFloodTest {
         AtomicInteger maxBackoffs = new AtomicInteger();
         AtomicInteger maxScoredTopics = new AtomicInteger();
         Runnable sample = () -> {
-            GossipRouter.StateSizes sizes = router.stateSizes();
+            RouterViews.StateSizes sizes = router.stateSizes();
             maxBackoffs.accumulateAndGet(sizes.backoffs(), Math::max);
             maxScoredTopics.accumulateAndGet(sizes.scoredTopics(), Math::max);
         };
