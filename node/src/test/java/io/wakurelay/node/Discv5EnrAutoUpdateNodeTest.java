@@ -85,7 +85,7 @@ class Discv5EnrAutoUpdateNodeTest {
     }
 
     /** {@code count} discv5 services on 127.0.0.1, added to {@code started} (the caller closes them); their records. */
-    private static List<Enr> startBootstrapNodes(List<Discv5Service> started, int count) {
+    private static List<Enr> startBootstrapNodes(List<Discv5Service> started, int count) throws InterruptedException {
         List<Enr> records = new ArrayList<>();
         for (int i = 0; i < count; i++) {
             PrivateKey key = PrivateKey.generateSecp256k1();
