@@ -29,6 +29,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  * relay's, the {@code d} peers' and the generator's together (their threads cannot be told apart in one JVM).
  */
 final class FanoutScenario {
+    /** The relay's event loop threads are named apart from the peers' ({@value #PEER_THREADS}...). */
+    static final String RELAY_THREADS = "fanout-relay";
+    private static final String PEER_THREADS = "wakurelay-p2p";
 
     private FanoutScenario() {
     }
@@ -75,12 +78,15 @@ final class FanoutScenario {
             MicroScenario.await(tracker.warm, "warmup", MacroScenario.STALL);
             MeterRegistry registry = relay.metrics().registry();
             double bytesOut0 = bytesOut(registry);
+            long self = ProcessHandle.current().pid();
+            Map<String, Long> threads0 = ThreadCpu.snapshot(self);
             Measurement m = new Measurement("fanout", workload.count(), relay.counters()).notNodeCpu(frames::encoderCpuNanos);
             try (Progress p = m.progress("fanout", () -> workload.count() - tracker.outstanding(), err)) {
                 MacroScenario.send(feeder, frames, tracker, window, workload.warmup(), workload.total());
                 MicroScenario.await(tracker.measured, "every message at every mesh peer", Duration.ofMinutes(30));
             }
             double n = workload.count();
+            Map<String, Double> byThread = ThreadCpu.microsPerMessage(threads0, ThreadCpu.snapshot(self), workload.count());
             long payload = frames.payloadBytes(workload.warmup(), workload.total());
             double wireBytes = bytesOut(registry) - bytesOut0;
             Map<String, Object> extras = new LinkedHashMap<>();
@@ -89,6 +95,9 @@ final class FanoutScenario {
             extras.put("relay_bytes_out_per_copy", Math.round(wireBytes / (n * d)));
             extras.put("payload_bytes_per_msg", Math.round(payload / n));
             extras.put("relay_wire_overhead", Math.round((wireBytes / d - payload) / payload * 10_000) / 10_000.0);
+            extras.put("cpu_us_per_msg_by_thread", byThread);
+            extras.put("relay_cpu_us_per_msg", sum(byThread, FanoutScenario::relayThread));
+            extras.put("peers_cpu_us_per_msg", sum(byThread, name -> name.startsWith(PEER_THREADS)));
             return m.finish(tracker.lastConfirmed(), tracker.latencies(), payload, 0, extras);
         } finally {
             for (AutoCloseable tap : taps) {
@@ -101,6 +110,21 @@ final class FanoutScenario {
         }
     }
 
+    /**
+     * The relay's threads, as Linux names them: its event loops (named apart from the peers'), its archive and RocksDB's,
+     * and the relays' heartbeat schedulers, the relay's carrying the frames handed to it; the peers' do only their
+     * heartbeats, a few microseconds a message, counted here too. Collector and compiler threads are in neither sum.
+     */
+    private static boolean relayThread(String name) {
+        return name.startsWith(RELAY_THREADS) || name.startsWith("waku-archive") || name.startsWith("rocksdb")
+                || name.equals("relay-heartbeat");
+    }
+
+    private static double sum(Map<String, Double> byThread, java.util.function.Predicate<String> which) {
+        double total = byThread.entrySet().stream().filter(e -> which.test(e.getKey())).mapToDouble(Map.Entry::getValue).sum();
+        return Math.round(total * 10) / 10.0;
+    }
+
     /** The relay under test: mesh degree D = {@code d}, room for all {@code d} peers (no pruning, no refusals). */
     private static WakuNode startRelay(Path dir, String topic, int d) {
         NodeConfig base = InProcessNodes.config(dir, NodeConfig.DEFAULTS.archive().durability(), "", topic, List.of(), false);
@@ -110,7 +134,8 @@ final class FanoutScenario {
         GossipParams degrees = gossip.toBuilder()
                 .d(d).dLo(dLo).dHi(d + 2).dScore(Math.min(gossip.dScore(), d)).dOut(dOut).build();
         NodeConfig relay = InProcessNodes.manyOnLoopback(base, d + 1);
-        return WakuNode.start(relay.toBuilder().relay(relay.relay().toBuilder().gossip(degrees).build()).build());
+        return WakuNode.start(relay.toBuilder().relay(relay.relay().toBuilder().gossip(degrees).build())
+                .host(relay.host().toBuilder().threadNamePrefix(RELAY_THREADS).build()).build());
     }
 
     private static double bytesOut(MeterRegistry registry) {

@@ -95,7 +95,7 @@ public final class Host implements AutoCloseable {
         // before the event loops, so that a certificate that cannot be read stops the start with nothing to undo
         this.webSocket = WebSocketTransport.create(config.webSocket(), metrics.webSocketEvents());
         this.nativeTransport = LoopResources.hasNativeSupport();
-        this.loops = LoopResources.create("wakurelay-p2p", 1, Runtime.getRuntime().availableProcessors(), true);
+        this.loops = LoopResources.create(config.threadNamePrefix(), 1, Runtime.getRuntime().availableProcessors(), true);
         this.group = loops.onServer(nativeTransport);
         this.upgrader = new ConnectionUpgrader(config, NoiseIdentity.create(identity, aead), metrics, protocols::get);
         this.identify = new IdentifyService(identity, config.agentVersion(), this::announcedAddresses,

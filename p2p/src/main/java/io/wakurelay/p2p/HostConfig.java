@@ -54,6 +54,9 @@ import java.util.regex.Pattern;
  *                              identify then announces {@code /dns4/<name>/tcp/<port>} and, with WebSocket,
  *                              {@code /dns4/<name>/tcp/<port>/ws} or {@code /wss} (a browser needs a name for wss);
  *                              null: none
+ * @param threadNamePrefix      what the host's event loop threads are called, before {@code -epoll-N}: hosts in one
+ *                              process with different prefixes can be told apart in a thread dump and in Linux's
+ *                              per-thread CPU counts, which show a thread's first 15 characters
  */
 @RecordBuilder
 public record HostConfig(InetSocketAddress listenAddress, List<Multiaddr> announceAddresses,
@@ -64,9 +67,10 @@ public record HostConfig(InetSocketAddress listenAddress, List<Multiaddr> announ
                          Duration redialMaxBackoff, Duration duplicateWindow, int writeBufferHighWater,
                          Duration writeStallTimeout, MuxerLimits muxerLimits, List<Multiaddr> staticPeers,
                          AeadSelection.Choice aead, WebSocketConfig webSocket,
-                         String dns4DomainName) {
+                         String dns4DomainName, String threadNamePrefix) {
     public static final List<String> SUPPORTED_MUXERS = List.of(YamuxSession.PROTOCOL_ID, MplexSession.PROTOCOL_ID);
     public static final String IDENTIFY_PROTOCOL_VERSION = "ipfs/0.1.0";
+    private static final Pattern THREAD_NAME_PREFIX = Pattern.compile("[A-Za-z0-9-]{1,32}");
     private static final Pattern DNS_NAME = Pattern.compile(
             "(?i)[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?(\\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*");
 
@@ -74,7 +78,7 @@ public record HostConfig(InetSocketAddress listenAddress, List<Multiaddr> announ
             "wakurelay", SUPPORTED_MUXERS, 50, 10, 5, Duration.ofSeconds(10), Duration.ofSeconds(3),
             Duration.ofSeconds(15), Duration.ofSeconds(10), Duration.ofSeconds(1), Duration.ofSeconds(30),
             Duration.ofSeconds(2), 4 * 1024 * 1024, Duration.ofSeconds(10), MuxerLimits.DEFAULTS, List.of(),
-            AeadSelection.Choice.AUTO, WebSocketConfig.DEFAULTS, null);
+            AeadSelection.Choice.AUTO, WebSocketConfig.DEFAULTS, null, "wakurelay-p2p");
 
     public HostConfig {
         announceAddresses = List.copyOf(announceAddresses);
@@ -84,6 +88,10 @@ public record HostConfig(InetSocketAddress listenAddress, List<Multiaddr> announ
         Objects.requireNonNull(muxerLimits, "muxerLimits");
         Objects.requireNonNull(aead, "aead");
         Objects.requireNonNull(webSocket, "webSocket");
+        if (threadNamePrefix == null || !THREAD_NAME_PREFIX.matcher(threadNamePrefix).matches()) {
+            throw new IllegalArgumentException("threadNamePrefix must be 1 to 32 letters, digits or '-', was '"
+                    + threadNamePrefix + "'");
+        }
         if (dns4DomainName != null && !DNS_NAME.matcher(dns4DomainName).matches()) {
             throw new IllegalArgumentException("dns4DomainName must be a DNS name such as node.example.com, was '"
                     + dns4DomainName + "'");

@@ -87,6 +87,18 @@ class HostTest {
     }
 
     @Test
+    void aHostsEventLoopThreadsCarryItsPrefixAndABadPrefixIsRefused() {
+        Host a = hosts.start(b -> b.threadNamePrefix("host-under-test"));
+        Host b = hosts.start(x -> x);
+        a.dial(TestHosts.address(b)).block(WAIT);
+
+        assertThat(Thread.getAllStackTraces().keySet()).map(Thread::getName)
+                .anyMatch(n -> n.startsWith("host-under-test-")).anyMatch(n -> n.startsWith("wakurelay-p2p-"));
+        assertThatThrownBy(() -> TestHosts.loopback().threadNamePrefix("no spaces").build())
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("threadNamePrefix");
+    }
+
+    @Test
     void aHostOnConscryptsCipherAndOneOnTheJdksTalkBothWays() {
         Host conscrypt = hosts.start(b -> b.aead(AeadSelection.Choice.CONSCRYPT));
         Host jdk = hosts.start(b -> b.aead(AeadSelection.Choice.JDK));

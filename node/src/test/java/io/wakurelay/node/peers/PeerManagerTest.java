@@ -187,8 +187,9 @@ class PeerManagerTest {
         Host proven = peer(Relay.PROTOCOL_ID);
         manager.offer(List.of(record(proven)), Origin.PEER_EXCHANGE);
         Eventually.until(() -> node.connection(proven.peerId()).isPresent(), WAIT, () -> "not connected");
-        node.connection(proven.peerId()).orElseThrow().close(); // proven, now disconnected: a candidate again
-        Eventually.until(() -> node.connection(proven.peerId()).isEmpty(), WAIT, () -> "still connected");
+        // proven, now disconnected: a candidate again. The manager may dial it again at once (a relay peer, below the
+        // target: waiting for it to stay away failed in CI); connected or not, it is never the one evicted
+        node.connection(proven.peerId()).orElseThrow().close();
 
         int port = closedPort();
         List<Enr> flood = new ArrayList<>();
