@@ -25,8 +25,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  * is connected to the relay only (a star), so no peer receives a message twice.
  *
  * <p>Reported beside msg/s: bytes the relay wrote per delivered message copy (its whole socket output, Noise,
- * yamux and gossipsub control included) against the payload, and the CPU of this JVM per message, which is the
- * relay's, the {@code d} peers' and the generator's together (their threads cannot be told apart in one JVM).
+ * yamux and gossipsub control included) against the payload, the CPU of this JVM per message (the relay's, the
+ * {@code d} peers' and the generator's together), and that CPU by thread, from which the relay's share is told apart
+ * from its peers': its event loops are named {@value #RELAY_THREADS}, theirs {@value #PEER_THREADS}.
  */
 final class FanoutScenario {
     /** The relay's event loop threads are named apart from the peers' ({@value #PEER_THREADS}...). */

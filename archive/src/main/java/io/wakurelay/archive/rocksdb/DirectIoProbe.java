@@ -12,9 +12,10 @@ import java.nio.file.StandardOpenOption;
 /**
  * Whether a directory's file system takes direct I/O ({@code O_DIRECT}), found the way RocksDB would use it: a file
  * opened for direct writing there and one aligned block written. RocksDB's flushes and compactions write with direct
- * I/O when it does (docs/archive.md): through the page cache, the kernel's copying and writeback of 65 kB messages cost
- * the flush thread four times the CPU of the whole receive path on the virtual disk of docs/benchmarks.md; a file system
- * that refuses {@code O_DIRECT} (tmpfs, some overlays) would instead fail every flush, so there the page cache stays.
+ * I/O when it does (docs/adr/0077): through the page cache, the kernel's copying and write-back of 65 kB messages
+ * cost the flush thread more CPU than the node's whole receive path on the virtual disk of docs/benchmarks.md; a file
+ * system that refuses {@code O_DIRECT} (some overlay and network file systems) would instead fail every flush, so there
+ * the page cache stays.
  */
 final class DirectIoProbe {
     static final String PROBE_FILE = ".direct-io-probe";

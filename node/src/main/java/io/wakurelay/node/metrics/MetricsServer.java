@@ -62,7 +62,7 @@ public final class MetricsServer implements AutoCloseable {
                 .port(config.port())
                 .handle((request, response) -> {
                     QueryStringDecoder uri = new QueryStringDecoder(request.uri());
-                    if (!uri.path().equals("/metrics") || !request.method().equals(HttpMethod.GET)) {
+                    if (!uri.rawPath().equals("/metrics") || !request.method().equals(HttpMethod.GET)) {
                         return response.status(HttpResponseStatus.NOT_FOUND).send(Mono.fromSupplier(() -> text("only GET /metrics is served here\n")));
                     }
                     Set<String> names;

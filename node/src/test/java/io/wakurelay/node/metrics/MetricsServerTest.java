@@ -101,6 +101,16 @@ class MetricsServerTest {
                 HttpResponse.BodyHandlers.ofString());
     }
 
+    /** The status line of a request the JDK's client would refuse to send. */
+    private String rawStatusLine(String pathAndQuery) throws IOException {
+        try (java.net.Socket s = new java.net.Socket("127.0.0.1", server.address().getPort())) {
+            s.getOutputStream().write(("GET " + pathAndQuery + " HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+                    .getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+            return new java.io.BufferedReader(new java.io.InputStreamReader(s.getInputStream(),
+                    java.nio.charset.StandardCharsets.US_ASCII)).readLine();
+        }
+    }
+
     @Test
     void nameParametersRestrictTheAnswerToThoseMetrics() throws Exception {
         Counter.builder("waku.test.events").register(registry).increment();
@@ -124,6 +134,7 @@ class MetricsServerTest {
         assertThat(tooMany.body()).contains("at most " + MetricsServer.MAX_NAMES);
         assertThat(malformed.statusCode()).isEqualTo(400);
         assertThat(malformed.body()).contains("not a metric name: a{b}");
+        assertThat(rawStatusLine("/metrics?name[]=%zz")).as("a broken escape").contains(" 400 ");
         assertThat(get("/metrics").statusCode()).as("still serving").isEqualTo(200);
     }
 }
