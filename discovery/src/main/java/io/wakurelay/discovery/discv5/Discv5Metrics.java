@@ -55,6 +55,7 @@ public final class Discv5Metrics implements AutoCloseable {
     private final Counter enrAutoUpdates;
     private volatile IntSupplier sessions = () -> 0;
     private volatile IntSupplier tableSize = () -> 0;
+    private volatile IntSupplier addressVotes = () -> 0;
 
     public Discv5Metrics(MeterRegistry registry) {
         this.registry = registry;
@@ -94,6 +95,9 @@ public final class Discv5Metrics implements AutoCloseable {
                 .description("discv5: sessions with keys").register(registry));
         meters.add(Gauge.builder("waku.discv5.table.size", () -> tableSize.getAsInt())
                 .description("discv5: nodes in the routing table").register(registry));
+        meters.add(Gauge.builder("waku.discv5.address.votes", () -> addressVotes.getAsInt())
+                .description("discv5: PONGs' votes on our external address held, one per node (the oldest go past the cap)")
+                .register(registry));
     }
 
     private Counter add(Counter counter) {
@@ -101,9 +105,15 @@ public final class Discv5Metrics implements AutoCloseable {
         return counter;
     }
 
-    void bind(IntSupplier sessions, IntSupplier tableSize) {
+    void bind(IntSupplier sessions, IntSupplier tableSize, IntSupplier addressVotes) {
         this.sessions = sessions;
         this.tableSize = tableSize;
+        this.addressVotes = addressVotes;
+    }
+
+    /** The votes on our external address held now, as the gauge reads them. */
+    public int addressVotes() {
+        return addressVotes.getAsInt();
     }
 
     void in(int flag) {

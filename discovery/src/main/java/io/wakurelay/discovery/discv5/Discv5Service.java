@@ -78,7 +78,7 @@ public final class Discv5Service implements AutoCloseable {
         this.challenges = new Challenges(config.challenges());
         this.requests = new PendingRequests(config.pendingRequests());
         this.rateLimiter = new SourceRateLimiter(config.packetsPerSecond(), config.rateLimitedSources());
-        metrics.bind(() -> sessionCount, () -> tableCount);
+        metrics.bind(() -> sessionCount, () -> tableCount, externalAddress::votes);
     }
 
     /** Binds the socket, puts the bootstrap records in the table, pings them and starts the liveness checks. */

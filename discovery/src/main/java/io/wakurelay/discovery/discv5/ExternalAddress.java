@@ -24,6 +24,7 @@ final class ExternalAddress {
     private final Discv5Metrics metrics;
     private volatile Consumer<InetSocketAddress> listener = address -> { };
     private InetSocketAddress reported;
+    private volatile int held; // votes.size(), written on the service's loop, read by the gauge
 
     ExternalAddress(Discv5Config config, Discv5Metrics metrics) {
         this.votes = new AddressVotes(config.addressVoteThreshold(), Discv5Config.ADDRESS_VOTES);
@@ -49,6 +50,7 @@ final class ExternalAddress {
         long now = System.nanoTime();
         votes.add(nodeId, seen, now);
         Optional<InetSocketAddress> majority = votes.majority(now);
+        held = votes.size();
         if (majority.isEmpty() || majority.get().equals(NodeEntry.endpoint(ours).orElse(null))
                 || majority.get().equals(reported)) {
             return;
@@ -65,7 +67,8 @@ final class ExternalAddress {
         metrics.enrAutoUpdate();
     }
 
+    /** Votes held after the last PONG (expired ones dropped then). */
     int votes() {
-        return votes.size();
+        return held;
     }
 }

@@ -42,6 +42,7 @@ class EnrAutoUpdateTest {
             }
             assertThat(told).isEmpty();
             assertThat(ours.record().seq()).isEqualTo(1);
+            assertThat(ours.metrics.addressVotes()).as("a's eleven PONGs hold one vote, b's another").isEqualTo(2);
 
             ping(ours, c);
             InetSocketAddress seen = new InetSocketAddress("127.0.0.1", port);
