@@ -22,7 +22,7 @@ import java.util.concurrent.TimeUnit;
  * The Noise transport codecs of a connection, as a connection runs them: one write of {@code size} plaintext bytes
  * (pooled direct, as a muxer writes) through {@link NoiseFrameEncoder} (split into messages of at most 65,519
  * bytes, encrypted) and the bytes that come out through the peer's {@link NoiseFrameDecoder} (decrypted into pooled
- * buffers). One operation = one direction of one write, encrypt and decrypt on one core: bytes/s per core is
+ * buffers), with the JDK's or Conscrypt's cipher. One operation = one direction of one write, encrypt and decrypt on one core: bytes/s per core is
  * {@code size / score}. Run with {@code -prof gc} for the allocation per operation.
  */
 @State(Scope.Thread)
@@ -35,14 +35,20 @@ public class NoiseCodecBenchmark {
     @Param({"1024", "65536"})
     int size;
 
+    /** Whose ChaCha20-Poly1305: {@code jdk} or {@code conscrypt}. */
+    @Param({"jdk", "conscrypt"})
+    String aead;
+
     private EmbeddedChannel sender;
     private EmbeddedChannel receiver;
     private ByteBuf payload;
 
     @Setup
     public void setUp() {
-        NoiseHandshake initiator = NoiseHandshake.initiator();
-        NoiseHandshake responder = NoiseHandshake.responder();
+        ChaChaPoly cipher = aead.equals("jdk") ? ChaChaPoly.JDK
+                : ChaChaPoly.conscrypt().orElseThrow(() -> new IllegalStateException(ChaChaPoly.conscryptFailure()));
+        NoiseHandshake initiator = NoiseHandshake.initiator(X25519.generate(), cipher);
+        NoiseHandshake responder = NoiseHandshake.responder(X25519.generate(), cipher);
         responder.readMessage(initiator.writeMessage(new byte[0]));
         initiator.readMessage(responder.writeMessage(new byte[0]));
         responder.readMessage(initiator.writeMessage(new byte[0]));

@@ -22,7 +22,7 @@ import javax.crypto.spec.SecretKeySpec;
  */
 public final class ChaChaPoly {
     /** The JDK's implementation, always there (every JDK since 11). */
-    public static final ChaChaPoly JDK = new ChaChaPoly("jdk", null, "ChaCha20-Poly1305");
+    public static final ChaChaPoly JDK = new ChaChaPoly("jdk", null, "ChaCha20-Poly1305", false);
 
     private static final Object LOCK = new Object();
     private static Loaded conscrypt; // guarded by LOCK
@@ -30,20 +30,33 @@ public final class ChaChaPoly {
     private final String label;
     private final Provider provider;
     private final String transformation;
+    private final boolean directBuffers;
 
     /** Conscrypt as it loaded on this platform: the implementation, or why there is none. */
     private record Loaded(ChaChaPoly implementation, String failure) {
     }
 
-    private ChaChaPoly(String label, Provider provider, String transformation) {
+    private ChaChaPoly(String label, Provider provider, String transformation, boolean directBuffers) {
         this.label = label;
         this.provider = provider;
         this.transformation = transformation;
+        this.directBuffers = directBuffers;
     }
 
     /** Its name in logs, flags and metric labels: {@code jdk} or {@code conscrypt}. */
     public String label() {
         return label;
+    }
+
+    /**
+     * Whether this implementation should be given direct buffers. Conscrypt seals and opens direct buffers in place,
+     * but copies heap buffers into two new direct buffers per call (zeroed, and freed only when a collection runs
+     * their cleaners: at 64 KiB per Noise message they exhaust the direct memory limit, and each allocation past it
+     * waits for a full collection). The JDK's cipher is the other way round: heap arrays in place, direct buffers
+     * copied through new arrays.
+     */
+    boolean directBuffers() {
+        return directBuffers;
     }
 
     /** A new cipher of this implementation (one per {@link CipherState}). */
@@ -76,7 +89,7 @@ public final class ChaChaPoly {
     private static Loaded tryConscrypt() {
         try {
             Conscrypt.checkAvailability(); // throws what kept its native library from loading
-            ChaChaPoly candidate = new ChaChaPoly("conscrypt", Conscrypt.newProvider(), "ChaCha20/Poly1305/NoPadding");
+            ChaChaPoly candidate = new ChaChaPoly("conscrypt", Conscrypt.newProvider(), "ChaCha20/Poly1305/NoPadding", true);
             String mismatch = sameAsJdk(candidate);
             return mismatch == null ? new Loaded(candidate, null) : new Loaded(null, mismatch);
         } catch (LinkageError | RuntimeException | GeneralSecurityException e) {

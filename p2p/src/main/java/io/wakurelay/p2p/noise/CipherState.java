@@ -21,7 +21,8 @@ import javax.crypto.spec.SecretKeySpec;
  * on the caller's buffers (heap or direct) without copies of its own. The JDK's own allocation per message is
  * constant for heap buffers, but for direct buffers the JDK copies through new arrays as large as the message
  * (and on JDK 17 several times that when decrypting): {@code CipherStateBenchmark} measures both, and copying
- * direct buffers through one reused heap array first. Not thread safe: one thread (a connection's event loop)
+ * direct buffers through one reused heap array first. Conscrypt's is the opposite ({@link #directBuffers()}), so the
+ * frame codecs give each implementation the kind it works on in place. Not thread safe: one thread (a connection's event loop)
  * uses it at a time. The nonce 2^64-1 is reserved: a session that reaches it must end ({@link NoiseException}).
  */
 public final class CipherState {
@@ -37,6 +38,7 @@ public final class CipherState {
     private static final byte[] NO_ASSOCIATED_DATA = new byte[0];
 
     private final Cipher cipher;
+    private final boolean directBuffers;
     private final byte[] nonceBytes = new byte[12];
     private SecretKeySpec key; // null while empty (the handshake before the first MixKey)
     private long nonce;
@@ -45,6 +47,7 @@ public final class CipherState {
     CipherState(ChaChaPoly implementation) {
         try {
             this.cipher = implementation.newCipher();
+            this.directBuffers = implementation.directBuffers();
         } catch (GeneralSecurityException e) {
             throw new IllegalStateException(implementation + "'s ChaCha20-Poly1305 is not there", e);
         }
@@ -72,6 +75,14 @@ public final class CipherState {
         }
         this.key = new SecretKeySpec(newKey, "ChaCha20");
         this.nonce = 0;
+    }
+
+    /**
+     * Whether {@link #encrypt} and {@link #decrypt} run without copies of the implementation's own on direct buffers
+     * (Conscrypt's), rather than on heap buffers (the JDK's); either kind works with both.
+     */
+    boolean directBuffers() {
+        return directBuffers;
     }
 
     boolean hasKey() {

@@ -8,7 +8,11 @@ import io.netty.channel.embedded.EmbeddedChannel;
 import io.netty.handler.codec.DecoderException;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.MethodSource;
 
+import java.lang.management.BufferPoolMXBean;
+import java.lang.management.ManagementFactory;
 import java.nio.channels.ClosedChannelException;
 import java.util.ArrayList;
 import java.util.List;
@@ -19,14 +23,24 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * The Noise transport framing on embedded channels: {@link NoiseFrameEncoder} on one, {@link NoiseFrameDecoder}
- * on the other, both ciphers keyed alike, so that what the encoder writes is what the decoder reads.
+ * on the other, both ciphers keyed alike, so that what the encoder writes is what the decoder reads; with each
+ * implementation of the cipher, since the codecs feed the JDK's heap arrays and Conscrypt's direct buffers.
  */
+@ParameterizedClass
+@MethodSource("io.wakurelay.p2p.noise.Implementations#both")
 class NoiseFrameCodecTest {
     private static final byte[] KEY = new byte[32];
 
+    private final ChaChaPoly implementation;
     private final Counting counters = new Counting();
-    private final EmbeddedChannel sender = new EmbeddedChannel(new NoiseFrameEncoder(new CipherState(KEY), counters));
-    private final EmbeddedChannel receiver = new EmbeddedChannel(new NoiseFrameDecoder(new CipherState(KEY), counters));
+    private final EmbeddedChannel sender;
+    private final EmbeddedChannel receiver;
+
+    NoiseFrameCodecTest(ChaChaPoly implementation) {
+        this.implementation = implementation;
+        sender = new EmbeddedChannel(new NoiseFrameEncoder(new CipherState(implementation, KEY), counters));
+        receiver = new EmbeddedChannel(new NoiseFrameDecoder(new CipherState(implementation, KEY), counters));
+    }
 
     @AfterEach
     void close() {
@@ -63,6 +77,50 @@ class NoiseFrameCodecTest {
         assertThat(messages).allSatisfy(m -> assertThat(m.readableBytes()).isEqualTo(2 + m.getUnsignedShort(0)));
 
         assertThat(concat(decrypt(messages).toArray(byte[][]::new))).isEqualTo(plain);
+    }
+
+    @Test
+    void whatOneImplementationWritesTheOtherReads() {
+        ChaChaPoly other = Implementations.both().filter(i -> i != implementation).findFirst().orElseThrow();
+        EmbeddedChannel otherReceiver = new EmbeddedChannel(new NoiseFrameDecoder(new CipherState(other, KEY), counters));
+        EmbeddedChannel otherSender = new EmbeddedChannel(new NoiseFrameEncoder(new CipherState(other, KEY), counters));
+        try {
+            byte[] plain = bytes(150_000, 9);
+            sender.writeAndFlush(Unpooled.wrappedBuffer(plain));
+            outbound().forEach(otherReceiver::writeInbound);
+            assertThat(inbound(otherReceiver)).as("%s's messages read by %s", implementation, other).isEqualTo(plain);
+
+            otherSender.writeAndFlush(Unpooled.wrappedBuffer(plain));
+            for (ByteBuf m; (m = otherSender.readOutbound()) != null; ) {
+                receiver.writeInbound(m);
+            }
+            assertThat(inbound(receiver)).as("%s's messages read by %s", other, implementation).isEqualTo(plain);
+        } finally {
+            otherReceiver.finishAndReleaseAll();
+            otherSender.finishAndReleaseAll();
+        }
+    }
+
+    /**
+     * Conscrypt copies heap buffers into two new direct buffers on every call, which only a collection frees: at 64
+     * KiB a message they used up the direct memory limit, and each allocation past it waited for a full collection.
+     * Neither codec may make the cipher allocate direct memory per message, whichever cipher it is.
+     */
+    @Test
+    void messagesAllocateNoDirectMemoryOfTheirOwn() {
+        BufferPoolMXBean direct = ManagementFactory.getPlatformMXBeans(BufferPoolMXBean.class).stream()
+                .filter(pool -> pool.getName().equals("direct")).findFirst().orElseThrow();
+        byte[] plain = bytes(NoiseFrameEncoder.MAX_PLAINTEXT, 5);
+        sender.writeAndFlush(Unpooled.directBuffer(plain.length).writeBytes(plain)); // the pools' first chunks
+        outbound().forEach(receiver::writeInbound);
+        assertThat(inbound(receiver)).isEqualTo(plain);
+        long before = direct.getCount();
+        for (int i = 0; i < 64; i++) {
+            sender.writeAndFlush(Unpooled.directBuffer(plain.length).writeBytes(plain));
+            outbound().forEach(receiver::writeInbound);
+            assertThat(inbound(receiver)).isEqualTo(plain);
+        }
+        assertThat(direct.getCount() - before).as("direct buffers made for 64 messages of 64 KiB").isLessThan(16);
     }
 
     @Test
@@ -123,6 +181,16 @@ class NoiseFrameCodecTest {
             m.release();
         }
         return plain;
+    }
+
+    /** What {@code channel} decoded, concatenated (each buffer released). */
+    private static byte[] inbound(EmbeddedChannel channel) {
+        ByteBuf all = Unpooled.buffer();
+        for (ByteBuf m; (m = channel.readInbound()) != null; ) {
+            all.writeBytes(m);
+            m.release();
+        }
+        return ByteBufUtil.getBytes(all);
     }
 
     private static byte[] bytes(int size, int seed) {
