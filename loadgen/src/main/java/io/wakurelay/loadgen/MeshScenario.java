@@ -159,6 +159,8 @@ final class MeshScenario {
             double bytesOut0 = sum(nodes, "libp2p.network.bytes", "out");
             Measurement m = new Measurement("mesh", workload.count(), null)
                     .notNodeCpu(() -> frames.encoderCpuNanos() + delay.cpuNanos());
+            long self = ProcessHandle.current().pid();
+            Map<String, Long> threads0 = ThreadCpu.snapshot(self);
             long cpu0 = Measurement.processCpuNanos();
             long notNodeCpu0 = frames.encoderCpuNanos() + delay.cpuNanos();
             try (Progress p = m.progress("mesh", () -> workload.count() - tracker.outstanding(), err)) {
@@ -168,6 +170,8 @@ final class MeshScenario {
                 awaitQuietly(tracker, SETTLE);
             }
             long nodeCpu = Measurement.processCpuNanos() - cpu0 - (frames.encoderCpuNanos() + delay.cpuNanos() - notNodeCpu0);
+            // per node and message, like cpu_us_per_node_msg: the nodes' event loops, the link proxies, JIT, collector
+            Map<String, Double> byThread = ThreadCpu.microsPerMessage(threads0, ThreadCpu.snapshot(self), (long) n * workload.count());
             MeshHops hops = hopsAtStart.worse(MeshHops.of(forwardsTo(nodes, topic), measuredEntries));
             long missingMessages = tracker.measured.getCount();
             double perNodeMessage = (double) n * workload.count();
@@ -186,6 +190,7 @@ final class MeshScenario {
                     Math.round((sum(nodes, "libp2p.network.bytes", "out") - bytesOut0) / perNodeMessage));
             extras.put("payload_bytes_per_msg", Math.round((double) frames.payloadBytes(workload.warmup(), total) / workload.count()));
             extras.put("cpu_us_per_node_msg", Math.round(nodeCpu / perNodeMessage / 100) / 10.0);
+            extras.put("cpu_us_per_node_msg_by_thread", byThread);
             extras.put("mesh_diameter_hops", hops.diameter());
             extras.put("max_hops_from_publisher", hops.maxFromEntries());
             extras.put("mean_hops_from_publisher", Math.round(hops.meanFromEntries() * 100) / 100.0);

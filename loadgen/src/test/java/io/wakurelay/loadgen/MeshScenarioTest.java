@@ -34,5 +34,9 @@ class MeshScenarioTest {
         assertThat(row.p50Ns()).isGreaterThanOrEqualTo(delay.toNanos());
         assertThat(json).containsKeys("p99_goal_met", "node_cpu_us_per_msg", "generator_cpu_us_per_msg",
                 "idontwant_saved_per_node_msg", "mean_hops_from_publisher");
+        @SuppressWarnings("unchecked")
+        Map<String, Double> byThread = (Map<String, Double>) json.get("cpu_us_per_node_msg_by_thread");
+        assertThat(byThread).as("the nodes' event loops and the link proxies, by thread")
+                .containsKeys("wakurelay-p2p-e", "loadgen-link-de");
     }
 }
