@@ -156,6 +156,7 @@ final class MeshScenario {
             long receipts0 = receipts.get();
             double duplicates0 = sum(nodes, "libp2p.gossipsub.duplicate", null);
             double saved0 = sum(nodes, "libp2p.gossipsub.idontwant.saved.messages", null);
+            double byBytes0 = sum(nodes, "waku.relay.message.ids.by.bytes", null);
             double bytesOut0 = sum(nodes, "libp2p.network.bytes", "out");
             Measurement m = new Measurement("mesh", workload.count(), null)
                     .notNodeCpu(() -> frames.encoderCpuNanos() + delay.cpuNanos());
@@ -184,6 +185,8 @@ final class MeshScenario {
             extras.put("delivery_ratio", (receipts.get() - receipts0) / perNodeMessage);
             extras.put("duplicates_per_node_msg",
                     round3((sum(nodes, "libp2p.gossipsub.duplicate", null) - duplicates0) / perNodeMessage));
+            extras.put("ids_by_bytes_per_node_msg",
+                    round3((sum(nodes, "waku.relay.message.ids.by.bytes", null) - byBytes0) / perNodeMessage));
             extras.put("idontwant_saved_per_node_msg",
                     round3((sum(nodes, "libp2p.gossipsub.idontwant.saved.messages", null) - saved0) / perNodeMessage));
             extras.put("bytes_out_per_node_msg",

@@ -15,8 +15,6 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.net.InetAddress;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
@@ -56,7 +54,7 @@ final class GossipRouter {
     private final ByteBufAllocator alloc;
     private final LongSupplier nanoTime;
     private final LongSupplier wallClockNanos;
-    private final ThreadLocal<MessageDigest> sha256 = ThreadLocal.withInitial(GossipRouter::newSha256);
+    private final MessageIds ids; // takes this lock for its fingerprints and the cache
 
     // ---- state, guarded by this
     private final Map<PeerId, PeerState> peers = new HashMap<>();
@@ -92,6 +90,7 @@ final class GossipRouter {
         long now = nanoTime.getAsLong();
         this.seen = new SeenCache(config.seenCacheCapacity(), params.seenTtl(), now);
         this.cache = new MessageCache(params.historyLength(), params.historyGossip(), config.messageCacheBytes());
+        this.ids = new MessageIds(counters, events, cache, this);
         this.control = new ControlHandler(config, events, mesh, seen, promises, cache);
         this.candidates = new MeshCandidates(subscribers, this::score);
         this.own = new OwnSubscriptions(config, metrics, peers, mesh, fanout, fanoutLastPublished, candidates, this::score);
@@ -248,7 +247,8 @@ final class GossipRouter {
         }
         int messageBytes = m.data().readableBytes();
         meters.received(messageBytes);
-        MessageId id = messageId(m.data());
+        long fingerprint = MessageIds.fingerprint(m.message());
+        MessageId id = ids.ofCopy(m, fingerprint);
         Outbox dontWant;
         synchronized (this) {
             if (closed) {
@@ -268,6 +268,7 @@ final class GossipRouter {
                 }
                 return;
             }
+            ids.remember(fingerprint, id);
             dontWant = control.announceDontWant(m.topic(), from, id, messageBytes);
         }
         send(dontWant);
@@ -395,14 +396,11 @@ final class GossipRouter {
         return rejected.size();
     }
 
+    /** The id of this node's own message, whose WakuMessage bytes are {@code data}. */
     MessageId messageId(ByteBuf data) {
-        MessageDigest digest = sha256.get();
-        for (java.nio.ByteBuffer part : data.nioBuffers()) {
-            digest.update(part);
-        }
-        counters.messageIdComputed();
-        return new MessageId(digest.digest());
+        return ids.sha256(data);
     }
+
 
     /** Marks a message of this node's own seen; false when it was seen before (a duplicate publish). */
     synchronized boolean markSeen(MessageId id) {
@@ -585,13 +583,5 @@ final class GossipRouter {
     /** What peers can make the router hold, summed over the connected peers: for the gauges and tests of the bounds. */
     synchronized RouterViews.StateSizes stateSizes() {
         return RouterViews.stateSizes(peers.values(), promises.size(), retainedScores.size());
-    }
-
-    private static MessageDigest newSha256() {
-        try {
-            return MessageDigest.getInstance("SHA-256");
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException(e);
-        }
     }
 }

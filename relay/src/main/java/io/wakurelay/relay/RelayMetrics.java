@@ -34,6 +34,7 @@ final class RelayMetrics implements RouterEvents {
     private final Counter nodeMessages;
     private final DistributionSummary messageSize;
     private final Counter duplicates;
+    private final Counter idsByBytes;
     private final Counter relayed;
     private final Counter dontWantSaved;
     private final Counter validationSuccess;
@@ -69,6 +70,9 @@ final class RelayMetrics implements RouterEvents {
                 .serviceLevelObjectives(1, 3, 5, 15, 50, 75, 100, 125, 150, 500, 700, 1000).register(registry);
         duplicates = Counter.builder("libp2p.gossipsub.duplicate")
                 .description("messages received again after their first copy (dropped by the seen cache)").register(registry);
+        idsByBytes = Counter.builder("waku.relay.message.ids.by.bytes")
+                .description("copies whose message id was found by comparing their bytes with a cached message's, not by SHA-256")
+                .register(registry);
         relayed = Counter.builder("waku.relay.messages.relayed")
                 .description("message copies written to peers (one per peer per message)").register(registry);
         dontWantSaved = Counter.builder("libp2p.gossipsub.idontwant.saved.messages")
@@ -154,6 +158,11 @@ final class RelayMetrics implements RouterEvents {
     @Override
     public void duplicate() {
         duplicates.increment();
+    }
+
+    @Override
+    public void idByBytes() {
+        idsByBytes.increment();
     }
 
     @Override

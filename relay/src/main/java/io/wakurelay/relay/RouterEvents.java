@@ -18,6 +18,9 @@ interface RouterEvents {
     /** A copy of a message already seen. */
     void duplicate();
 
+    /** A copy whose id was found by comparing its bytes with a cached message's, not by hashing them. */
+    void idByBytes();
+
     /** A message not accepted, with the reason (whether its sender is penalised is the violation's). */
     void invalid(Violation violation);
 
@@ -73,6 +76,12 @@ interface RouterEvents {
             public void duplicate() {
                 first.duplicate();
                 second.duplicate();
+            }
+
+            @Override
+            public void idByBytes() {
+                first.idByBytes();
+                second.idByBytes();
             }
 
             @Override

@@ -56,6 +56,11 @@ class RouterEventsTest {
         }
 
         @Override
+        public void idByBytes() {
+            add("idByBytes", 1);
+        }
+
+        @Override
         public void invalid(Violation violation) {
             add("invalid:" + violation, 1);
         }
