@@ -401,7 +401,6 @@ final class GossipRouter {
         return ids.sha256(data);
     }
 
-
     /** Marks a message of this node's own seen; false when it was seen before (a duplicate publish). */
     synchronized boolean markSeen(MessageId id) {
         return seen.markSeen(id, nanoTime.getAsLong());

@@ -10,13 +10,13 @@ import java.util.zip.CRC32C;
 
 /**
  * How the router learns a copy's message id. The id is the SHA-256 of the copy's WakuMessage bytes, and most copies a
- * node in a mesh receives are duplicates (with D = 6, three or four of every message): hashing each in full, 65 kB
- * at about 1.6 GB/s, was a fifth of a mesh node's receive path. So the router also remembers, for each message it
- * relayed lately, a fingerprint of its Message bytes (CRC32C and length, computed by the JDK's intrinsic at many
- * times SHA-256's speed), and a copy with a known fingerprint is compared byte for byte with the message the
- * message cache holds: if every byte is equal, so is the SHA-256 of its data, and the cached message's id is the
- * copy's. A fingerprint only nominates a candidate, so a crafted collision costs the sender's victim one comparison
- * and then the SHA-256 it would have computed anyway; it never makes two different messages one.
+ * node in a mesh receives are duplicates (3.3 per node and message in {@code loadgen mesh} with nwaku's D = 6), each
+ * hashed in full only to be dropped: 41 µs for the default mix's 65 kB (docs/benchmarks.md). So the router also
+ * remembers, for each message it relayed lately, a fingerprint of its Message bytes (CRC32C, a JDK intrinsic, and
+ * length), and a copy with a known fingerprint is compared byte for byte with the message the message cache holds:
+ * if every byte is equal, so is the SHA-256 of its data, and the cached message's id is the copy's. A fingerprint
+ * only nominates a candidate, so a crafted collision costs the sender's victim one comparison and then the SHA-256 it
+ * would have computed anyway; it never makes two different messages one.
  *
  * <p>The fingerprints are a fixed table of {@value #SLOTS} slots, each the latest fingerprint that maps to it (a
  * newer one takes an older one's slot): bounded by construction, and a message gone from the slot, or from the
@@ -24,7 +24,7 @@ import java.util.zip.CRC32C;
  * not, and run on the event loop of the connection a copy came on.
  */
 final class MessageIds {
-    /** Fingerprint slots: several seconds of messages at the rates the relay sustains. */
+    /** Fingerprint slots: about three seconds of messages at 1,400 a second. */
     static final int SLOTS = 4096;
 
     private final PathCounters counters;

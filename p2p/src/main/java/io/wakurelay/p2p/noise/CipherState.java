@@ -21,9 +21,9 @@ import javax.crypto.spec.SecretKeySpec;
  * on the caller's buffers (heap or direct) without copies of its own. The JDK's own allocation per message is
  * constant for heap buffers, but for direct buffers the JDK copies through new arrays as large as the message
  * (and on JDK 17 several times that when decrypting): {@code CipherStateBenchmark} measures both, and copying
- * direct buffers through one reused heap array first. Conscrypt's is the opposite ({@link #directBuffers()}), so the
- * frame codecs give each implementation the kind it works on in place. Not thread safe: one thread (a connection's event loop)
- * uses it at a time. The nonce 2^64-1 is reserved: a session that reaches it must end ({@link NoiseException}).
+ * direct buffers through one reused heap array first. Conscrypt's is the opposite ({@link #directBuffers()}), so
+ * the frame codecs give each implementation the kind it works on in place. Not thread safe: one thread (a
+ * connection's event loop) uses it at a time. The nonce 2^64-1 is reserved: a session that reaches it must end ({@link NoiseException}).
  */
 public final class CipherState {
 
