@@ -2,6 +2,7 @@ package io.wakurelay.node;
 
 import io.wakurelay.node.config.PeerExchangeSettings;
 import io.wakurelay.node.config.PeerManagerConfig;
+import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.wakurelay.discovery.dns.DnsDiscoveryMetrics;
 import io.wakurelay.discovery.enr.Enr;
@@ -50,6 +51,9 @@ final class NodePeerExchange {
             Host host, Relay relay, int clusterId, MeterRegistry registry, StartedComponents components) {
         PeerRecords records = new PeerRecords(settings.cacheCapacity());
         PeerOrigins origins = new PeerOrigins();
+        Gauge.builder("waku.peer.origins", origins, PeerOrigins::size)
+                .description("peers whose origin (how the node found them) is noted for /admin/v1/peers; at most 4,096, "
+                        + "the one noted longest ago forgotten first").register(registry);
         for (Enr record : settings.staticRecords()) {
             records.offer(record);
         }
