@@ -27,15 +27,18 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * A one-way delay on chosen links between in-process nodes: for each link a TCP proxy on 127.0.0.1 that forwards
- * every byte either way {@code delay} after it read it. The dialling node connects to the proxy instead of the
- * node it dials, so each direction of that connection, everything Noise, yamux and gossipsub write, arrives
- * {@code delay} late, as over a network with that one-way latency (unlimited bandwidth, no loss).
+ * A one-way delay on chosen links between in-process nodes, and optionally a bandwidth: for each link a TCP proxy on
+ * 127.0.0.1 that forwards every byte either way {@code delay} after it read it. The dialling node connects to the
+ * proxy instead of the node it dials, so each direction of that connection, everything Noise, yamux and gossipsub
+ * write, arrives {@code delay} late, as over a network with that one-way latency (no loss). With a bandwidth, each
+ * direction is also a line that sends one byte after another at that rate: what is read waits for the bytes before it
+ * to have gone out, then takes its own size over the rate, then the delay (serialisation, then propagation).
  *
  * <p>Nothing waits on an event loop: a read is scheduled for writing on the same event loop as both sockets of the
- * link, so the bytes keep their order (equal delays, deadlines in reading order). What is in flight per direction is
- * bounded: past {@value #HIGH_WATER_BYTES} bytes the proxy stops reading that side until it is below
- * {@value #LOW_WATER_BYTES}, and TCP's own flow control holds the writer back, as a full network path would.
+ * link, so the bytes keep their order (deadlines in reading order). What is in flight per direction is bounded: past
+ * {@value #HIGH_WATER_BYTES} bytes (with a bandwidth, twice the bytes the line carries in one delay, at least
+ * {@value #MIN_HIGH_WATER_BYTES}: a router's buffer, not a backlog of seconds) the proxy stops reading that side
+ * until it is below half that, and TCP's own flow control holds the writer back, as a full network path would.
  *
  * <p>The proxies run on threads of their own ({@value #THREAD_PREFIX}*): {@link #cpuNanos()} is their CPU time,
  * which a scenario subtracts from its nodes' so that the delay's cost is not counted as the nodes'.
@@ -43,18 +46,28 @@ import java.util.concurrent.atomic.AtomicInteger;
 final class LinkDelay implements AutoCloseable {
     static final String THREAD_PREFIX = "loadgen-link-delay-";
     static final int HIGH_WATER_BYTES = 16 << 20;
-    static final int LOW_WATER_BYTES = 8 << 20;
+    static final int MIN_HIGH_WATER_BYTES = 256 << 10;
 
     private final long delayNanos;
+    private final long bitsPerSecond; // 0: no limit
+    private final long highWater;
     private final List<Thread> threads = new CopyOnWriteArrayList<>();
     private final EventLoopGroup group;
     private final List<Channel> servers = new CopyOnWriteArrayList<>();
 
     LinkDelay(Duration delay, int threadCount) {
-        if (delay.isNegative()) {
-            throw new IllegalArgumentException("a link delay cannot be negative: " + delay);
+        this(delay, 0, threadCount);
+    }
+
+    /** @param bitsPerSecond each direction's bandwidth; 0 for none */
+    LinkDelay(Duration delay, long bitsPerSecond, int threadCount) {
+        if (delay.isNegative() || bitsPerSecond < 0) {
+            throw new IllegalArgumentException("a link delay and bandwidth cannot be negative: " + delay + ", " + bitsPerSecond);
         }
         this.delayNanos = delay.toNanos();
+        this.bitsPerSecond = bitsPerSecond;
+        this.highWater = bitsPerSecond == 0 ? HIGH_WATER_BYTES
+                : Math.max(MIN_HIGH_WATER_BYTES, Math.min(HIGH_WATER_BYTES, 2 * bitsPerSecond / 8 * delay.toMillis() / 1000));
         AtomicInteger n = new AtomicInteger();
         this.group = new NioEventLoopGroup(threadCount, r -> {
             Thread t = new Thread(r, THREAD_PREFIX + n.getAndIncrement());
@@ -126,6 +139,7 @@ final class LinkDelay implements AutoCloseable {
         private final ArrayDeque<ByteBuf> pending = new ArrayDeque<>();
         private Channel peer; // set on the event loop once both sides are connected
         private long inFlight;
+        private long lineFreeAt = Long.MIN_VALUE; // with a bandwidth: when the bytes read so far have gone out
 
         @Override
         public void channelRead(ChannelHandlerContext ctx, Object msg) {
@@ -136,10 +150,21 @@ final class LinkDelay implements AutoCloseable {
             ByteBuf bytes = (ByteBuf) msg;
             pending.add(bytes);
             inFlight += bytes.readableBytes();
-            if (inFlight > HIGH_WATER_BYTES) {
+            if (inFlight > highWater) {
                 ctx.channel().config().setAutoRead(false);
             }
-            ctx.executor().schedule(() -> forwardOldest(ctx), delayNanos, TimeUnit.NANOSECONDS);
+            ctx.executor().schedule(() -> forwardOldest(ctx), waitNanos(bytes.readableBytes()), TimeUnit.NANOSECONDS);
+        }
+
+        /** How long {@code size} bytes read now wait: the delay, after the line has sent them and all before them. */
+        private long waitNanos(int size) {
+            if (bitsPerSecond == 0) {
+                return delayNanos;
+            }
+            long now = System.nanoTime();
+            long start = lineFreeAt == Long.MIN_VALUE || lineFreeAt - now < 0 ? now : lineFreeAt;
+            lineFreeAt = start + size * 8L * 1_000_000_000L / bitsPerSecond;
+            return lineFreeAt - now + delayNanos;
         }
 
         private void forwardOldest(ChannelHandlerContext ctx) {
@@ -150,7 +175,7 @@ final class LinkDelay implements AutoCloseable {
             inFlight -= bytes.readableBytes();
             peer.writeAndFlush(bytes);
             Channel self = ctx.channel();
-            if (inFlight < LOW_WATER_BYTES && !self.config().isAutoRead() && self.isActive()) {
+            if (inFlight < highWater / 2 && !self.config().isAutoRead() && self.isActive()) {
                 self.config().setAutoRead(true);
             }
         }
@@ -160,7 +185,7 @@ final class LinkDelay implements AutoCloseable {
             Channel to = peer;
             if (to != null) {
                 // after the bytes still on their way: a close travels as late as they do
-                ctx.executor().schedule(() -> to.close(), delayNanos, TimeUnit.NANOSECONDS);
+                ctx.executor().schedule(() -> to.close(), waitNanos(0), TimeUnit.NANOSECONDS);
             }
         }
 

@@ -289,21 +289,26 @@ public final class LoadgenMain implements Runnable {
         @Option(names = "--link-delay", defaultValue = "0", paramLabel = "MS",
                 description = "one-way delay of every link, through a delaying proxy per link (default: ${DEFAULT-VALUE})")
         long linkDelayMs;
+        @Option(names = "--link-bandwidth", defaultValue = "0", paramLabel = "MBIT",
+                description = "each direction's bandwidth on every link, megabits per second, through the same proxies; 0: "
+                        + "none (default: ${DEFAULT-VALUE})")
+        double linkBandwidthMbit;
         @Option(names = "--idontwant", defaultValue = "on", paramLabel = "on|off|both",
                 description = "whether nodes send IDONTWANT; both: a run with it off, then one with it on (default: ${DEFAULT-VALUE})")
         String iDontWant;
 
         @Override
         public Integer call() {
-            if (nodes < 2 || nodes > 200 || links < 1 || rate <= 0 || linkDelayMs < 0
+            if (nodes < 2 || nodes > 200 || links < 1 || rate <= 0 || linkDelayMs < 0 || linkBandwidthMbit < 0
                     || !List.of("on", "off", "both").contains(iDontWant)) {
                 throw new CommandLine.ParameterException(new CommandLine(this), "--nodes must be 2..200, --links at "
-                        + "least 1, --rate positive, --link-delay not negative, --idontwant on, off or both");
+                        + "least 1, --rate positive, --link-delay and --link-bandwidth not negative, --idontwant on, off or both");
             }
+            long bitsPerSecond = Math.round(linkBandwidthMbit * 1e6);
             Workload w = workload.workload();
             List<Boolean> modes = iDontWant.equals("both") ? List.of(false, true) : List.of(iDontWant.equals("on"));
             return output.replaying(w).reportAll(output.inWorkDir(dir -> modes.stream().map(on -> MeshScenario.run(w,
-                    new MeshScenario.Settings(nodes, links, rate, java.time.Duration.ofMillis(linkDelayMs), on),
+                    new MeshScenario.Settings(nodes, links, rate, java.time.Duration.ofMillis(linkDelayMs), bitsPerSecond, on),
                     dir.resolve(on ? "idontwant-on" : "idontwant-off"), Sink.err)).toList()));
         }
     }

@@ -62,7 +62,8 @@ final class MeshScenario {
      * @param linkDelay one-way delay added to every link (zero: loopback's only)
      * @param iDontWant whether the nodes send IDONTWANT (gossipsub v1.2) for messages over nim-libp2p's threshold
      */
-    record Settings(int nodes, int links, double rate, Duration linkDelay, boolean iDontWant) {
+    /** @param linkBitsPerSecond each direction's bandwidth on every link; 0 for none */
+    record Settings(int nodes, int links, double rate, Duration linkDelay, long linkBitsPerSecond, boolean iDontWant) {
     }
 
     static ResultRow run(Workload workload, Settings settings, Path dir, PrintStream err) {
@@ -72,9 +73,9 @@ final class MeshScenario {
         SplittableRandom random = new SplittableRandom(workload.seed());
         int overlayLinks = 0;
         List<Integer> dialled = new ArrayList<>();
-        boolean delayed = !settings.linkDelay().isZero();
+        boolean delayed = !settings.linkDelay().isZero() || settings.linkBitsPerSecond() > 0;
         try (FrameSet frames = new FrameSet(workload);
-             LinkDelay delay = new LinkDelay(settings.linkDelay(), delayed ? 2 : 1)) {
+             LinkDelay delay = new LinkDelay(settings.linkDelay(), settings.linkBitsPerSecond(), delayed ? 2 : 1)) {
             try {
                 for (int i = 0; i < n; i++) {
                     List<String> dials = new ArrayList<>();
@@ -181,6 +182,7 @@ final class MeshScenario {
             extras.put("overlay_links", overlayLinks);
             extras.put("rate", settings.rate());
             extras.put("link_delay_ms", settings.linkDelay().toMillis());
+            extras.put("link_bandwidth_mbit", settings.linkBitsPerSecond() / 1e6);
             extras.put("idontwant", settings.iDontWant() ? "on" : "off");
             extras.put("delivery_ratio", (receipts.get() - receipts0) / perNodeMessage);
             extras.put("duplicates_per_node_msg",

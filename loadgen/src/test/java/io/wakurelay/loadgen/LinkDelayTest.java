@@ -62,6 +62,33 @@ class LinkDelayTest {
         }
     }
 
+    /** 8 Mbit/s is 1 MB/s: 400,000 bytes take 400 ms to go out, then the delay; a byte behind them waits as long. */
+    @Test
+    void withABandwidthBytesWaitForTheLineAndThoseAheadOfThem() throws Exception {
+        byte[] sent = new byte[400_000];
+        new SplittableRandom(2).nextBytes(sent);
+        try (ServerSocket server = echo(); LinkDelay link = new LinkDelay(Duration.ofMillis(10), 8_000_000, 1)) {
+            InetSocketAddress proxy = link.link(new InetSocketAddress(server.getInetAddress(), server.getLocalPort()));
+            try (Socket client = new Socket(proxy.getAddress(), proxy.getPort())) {
+                long start = System.nanoTime();
+                Thread writer = new Thread(() -> {
+                    try {
+                        client.getOutputStream().write(sent);
+                    } catch (Exception ignored) {
+                        // the reader's assertion says what went wrong
+                    }
+                });
+                writer.start();
+                byte[] back = new byte[sent.length];
+                new DataInputStream(client.getInputStream()).readFully(back);
+                writer.join();
+                // each direction is a line of its own: 400 ms out, 400 ms back, overlapping but for the first bytes
+                assertThat(Duration.ofNanos(System.nanoTime() - start)).isGreaterThanOrEqualTo(Duration.ofMillis(400));
+                assertThat(Arrays.equals(back, sent)).as("the bytes come back as sent, in order").isTrue();
+            }
+        }
+    }
+
     @Test
     void aZeroDelayLinkForwardsAtOnce() throws Exception {
         try (ServerSocket server = echo(); LinkDelay link = new LinkDelay(Duration.ZERO, 1)) {

@@ -24,7 +24,7 @@ class MeshScenarioTest {
                 Workload.DEFAULT_CONTENT_TOPIC);
         Duration delay = Duration.ofMillis(30);
 
-        ResultRow row = MeshScenario.run(workload, new MeshScenario.Settings(4, 2, 20, delay, true), dir, QUIET);
+        ResultRow row = MeshScenario.run(workload, new MeshScenario.Settings(4, 2, 20, delay, 0, true), dir, QUIET);
 
         Map<String, Object> json = row.json();
         assertThat(row.missing()).isZero();

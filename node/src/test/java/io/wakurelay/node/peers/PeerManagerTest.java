@@ -136,8 +136,10 @@ class PeerManagerTest {
         Eventually.until(() -> node.connection(peer.peerId()).isPresent(), WAIT,
                 () -> "not redialled; dials: " + registry.find("waku.peers.dials").counters());
         assertThat((System.nanoTime() - failedAt) / 1_000_000).isGreaterThanOrEqualTo(2_000);
-        assertThat(count("waku.peers.dials", "outcome", "successful")).isEqualTo(1);
-        assertThat(manager.store().get(peer.peerId()).failedAttempts).isZero();
+        // the connection is visible a moment before the manager's dial completes and counts it (failed in CI)
+        Eventually.until(() -> count("waku.peers.dials", "outcome", "successful") == 1
+                        && manager.store().get(peer.peerId()).failedAttempts == 0, WAIT,
+                () -> "dials: " + registry.find("waku.peers.dials").counters());
     }
 
     @Test
