@@ -33,6 +33,22 @@ class LinkDelayTest {
         return server;
     }
 
+    /** Writes {@code sent} on a thread of its own while reading as many bytes back, and returns them. */
+    private static byte[] echoed(Socket client, byte[] sent) throws Exception {
+        Thread writer = new Thread(() -> {
+            try {
+                client.getOutputStream().write(sent);
+            } catch (Exception ignored) {
+                // the reader's assertion says what went wrong
+            }
+        });
+        writer.start();
+        byte[] back = new byte[sent.length];
+        new DataInputStream(client.getInputStream()).readFully(back);
+        writer.join();
+        return back;
+    }
+
     @Test
     void aRoundTripThroughTheLinkTakesTwiceTheDelayAndEveryByteArrivesInOrder() throws Exception {
         byte[] sent = new byte[3 << 20]; // more than one read, fewer than the in-flight bound
@@ -45,18 +61,7 @@ class LinkDelayTest {
                 assertThat(client.getInputStream().read()).isEqualTo(42);
                 assertThat(Duration.ofNanos(System.nanoTime() - start)).isGreaterThanOrEqualTo(DELAY.multipliedBy(2));
 
-                Thread writer = new Thread(() -> {
-                    try {
-                        client.getOutputStream().write(sent);
-                    } catch (Exception ignored) {
-                        // the reader's assertion says what went wrong
-                    }
-                });
-                writer.start();
-                byte[] back = new byte[sent.length];
-                new DataInputStream(client.getInputStream()).readFully(back);
-                writer.join();
-                assertThat(Arrays.equals(back, sent)).as("the bytes come back as sent, in order").isTrue();
+                assertThat(Arrays.equals(echoed(client, sent), sent)).as("the bytes come back as sent, in order").isTrue();
             }
             assertThat(link.cpuNanos()).as("the proxy's threads' CPU is measured").isPositive();
         }
@@ -71,17 +76,7 @@ class LinkDelayTest {
             InetSocketAddress proxy = link.link(new InetSocketAddress(server.getInetAddress(), server.getLocalPort()));
             try (Socket client = new Socket(proxy.getAddress(), proxy.getPort())) {
                 long start = System.nanoTime();
-                Thread writer = new Thread(() -> {
-                    try {
-                        client.getOutputStream().write(sent);
-                    } catch (Exception ignored) {
-                        // the reader's assertion says what went wrong
-                    }
-                });
-                writer.start();
-                byte[] back = new byte[sent.length];
-                new DataInputStream(client.getInputStream()).readFully(back);
-                writer.join();
+                byte[] back = echoed(client, sent);
                 // each direction is a line of its own: 400 ms out, 400 ms back, overlapping but for the first bytes
                 assertThat(Duration.ofNanos(System.nanoTime() - start)).isGreaterThanOrEqualTo(Duration.ofMillis(400));
                 assertThat(Arrays.equals(back, sent)).as("the bytes come back as sent, in order").isTrue();

@@ -1,9 +1,12 @@
 package io.wakurelay.relay;
 
 import com.google.protobuf.ByteString;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufUtil;
+import io.netty.buffer.Unpooled;
 import io.wakurelay.p2p.crypto.PrivateKey;
+import io.wakurelay.p2p.wire.Uvarint;
 import io.wakurelay.relay.proto.Message;
-import io.wakurelay.relay.proto.RPC;
 import io.wakurelay.testkit.Closer;
 import io.wakurelay.testkit.Eventually;
 import org.junit.jupiter.api.Test;
@@ -24,17 +27,8 @@ class DuplicateCopiesTest {
     @RegisterExtension
     final Closer closer = new Closer();
 
-    private static RPC subscribe() {
-        return RPC.newBuilder().addSubscriptions(RPC.SubOpts.newBuilder().setSubscribe(true).setTopicid(Messages.TOPIC)).build();
-    }
-
-    private static RPC publish(ByteString data) {
-        return RPC.newBuilder().addPublish(Message.newBuilder().setTopic(Messages.TOPIC).setData(data)).build();
-    }
-
     private static double counter(TestNode node, String name) {
-        var c = node.registry.find(name).counter();
-        return c == null ? 0 : c.count();
+        return node.counter(name, null, null);
     }
 
     /** A node and two raw peers subscribed to the topic, the first of which has sent {@code data}. */
@@ -42,10 +36,10 @@ class DuplicateCopiesTest {
         TestNode node = closer.keep(new TestNode(0, TestNode.fastConfig(), PrivateKey.generateEd25519()));
         for (RawRelayPeer p : List.of(first, second)) {
             p.connect(node.address());
-            p.send(subscribe());
+            p.send(RawRelayPeer.subscribe());
         }
         Eventually.until(() -> node.relay.peers().stream().filter(p -> p.topics().contains(Messages.TOPIC)).count() == 2);
-        first.send(publish(data));
+        first.send(RawRelayPeer.publish(data));
         Eventually.until(() -> node.received.size() == 1);
         return node;
     }
@@ -58,7 +52,7 @@ class DuplicateCopiesTest {
         TestNode node = nodeThatRelayed(data, first, second);
         long idsBefore = node.counters.messageIds();
 
-        second.send(publish(data));
+        second.send(RawRelayPeer.publish(data));
 
         Eventually.until(() -> counter(node, "libp2p.gossipsub.duplicate") == 1);
         assertThat(counter(node, "waku.relay.message.ids.by.bytes")).isEqualTo(1);
@@ -78,28 +72,18 @@ class DuplicateCopiesTest {
         ByteArrayOutputStream reordered = new ByteArrayOutputStream();
         Message.newBuilder().setTopic(Messages.TOPIC).build().writeTo(reordered);
         Message.newBuilder().setData(data).build().writeTo(reordered);
-        ByteString message = ByteString.copyFrom(reordered.toByteArray());
-        second.sendRaw(lengthPrefixed(RPC.newBuilder().build().toByteString()
-                .concat(ByteString.copyFrom(new byte[] {(2 << 3) | 2}))
-                .concat(varint(message.size())).concat(message)));
+        byte[] message = reordered.toByteArray();
+        ByteBuf frame = Unpooled.buffer(); // the length, then RPC{publish: the Message as written above}
+        Uvarint.write(frame, 1 + Uvarint.size(message.length) + message.length);
+        frame.writeByte((2 << 3) | 2);
+        Uvarint.write(frame, message.length);
+        byte[] rpc = ByteBufUtil.getBytes(frame.writeBytes(message));
+        frame.release();
+        second.sendRaw(rpc);
 
         Eventually.until(() -> counter(node, "libp2p.gossipsub.duplicate") == 1);
         assertThat(counter(node, "waku.relay.message.ids.by.bytes")).isZero();
         assertThat(node.counters.messageIds() - idsBefore).as("the copy's data was hashed").isEqualTo(1);
         assertThat(node.received.values()).singleElement().extracting(n -> n.get()).isEqualTo(1);
-    }
-
-    private static byte[] lengthPrefixed(ByteString rpc) {
-        return varint(rpc.size()).concat(rpc).toByteArray();
-    }
-
-    private static ByteString varint(int value) {
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        while ((value & ~0x7F) != 0) {
-            out.write((value & 0x7F) | 0x80);
-            value >>>= 7;
-        }
-        out.write(value);
-        return ByteString.copyFrom(out.toByteArray());
     }
 }

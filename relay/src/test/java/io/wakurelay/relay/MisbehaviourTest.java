@@ -28,11 +28,11 @@ class MisbehaviourTest {
     final Closer closer = new Closer();
 
     private static RPC subscribe() {
-        return RPC.newBuilder().addSubscriptions(RPC.SubOpts.newBuilder().setSubscribe(true).setTopicid(Messages.TOPIC)).build();
+        return RawRelayPeer.subscribe();
     }
 
     private static RPC publish(ByteString data) {
-        return RPC.newBuilder().addPublish(Message.newBuilder().setTopic(Messages.TOPIC).setData(data)).build();
+        return RawRelayPeer.publish(data);
     }
 
     private static double score(TestNode node, RawRelayPeer peer) {
@@ -41,9 +41,7 @@ class MisbehaviourTest {
     }
 
     private static double counter(TestNode node, String name, String tag, String value) {
-        var search = node.registry.find(name);
-        var c = (tag == null ? search : search.tag(tag, value)).counter();
-        return c == null ? 0 : c.count();
+        return node.counter(name, tag, value);
     }
 
     @Test

@@ -1,5 +1,6 @@
 package io.wakurelay.relay;
 
+import com.google.protobuf.ByteString;
 import com.google.protobuf.InvalidProtocolBufferException;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.netty.buffer.ByteBuf;
@@ -15,6 +16,7 @@ import io.wakurelay.p2p.connection.StreamHandler;
 import io.wakurelay.p2p.crypto.PrivateKey;
 import io.wakurelay.p2p.multiaddr.Multiaddr;
 import io.wakurelay.p2p.wire.Frames;
+import io.wakurelay.relay.proto.Message;
 import io.wakurelay.relay.proto.RPC;
 
 import java.net.InetSocketAddress;
@@ -94,6 +96,16 @@ final class RawRelayPeer implements AutoCloseable {
     /** Writes bytes as they are: part of a length-prefixed RPC, or anything else. */
     void sendRaw(byte[] bytes) {
         stream.write(Unpooled.wrappedBuffer(bytes));
+    }
+
+    /** The RPC that subscribes to {@link Messages#TOPIC}. */
+    static RPC subscribe() {
+        return RPC.newBuilder().addSubscriptions(RPC.SubOpts.newBuilder().setSubscribe(true).setTopicid(Messages.TOPIC)).build();
+    }
+
+    /** The RPC that publishes {@code data} (a WakuMessage's bytes, or anything) on {@link Messages#TOPIC}. */
+    static RPC publish(ByteString data) {
+        return RPC.newBuilder().addPublish(Message.newBuilder().setTopic(Messages.TOPIC).setData(data)).build();
     }
 
     /** An RPC as it goes on the wire: its length, then its bytes. */

@@ -83,6 +83,13 @@ final class TestNode implements AutoCloseable {
         return registry.find("waku.relay.messages.relayed").counter().count();
     }
 
+    /** The count of the counter {@code name} (with {@code tag} = {@code value}, unless tag is null); 0 when absent. */
+    double counter(String name, String tag, String value) {
+        var search = registry.find(name);
+        var c = (tag == null ? search : search.tag(tag, value)).counter();
+        return c == null ? 0 : c.count();
+    }
+
     @Override
     public void close() {
         relay.shutdown(Duration.ofSeconds(2)).block(Duration.ofSeconds(10));
