@@ -14,6 +14,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
 import java.util.function.Consumer;
+import java.util.function.Supplier;
 
 /**
  * Asks one node for peers at start and then every {@link PeerExchangeClientConfig#interval()}, as nwaku's
@@ -48,36 +49,29 @@ public final class PeerExchangeLoop implements AutoCloseable {
      * ({@link PeerExchangeClient#candidates}) go to {@code onFound} (the node's peer manager), which dials them.
      */
     public static PeerExchangeLoop offering(PeerExchangeClient client, Multiaddr node, Consumer<List<Enr>> onFound) {
-        Objects.requireNonNull(node, "node");
-        Duration interval = client.config().interval();
-        log.info("peer exchange: asking {} for {} peers now and every {} s", node, client.config().numPeers(),
-                interval.toSeconds());
-        Disposable rounds = Flux.interval(Duration.ZERO, interval, Schedulers.parallel())
-                .onBackpressureDrop()
-                .concatMap(i -> client.candidates(node)
-                        .doOnNext(found -> log.info("peer exchange: {} answered {} records worth dialling", node,
-                                found.size()))
-                        .doOnNext(onFound)
-                        .onErrorResume(e -> {
-                            log.warn("peer exchange: asking {} failed: {}", node, e.getMessage());
-                            return Mono.empty();
-                        }), 1)
-                .subscribe();
-        return new PeerExchangeLoop(rounds);
+        return every(client, node, Schedulers.parallel(), () -> client.candidates(node)
+                .doOnNext(found -> log.info("peer exchange: {} answered {} records worth dialling", node, found.size()))
+                .doOnNext(onFound));
     }
 
     static PeerExchangeLoop start(PeerExchangeClient client, Multiaddr node, Consumer<List<Enr>> onConnected,
                                   Scheduler timer) {
+        return every(client, node, timer, () -> client.discover(node)
+                .doOnNext(round -> log.info("peer exchange: {} answered {} records; connected to {} of their peers",
+                        node, round.received(), round.connected().size()))
+                .doOnNext(round -> onConnected.accept(round.connected())));
+    }
+
+    /** Runs {@code round} now and every interval of the client's, one at a time; a failed round is logged and skipped. */
+    private static PeerExchangeLoop every(PeerExchangeClient client, Multiaddr node, Scheduler timer,
+                                          Supplier<Mono<?>> round) {
         Objects.requireNonNull(node, "node");
         Duration interval = client.config().interval();
         log.info("peer exchange: asking {} for {} peers now and every {} s", node, client.config().numPeers(),
                 interval.toSeconds());
         Disposable rounds = Flux.interval(Duration.ZERO, interval, timer)
                 .onBackpressureDrop()
-                .concatMap(i -> client.discover(node)
-                        .doOnNext(round -> log.info("peer exchange: {} answered {} records; connected to {} of their peers",
-                                node, round.received(), round.connected().size()))
-                        .doOnNext(round -> onConnected.accept(round.connected()))
+                .concatMap(i -> round.get()
                         .onErrorResume(e -> {
                             log.warn("peer exchange: asking {} failed: {}", node, e.getMessage());
                             return Mono.empty();
