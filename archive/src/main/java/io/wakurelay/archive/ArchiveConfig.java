@@ -16,7 +16,7 @@ import java.util.Objects;
  * @param flushInterval     with {@link Durability#FLUSH}: the longest a written batch waits before a flush that will
  *                          acknowledge it is asked for (0: a flush after every batch)
  * @param maxBatchMessages  envelopes per RocksDB WriteBatch at most
- * @param maxBatchDelay     how long a batch that is not full waits for more envelopes (0: commit at once)
+ * @param maxBatchDelay     how long a batch that is not full waits for more envelopes (0, the default: commit at once)
  * @param maxPendingMessages envelopes requested from upstream and not yet committed, at most
  * @param blockCacheBytes   the LRU block cache shared by every column family; memtables are charged to it too
  * @param writeBufferBytes  memtable budget for all column families together: above it the largest memtable is flushed;
@@ -43,6 +43,8 @@ public record ArchiveConfig(Path dataDir, RetentionPolicy retention, Durability 
      * 65,535 of them; a larger batch would fail every time and be retried for ever.
      */
     public static final int MAX_POSTGRES_BATCH_MESSAGES = 65_535 / 8;
+    /** The batch delay of an archive in PostgreSQL ({@link #withPostgres}); RocksDB's default is none. */
+    public static final Duration POSTGRES_MAX_BATCH_DELAY = Duration.ofMillis(5);
     private static final int MAX_PENDING_LIMIT = 1_000_000;
     private static final Duration MAX_BATCH_DELAY_LIMIT = Duration.ofSeconds(10);
     private static final Duration MAX_FLUSH_INTERVAL_LIMIT = Duration.ofSeconds(60);
@@ -50,13 +52,14 @@ public record ArchiveConfig(Path dataDir, RetentionPolicy retention, Durability 
     private static final long MIN_WRITE_RATE_BYTES = 1L << 20;
 
     /**
-     * Every default (flags, docs and tests read them here): nwaku's two-day retention, batches of 64 envelopes
-     * waiting at most 5 ms, 256 envelopes in flight, a 128 MiB block cache with 64 MiB of memtables charged to it,
+     * Every default (flags, docs and tests read them here): nwaku's two-day retention, batches of at most 64
+     * envelopes committed as soon as the writer is free (what arrives during a commit goes into the next: ADR 0082),
+     * 256 envelopes in flight, a 128 MiB block cache with 64 MiB of memtables charged to it,
      * acknowledged once in the write-ahead log (a flush-acknowledged archive asks for a flush within 200 ms), with no
      * limit on the rate it writes to disk, flushes and compactions with direct I/O where the disk takes it.
      */
     public static final ArchiveConfig DEFAULTS = new ArchiveConfig(Path.of("data", "store"),
-            new RetentionPolicy.Time(Duration.ofDays(2)), Durability.WAL, Duration.ofMillis(200), 64, Duration.ofMillis(5), 256, 128L << 20, 64L << 20,
+            new RetentionPolicy.Time(Duration.ofDays(2)), Durability.WAL, Duration.ofMillis(200), 64, Duration.ZERO, 256, 128L << 20, 64L << 20,
             Duration.ofMinutes(5), 0, null, true);
 
     public ArchiveConfig {
@@ -103,6 +106,15 @@ public record ArchiveConfig(Path dataDir, RetentionPolicy retention, Durability 
     /** Which backend this config opens: {@code rocksdb} or {@code postgres} (the {@code backend} label of metrics and logs). */
     public String backend() {
         return postgres == null ? "rocksdb" : "postgres";
+    }
+
+    /**
+     * This config archiving in the PostgreSQL database {@code postgres} (null: in RocksDB, as it was), a partial batch
+     * waiting {@link #POSTGRES_MAX_BATCH_DELAY} for company: every PostgreSQL commit is a round trip and an fsync
+     * on the server, and there committing at once measured no faster (ADR 0082).
+     */
+    public ArchiveConfig withPostgres(PostgresConfig postgres) {
+        return postgres == null ? this : toBuilder().postgres(postgres).maxBatchDelay(POSTGRES_MAX_BATCH_DELAY).build();
     }
 
     /** {@link #DEFAULTS} in {@code dataDir}. */

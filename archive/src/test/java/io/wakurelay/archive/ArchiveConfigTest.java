@@ -16,7 +16,9 @@ class ArchiveConfigTest {
         assertThat(defaults.retention()).isEqualTo(RetentionPolicy.parse("time:172800"));
         assertThat(defaults.durability()).isEqualTo(Durability.WAL);
         assertThat(defaults.maxBatchMessages()).isEqualTo(64);
-        assertThat(defaults.maxBatchDelay()).isEqualTo(Duration.ofMillis(5));
+        assertThat(defaults.maxBatchDelay()).as("RocksDB commits a partial batch at once (ADR 0082)").isZero();
+        assertThat(defaults.withPostgres(PostgresConfig.DEFAULTS).maxBatchDelay()).isEqualTo(Duration.ofMillis(5));
+        assertThat(defaults.withPostgres(null)).isSameAs(defaults);
         assertThat(defaults.maxPendingMessages()).isEqualTo(256);
         assertThat(defaults.blockCacheBytes()).isEqualTo(128L << 20);
         assertThat(defaults.writeBufferBytes()).isEqualTo(64L << 20);

@@ -68,7 +68,7 @@ final class InProcessNodes {
                         .limits(defaults.relay().limits().withMaxClockDrift(CLOCK_DRIFT))
                         .messageCacheBytes(MESSAGE_CACHE_BYTES).build())
                 .archive(store ? defaults.archive().toBuilder().dataDir(dataDir.resolve("store"))
-                        .retention(new RetentionPolicy.None()).durability(durability).postgres(postgres(storeDbUrl)).build() : null)
+                        .retention(new RetentionPolicy.None()).durability(durability).build().withPostgres(postgres(storeDbUrl)) : null)
                 .rest(null).metrics(null).build();
     }
 

@@ -1,5 +1,6 @@
 package io.wakurelay.node;
 
+import io.wakurelay.archive.ArchiveConfig;
 import io.wakurelay.node.logging.LogFormat;
 import io.wakurelay.node.config.NodeConfig;
 import io.wakurelay.archive.Durability;
@@ -400,6 +401,16 @@ class NodeCommandLineTest {
         assertThat(pg.archive().postgres().statementTimeout()).isEqualTo(Duration.ofSeconds(5));
         assertThat(pg.archive().postgres().startWait()).isZero();
         assertThat(pg.toString()).doesNotContain("secret");
+    }
+
+    @Test
+    void rocksDbCommitsAPartialBatchAtOnceWhilePostgresWaitsForCompany() throws Exception {
+        // ADR 0082: group commit with no window for RocksDB; PostgreSQL keeps its window (a commit is a round trip)
+        NodeConfig rocks = NodeMain.parse(new String[]{"--data-dir", dir.toString()}, Map.of());
+        assertThat(rocks.archive().maxBatchDelay()).isZero();
+        NodeConfig pg = NodeMain.parse(new String[]{"--data-dir", dir.toString(), "--store-message-db-url",
+                "postgres://waku:secret@db.example:5433/store"}, Map.of());
+        assertThat(pg.archive().maxBatchDelay()).isEqualTo(ArchiveConfig.POSTGRES_MAX_BATCH_DELAY).isPositive();
     }
 
     @Test

@@ -46,7 +46,7 @@ public final class FleetWriteThroughput {
         int n = Integer.parseInt(args[2]);
         PostgresConfig postgres = pg.applyTo(PostgresConfig.builder()).build();
         ArchiveConfig config = ArchiveConfig.defaults(Path.of("unused")).toBuilder().retention(new RetentionPolicy.None())
-                .postgres(postgres).build();
+                .build().withPostgres(postgres);
         int[] sizes = PayloadMix.parse(PayloadMix.DEFAULT_SPEC).sizes(PayloadMix.DEFAULT_SEED, n);
         long now = WallClock.nowNanos();
         List<MessageArchive> archives = new ArrayList<>();

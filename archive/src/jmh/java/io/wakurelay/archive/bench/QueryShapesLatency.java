@@ -59,7 +59,8 @@ public final class QueryShapesLatency {
         ArchiveConfigBuilder config = ArchiveConfig.defaults(dir).toBuilder().retention(new RetentionPolicy.None());
         if (!rocks) {
             StoreDbUrl.Postgres pg = (StoreDbUrl.Postgres) StoreDbUrl.parse(url);
-            config.postgres(pg.applyTo(PostgresConfig.builder()).statementTimeout(Duration.ofMinutes(5)).build());
+            config.postgres(pg.applyTo(PostgresConfig.builder()).statementTimeout(Duration.ofMinutes(5)).build())
+                    .maxBatchDelay(ArchiveConfig.POSTGRES_MAX_BATCH_DELAY);
         }
         String backend = rocks ? "rocksdb" : "postgres";
         long base = io.wakurelay.protocol.WallClock.nowNanos() - SPAN_NANOS;

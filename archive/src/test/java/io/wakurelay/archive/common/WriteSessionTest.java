@@ -1,5 +1,6 @@
 package io.wakurelay.archive.common;
 
+import io.wakurelay.archive.ArchiveConfig;
 import io.wakurelay.archive.CommittedBatch;
 import io.wakurelay.archive.TestEnvelopes;
 import io.wakurelay.protocol.Envelope;
@@ -116,6 +117,25 @@ class WriteSessionTest {
                 .expectNoEvent(Duration.ofMillis(9))
                 .thenAwait(Duration.ofMillis(1))
                 .assertNext(ack -> assertThat(ack.stored()).containsExactly(envelopes.get(2).hash()))
+                .thenCancel()
+                .verify(NO_HANG);
+        assertEverythingReleased(envelopes);
+    }
+
+    @Test
+    void byDefaultALoneEnvelopeIsCommittedAtOnceAndWhatQueuedMeanwhileGoesTogether() {
+        // ADR 0082: no batch window; a batch is what queued while the writer could not commit (here: no demand)
+        List<Envelope> envelopes = TestEnvelopes.sequence(0, 4, 32);
+        verify(session(2, 8, ArchiveConfig.DEFAULTS.maxBatchDelay()), 1)
+                .then(() -> upstream.next(envelopes.get(0)))
+                .then(() -> assertThat(writer.attemptsAtMillis).containsExactly(0L))
+                .assertNext(ack -> assertThat(ack.stored()).containsExactly(envelopes.get(0).hash()))
+                .then(() -> upstream.next(envelopes.get(1), envelopes.get(2), envelopes.get(3)))
+                .then(() -> assertThat(writer.attemptsAtMillis).containsExactly(0L))
+                .thenRequest(2)
+                .assertNext(ack -> assertThat(ack.stored()).containsExactlyElementsOf(hashes(envelopes.subList(1, 3))))
+                .assertNext(ack -> assertThat(ack.stored()).containsExactly(envelopes.get(3).hash()))
+                .then(() -> assertThat(writer.attemptsAtMillis).containsExactly(0L, 0L, 0L))
                 .thenCancel()
                 .verify(NO_HANG);
         assertEverythingReleased(envelopes);

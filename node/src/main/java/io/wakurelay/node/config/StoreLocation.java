@@ -36,7 +36,7 @@ final class StoreLocation {
         if (pg.password().isEmpty()) {
             config.password(password(options));
         }
-        return embedded.toBuilder().postgres(config.build()).build();
+        return embedded.withPostgres(config.build());
     }
 
     private static String password(NodeOptions options) {
