@@ -66,7 +66,7 @@ final class DriveScenario {
                 extras.put("publish_to", publishTo != null ? publishTo : "rest:" + publishRest);
                 extras.put("store_at", storeAt);
                 extras.put("rate", rate);
-                extras.put("latency_resolution_ms", StorePoller.INTERVAL_MILLIS);
+                extras.put("latency_resolution_ms", StorePoller.DEFAULT_INTERVAL.toMillis());
                 return m.finish(end == 0 ? System.nanoTime() : end, tracker.latencies(),
                         frames.payloadBytes(workload.warmup(), workload.total()), missing, extras);
             }

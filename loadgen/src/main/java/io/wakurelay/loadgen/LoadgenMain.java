@@ -16,6 +16,7 @@ import java.io.PrintStream;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -220,6 +221,8 @@ public final class LoadgenMain implements Runnable {
     @Command(name = "macro", mixinStandardHelpOptions = true,
             description = "Two nodes on loopback: a publisher and an archiving receiver.")
     static final class Macro implements Callable<Integer> {
+        @CommandLine.Spec
+        CommandLine.Model.CommandSpec spec;
         @Mixin
         WorkloadOptions workload;
         @Mixin
@@ -236,22 +239,33 @@ public final class LoadgenMain implements Runnable {
                 description = "tcp, or ws: the publisher dials the receiver over libp2p's WebSocket transport "
                         + "(in-process only; default: ${DEFAULT-VALUE})")
         String transport;
+        @Option(names = "--store-poll", defaultValue = "20", paramLabel = "MS",
+                description = "with --processes: how often the receiver's Store is polled for what it archived, "
+                        + "1 - 1000 ms; the latency's resolution (default: ${DEFAULT-VALUE})")
+        long storePollMillis;
 
         @Override
         public Integer call() {
             Workload w = workload.workload();
             if (!transport.equals("tcp") && !transport.equals("ws")) {
-                throw new CommandLine.ParameterException(new CommandLine(this),
+                throw new CommandLine.ParameterException(spec.commandLine(),
                         "--transport is tcp or ws, not " + transport);
             }
+            if (storePollMillis < 1 || storePollMillis > 1000) {
+                throw new CommandLine.ParameterException(spec.commandLine(),
+                        "--store-poll must be 1 - 1000 ms, was " + storePollMillis);
+            }
             boolean ws = transport.equals("ws");
-            return output.replaying(w).report(output.inWorkDir(dir -> MacroScenario.run(w, dir, processes, storeDbUrl, ws, Sink.err)));
+            Duration poll = Duration.ofMillis(storePollMillis);
+            return output.replaying(w).report(output.inWorkDir(dir -> MacroScenario.run(w, dir, processes, storeDbUrl, ws, poll, Sink.err)));
         }
     }
 
     @Command(name = "fanout", mixinStandardHelpOptions = true,
             description = "One archiving relay node forwarding every message to D mesh peers over Noise and yamux.")
     static final class Fanout implements Callable<Integer> {
+        @CommandLine.Spec
+        CommandLine.Model.CommandSpec spec;
         @Mixin
         WorkloadOptions workload;
         @Mixin
@@ -264,7 +278,7 @@ public final class LoadgenMain implements Runnable {
         @Override
         public Integer call() {
             if (d < 1 || d > 64) {
-                throw new CommandLine.ParameterException(new CommandLine(this), "-d must be 1..64, was " + d);
+                throw new CommandLine.ParameterException(spec.commandLine(), "-d must be 1..64, was " + d);
             }
             Workload w = workload.workload();
             return output.replaying(w).report(output.inWorkDir(dir -> FanoutScenario.run(w, d, dir, Sink.err)));
@@ -274,6 +288,8 @@ public final class LoadgenMain implements Runnable {
     @Command(name = "mesh", mixinStandardHelpOptions = true,
             description = "N relay nodes in a random overlay; messages handed to random nodes at a fixed rate reach all.")
     static final class Mesh implements Callable<Integer> {
+        @CommandLine.Spec
+        CommandLine.Model.CommandSpec spec;
         @Mixin
         WorkloadOptions workload;
         @Mixin
@@ -301,7 +317,7 @@ public final class LoadgenMain implements Runnable {
         public Integer call() {
             if (nodes < 2 || nodes > 200 || links < 1 || rate <= 0 || linkDelayMs < 0 || linkBandwidthMbit < 0
                     || !List.of("on", "off", "both").contains(iDontWant)) {
-                throw new CommandLine.ParameterException(new CommandLine(this), "--nodes must be 2..200, --links at "
+                throw new CommandLine.ParameterException(spec.commandLine(), "--nodes must be 2..200, --links at "
                         + "least 1, --rate positive, --link-delay and --link-bandwidth not negative, --idontwant on, off or both");
             }
             long bitsPerSecond = Math.round(linkBandwidthMbit * 1e6);
@@ -316,6 +332,8 @@ public final class LoadgenMain implements Runnable {
     @Command(name = "discover", mixinStandardHelpOptions = true,
             description = "N relay nodes given only node 0's ENR as discv5 bootstrap node form one mesh; a message reaches all.")
     static final class Discover implements Callable<Integer> {
+        @CommandLine.Spec
+        CommandLine.Model.CommandSpec spec;
         @Mixin
         OutputOptions output;
 
@@ -343,7 +361,7 @@ public final class LoadgenMain implements Runnable {
         @Override
         public Integer call() {
             if (nodes < 2 || nodes > 251 || count < 1 || rate <= 0 || payloadBytes < 0 || payloadBytes > 100_000) {
-                throw new CommandLine.ParameterException(new CommandLine(this),
+                throw new CommandLine.ParameterException(spec.commandLine(),
                         "--nodes must be 2..251, --count at least 1, --rate positive, --payload-bytes 0..100000");
             }
             DiscoverScenario.Params p = new DiscoverScenario.Params(nodes, DurationText.parse(lookupInterval),

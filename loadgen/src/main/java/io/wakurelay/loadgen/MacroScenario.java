@@ -30,19 +30,21 @@ final class MacroScenario {
     }
 
     static ResultRow run(Workload workload, Path dir, boolean processes, PrintStream err) {
-        return run(workload, dir, processes, "", false, err);
+        return run(workload, dir, processes, "", false, StorePoller.DEFAULT_INTERVAL, err);
     }
 
     /**
      * @param storeDbUrl where the receiver archives: empty for RocksDB, {@code postgres://...} for PostgreSQL
      * @param webSocket  whether the publisher dials the receiver over {@code /ws} (both in this JVM)
+     * @param storePoll  with {@code processes}: how often the receiver's Store is polled for what it archived
      */
     static ResultRow run(Workload workload, Path dir, boolean processes, String storeDbUrl, boolean webSocket,
-                         PrintStream err) {
+                         Duration storePoll, PrintStream err) {
         if (processes && webSocket) {
             throw new IllegalArgumentException("--transport ws runs both nodes in this JVM: leave out --processes");
         }
-        return processes ? runWithProcess(workload, dir, storeDbUrl, err) : runInProcess(workload, dir, storeDbUrl, webSocket, err);
+        return processes ? runWithProcess(workload, dir, storeDbUrl, storePoll, err)
+                : runInProcess(workload, dir, storeDbUrl, webSocket, err);
     }
 
     private static ResultRow runInProcess(Workload workload, Path dir, String storeDbUrl, boolean webSocket, PrintStream err) {
@@ -81,7 +83,7 @@ final class MacroScenario {
         }
     }
 
-    private static ResultRow runWithProcess(Workload workload, Path dir, String storeDbUrl, PrintStream err) {
+    private static ResultRow runWithProcess(Workload workload, Path dir, String storeDbUrl, Duration storePoll, PrintStream err) {
         List<String> args = List.of("--store-message-db-url", storeDbUrl,"--data-dir", dir.resolve("receiver").toString(), "--listen-address", "127.0.0.1",
                 "--tcp-port", "0", "--rest-port", "0", "--metrics-server-port", "0", "--pubsub-topic", workload.pubsubTopic(),
                 "--max-clock-drift", InProcessNodes.CLOCK_DRIFT.toSeconds() + "s", "--store-message-retention-policy", "none");
@@ -95,7 +97,7 @@ final class MacroScenario {
             Window window = Window.standard(0);
             Tracker tracker = new Tracker(workload.total(), workload.warmup(), i -> window.release(frames.payloadSize(i)));
             long start = WakuNode.nowNanos() - Duration.ofMinutes(1).toNanos();
-            try (StorePoller poller = new StorePoller(store, start, tracker); FrameFeeder feeder = new FrameFeeder(a)) {
+            try (StorePoller poller = new StorePoller(store, start, tracker, storePoll); FrameFeeder feeder = new FrameFeeder(a)) {
                 send(feeder, frames, tracker, window, 0, workload.warmup());
                 MicroScenario.await(tracker.warm, "warmup", STALL);
                 String before = metrics.scrape();
@@ -117,7 +119,7 @@ final class MacroScenario {
                 Map<String, Object> extras = new LinkedHashMap<>();
                 extras.put("mode", "processes");
                 extras.put("archive", InProcessNodes.backend(storeDbUrl));
-                extras.put("latency_resolution_ms", StorePoller.INTERVAL_MILLIS);
+                extras.put("latency_resolution_ms", storePoll.toMillis());
                 extras.put("publisher_peak_heap_mb", local.peakHeapMb());
                 extras.put("publisher_alloc_bytes_per_msg", local.allocBytesPerMsg());
                 extras.put("receiver_memory_sampled_every_ms", 100);

@@ -4,14 +4,21 @@ import io.wakurelay.protocol.MessageHash;
 
 import java.time.Duration;
 
-/** Polls a remote store for newly archived messages and reports them to a tracker, until closed. */
+/**
+ * Polls a remote store for newly archived messages and reports them to a tracker, until closed. The interval bounds
+ * the latency's resolution, and each poll is a Store query the node answers beside its work.
+ */
 final class StorePoller implements AutoCloseable {
-    static final long INTERVAL_MILLIS = 20;
+    static final Duration DEFAULT_INTERVAL = Duration.ofMillis(20);
 
     private final Periodic polling;
 
     StorePoller(RemoteStore store, long startTimeNanos, Tracker tracker) {
-        polling = new Periodic("store-poller", Duration.ofMillis(INTERVAL_MILLIS), () -> {
+        this(store, startTimeNanos, tracker, DEFAULT_INTERVAL);
+    }
+
+    StorePoller(RemoteStore store, long startTimeNanos, Tracker tracker, Duration interval) {
+        polling = new Periodic("store-poller", interval, () -> {
             for (String hex : store.newHashes(startTimeNanos)) {
                 tracker.confirmed(MessageHash.parse(hex), System.nanoTime());
             }

@@ -93,15 +93,25 @@ class ScenarioSmokeTest {
     @Test
     void macroWithTheReceiverInItsOwnProcessArchivesEveryMessage() throws Exception {
         Path json = dir.resolve("macro.json");
-        String[] row = run("macro", "--processes", "--count", "40", "--warmup", "5", "--work-dir", dir.resolve("p").toString(),
-                "--json", json.toString());
+        String[] row = run("macro", "--processes", "--store-poll", "5", "--count", "40", "--warmup", "5", "--work-dir",
+                dir.resolve("p").toString(), "--json", json.toString());
         assertThat(row[0]).isEqualTo("macro");
         assertThat(row[1]).isEqualTo("40");
         assertThat(row[6]).isEqualTo("1.000");
         assertThat(row[7]).isEqualTo("1.000");
         assertThat(row[8]).isEqualTo("0.000");
         assertThat(row[11]).as("allocation is not measurable in another process").isEqualTo("NaN");
-        assertThat(Files.readString(json)).contains("\"mode\" : \"processes\"", "\"missing\" : 0", "\"alloc_bytes_per_msg\" : null");
+        assertThat(Files.readString(json)).contains("\"mode\" : \"processes\"", "\"missing\" : 0", "\"alloc_bytes_per_msg\" : null",
+                "\"latency_resolution_ms\" : 5");
+    }
+
+    @Test
+    void aStorePollOutsideItsRangeIsRefusedNamingTheRange() {
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        int code = LoadgenMain.run(new String[]{"macro", "--processes", "--store-poll", "0"},
+                new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8));
+        assertThat(code).isEqualTo(2);
+        assertThat(err.toString(StandardCharsets.UTF_8)).contains("--store-poll must be 1 - 1000 ms, was 0");
     }
 
     @Test
