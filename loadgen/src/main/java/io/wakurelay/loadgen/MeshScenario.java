@@ -59,10 +59,10 @@ final class MeshScenario {
     /**
      * What a mesh run varies.
      *
-     * @param linkDelay one-way delay added to every link (zero: loopback's only)
-     * @param iDontWant whether the nodes send IDONTWANT (gossipsub v1.2) for messages over nim-libp2p's threshold
+     * @param linkDelay         one-way delay added to every link (zero: loopback's only)
+     * @param linkBitsPerSecond each direction's bandwidth on every link; 0 for none
+     * @param iDontWant         whether the nodes send IDONTWANT (gossipsub v1.2) for messages over nim-libp2p's threshold
      */
-    /** @param linkBitsPerSecond each direction's bandwidth on every link; 0 for none */
     record Settings(int nodes, int links, double rate, Duration linkDelay, long linkBitsPerSecond, boolean iDontWant) {
     }
 

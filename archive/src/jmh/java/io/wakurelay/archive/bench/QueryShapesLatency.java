@@ -2,7 +2,6 @@ package io.wakurelay.archive.bench;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.wakurelay.archive.ArchiveConfig;
-import io.wakurelay.archive.ArchiveConfigBuilder;
 import io.wakurelay.archive.MessageArchive;
 import io.wakurelay.archive.PostgresConfig;
 import io.wakurelay.archive.RetentionPolicy;
@@ -56,18 +55,17 @@ public final class QueryShapesLatency {
         Path out = Path.of(args[3]);
         boolean rocks = url.equals("rocksdb");
         Path dir = Files.createTempDirectory("query-shapes");
-        ArchiveConfigBuilder config = ArchiveConfig.defaults(dir).toBuilder().retention(new RetentionPolicy.None());
+        ArchiveConfig config = ArchiveConfig.defaults(dir).toBuilder().retention(new RetentionPolicy.None()).build();
         if (!rocks) {
             StoreDbUrl.Postgres pg = (StoreDbUrl.Postgres) StoreDbUrl.parse(url);
-            config.postgres(pg.applyTo(PostgresConfig.builder()).statementTimeout(Duration.ofMinutes(5)).build())
-                    .maxBatchDelay(ArchiveConfig.POSTGRES_MAX_BATCH_DELAY);
+            config = config.withPostgres(pg.applyTo(PostgresConfig.builder()).statementTimeout(Duration.ofMinutes(5)).build());
         }
         String backend = rocks ? "rocksdb" : "postgres";
         long base = io.wakurelay.protocol.WallClock.nowNanos() - SPAN_NANOS;
         long step = SPAN_NANOS / messages;
         List<MessageHash> sample = new ArrayList<>();
         Map<String, long[]> latencies = new LinkedHashMap<>();
-        try (MessageArchive archive = ArchiveBackends.open(config.build(), new SimpleMeterRegistry())) {
+        try (MessageArchive archive = ArchiveBackends.open(config, new SimpleMeterRegistry())) {
             SplittableRandom random = new SplittableRandom(42);
             long[] inserts = new long[(messages + BATCH - 1) / BATCH];
             long started = System.nanoTime();
