@@ -27,8 +27,10 @@ import java.util.regex.Pattern;
  * @param rootPollInterval          how often the roots are read from the chain (nwaku's 5 s)
  * @param unknownRootRefreshInterval at most one extra read per this interval, made when a message names a root not in
  *                                  the window
- * @param nullifiersPerEpoch        nullifiers remembered per epoch; past it the oldest of that epoch is forgotten and
- *                                  counted
+ * @param nullifiersPerEpoch        nullifiers remembered per epoch (at most 32 bytes each, 43 bytes a slot at worst);
+ *                                  past it a further valid message of that epoch is dropped without penalty and
+ *                                  counted. The Waku Network's contract caps all memberships together at 160,000
+ *                                  messages per epoch, so 200,000 is never reached by honest traffic
  */
 @RecordBuilder
 public record RlnConfig(List<URI> ethClientAddresses, String ethContractAddress, long chainId, long epochSizeSec,
@@ -44,7 +46,7 @@ public record RlnConfig(List<URI> ethClientAddresses, String ethContractAddress,
     /** nwaku's defaults: its endpoint default, no contract (one must be given), epoch 1 s, limit 1. */
     public static final RlnConfig DEFAULTS = new RlnConfig(List.of(URI.create("http://localhost:8540/")), "", 0, 1, 1,
             NullifierDerivation.V038, Duration.ofSeconds(20), 50, Duration.ofSeconds(5), Duration.ofSeconds(2),
-            1_000_000);
+            200_000);
 
     /** How the external nullifier is derived (rln/README.md of the test data, and docs/rln.md). */
     public enum NullifierDerivation {
