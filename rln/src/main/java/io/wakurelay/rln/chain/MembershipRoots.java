@@ -6,9 +6,9 @@ import io.wakurelay.rln.chain.ChainMetrics.Trigger;
 import java.net.URI;
 import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
@@ -92,11 +92,13 @@ public final class MembershipRoots implements AutoCloseable {
      * @throws ChainStartException when it cannot start, with one line naming the flag to look at
      */
     public static MembershipRoots start(MembershipRootsConfig config, MeterRegistry registry) {
-        ScheduledExecutorService executor = Executors.newSingleThreadScheduledExecutor(task -> {
+        ScheduledThreadPoolExecutor executor = new ScheduledThreadPoolExecutor(1, task -> {
             Thread thread = new Thread(task, "rln-chain");
             thread.setDaemon(true);
             return thread;
         });
+        executor.setExecuteExistingDelayedTasksAfterShutdownPolicy(false); // the next poll does not wait for the stop
+        executor.setRemoveOnCancelPolicy(true);
         return start(config, registry, new JsonRpcClient(config.callTimeout(), config.maxResponseBytes()),
                 Schedulers.fromExecutorService(executor, "rln-chain"), executor, System::nanoTime, d -> Thread.sleep(d.toMillis()));
     }
@@ -278,11 +280,8 @@ public final class MembershipRoots implements AutoCloseable {
         if (!closed.compareAndSet(false, true)) {
             return;
         }
-        Disposable poll = nextPoll;
-        if (poll != null) {
-            poll.dispose();
-        }
         if (executor != null) {
+            // a read under way ends by itself (within its call's timeout), not interrupted; the next poll is dropped
             executor.shutdown();
             try {
                 if (!executor.awaitTermination(grace.toMillis(), TimeUnit.MILLISECONDS)) {
@@ -291,6 +290,11 @@ public final class MembershipRoots implements AutoCloseable {
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 executor.shutdownNow();
+            }
+        } else {
+            Disposable poll = nextPoll;
+            if (poll != null) {
+                poll.dispose();
             }
         }
         scheduler.dispose();

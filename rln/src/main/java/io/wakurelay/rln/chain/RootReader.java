@@ -68,10 +68,10 @@ final class RootReader {
             log.debug("RLN: new membership root {}, {} held", Abi.hex(root), window.size());
             countStale = true;
         }
+        succeeded();
         if (countStale) {
             readCount();
         }
-        succeeded();
         return null;
     }
 
