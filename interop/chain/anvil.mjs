@@ -5,7 +5,8 @@
 //
 //   node --import ../polyfill.mjs anvil.mjs [--port N] [--chain-id N] [--timeout-s N]
 //   ready: {"event":"ready","peerId":"","addrs":[],"rpc":"http://127.0.0.1:N","port":N,"chainId":N,"anvilPid":N,
-//           "contract":{"name":…,"bytecode":"0x…","deployedBytecode":"0x…","methodIdentifiers":{"root()":"ebf0c717",…}}}
+//           "contract":{"name":…,"bytecode":"0x…","deployedBytecode":"0x…",
+//                       "methodIdentifiers":{"root()":"ebf0c717",…}}}
 //   No commands besides "stop". anvil's own output goes to stderr (this script's log).
 //
 // anvil ends with this script: killed when the script stops, and (through setpriv's parent-death signal, where
@@ -23,7 +24,7 @@ const ANVIL = join(here, 'node_modules', '@foundry-rs', 'anvil-linux-amd64', 'bi
 const args = parseArgs(process.argv.slice(2), {
   ...COMMON_ARGS,
   port: { type: 'int', default: 0, help: 'TCP port on 127.0.0.1 (0: any free port)' },
-  'chain-id': { type: 'int', default: 31337, help: 'the chain id anvil reports (59141: Linea Sepolia, The Waku Network\'s)' }
+  'chain-id': { type: 'int', default: 31337, help: 'the chain id anvil reports (59141: The Waku Network\'s chain)' }
 })
 
 /** Starts anvil and resolves with {child, port} once it listens; rejects when it ends first. */

@@ -32,7 +32,9 @@ export function compileContract () {
     sources: { [`${NAME}.sol`]: { content: source } },
     settings: {
       optimizer: { enabled: false },
-      outputSelection: { '*': { '*': ['abi', 'evm.bytecode.object', 'evm.deployedBytecode.object', 'evm.methodIdentifiers'] } }
+      outputSelection: {
+        '*': { '*': ['abi', 'evm.bytecode.object', 'evm.deployedBytecode.object', 'evm.methodIdentifiers'] }
+      }
     }
   }
   const output = JSON.parse(solc.compile(JSON.stringify(input)))

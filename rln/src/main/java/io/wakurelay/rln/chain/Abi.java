@@ -59,7 +59,7 @@ final class Abi {
         return Arrays.copyOf(returned, WORD);
     }
 
-    /** A big-endian {@code uint256} (the contract's root) as the 32-byte little-endian field element a proof carries. */
+    /** A big-endian {@code uint256} (the contract's root) as the 32-byte little-endian field element of a proof. */
     static byte[] rootToField(byte[] uint256BigEndian) {
         if (uint256BigEndian.length != WORD) {
             throw new IllegalArgumentException("a uint256 is 32 bytes, was " + uint256BigEndian.length);

@@ -100,7 +100,8 @@ public final class MembershipRoots implements AutoCloseable {
         executor.setExecuteExistingDelayedTasksAfterShutdownPolicy(false); // the next poll does not wait for the stop
         executor.setRemoveOnCancelPolicy(true);
         return start(config, registry, new JsonRpcClient(config.callTimeout(), config.maxResponseBytes()),
-                Schedulers.fromExecutorService(executor, "rln-chain"), executor, System::nanoTime, d -> Thread.sleep(d.toMillis()));
+                Schedulers.fromExecutorService(executor, "rln-chain"), executor, System::nanoTime,
+                d -> Thread.sleep(d.toMillis()));
     }
 
     /** {@link #start(MembershipRootsConfig, MeterRegistry)} with its parts given (tests: a fake RPC, virtual time). */
@@ -113,7 +114,8 @@ public final class MembershipRoots implements AutoCloseable {
                 throw new ChainStartException("RLN needs an eth client: give --rln-relay-eth-client-address");
             }
             if (config.ethContractAddress().isEmpty()) {
-                throw new ChainStartException("RLN needs the membership contract: give --rln-relay-eth-contract-address");
+                throw new ChainStartException(
+                        "RLN needs the membership contract: give --rln-relay-eth-contract-address");
             }
             Endpoints endpoints = new Endpoints(config.ethClientAddresses(), rpc, parts.metrics);
             RootReader reader = new RootReader(endpoints, parts.window, parts.metrics, config.ethContractAddress(),

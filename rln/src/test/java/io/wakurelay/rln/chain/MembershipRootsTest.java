@@ -60,7 +60,8 @@ class MembershipRootsTest {
         int countCalls = node.countCalls.get();
         chain.advance(Duration.ofSeconds(50));
         assertThat(node.rootCalls.get()).isEqualTo(11);
-        assertThat(node.countCalls.get()).as("nextFreeIndex() is read only when the root changed").isEqualTo(countCalls);
+        assertThat(node.countCalls.get()).as("nextFreeIndex() is read only when the root changed")
+                .isEqualTo(countCalls);
     }
 
     @Test
