@@ -1,6 +1,7 @@
 package io.wakurelay.rln;
 
 import io.soabase.recordbuilder.core.RecordBuilder;
+import io.wakurelay.rln.chain.MembershipRootsConfig;
 
 import java.net.URI;
 import java.time.Duration;
@@ -98,6 +99,21 @@ public record RlnConfig(List<URI> ethClientAddresses, String ethContractAddress,
         if (nullifiersPerEpoch < 1) {
             throw new IllegalArgumentException("nullifiers per epoch must be at least 1, was " + nullifiersPerEpoch);
         }
+    }
+
+    /**
+     * Where and how {@code MembershipRoots} reads the roots: these settings, with the bounds of its JSON-RPC calls from
+     * {@link MembershipRootsConfig#DEFAULTS}.
+     */
+    public MembershipRootsConfig membershipRoots() {
+        return MembershipRootsConfig.builder()
+                .ethClientAddresses(ethClientAddresses)
+                .ethContractAddress(ethContractAddress)
+                .chainId(chainId)
+                .rootWindow(rootWindow)
+                .pollInterval(rootPollInterval)
+                .unknownRootRefreshInterval(unknownRootRefreshInterval)
+                .build();
     }
 
     public RlnConfigBuilder toBuilder() {

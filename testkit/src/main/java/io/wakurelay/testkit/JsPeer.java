@@ -67,7 +67,12 @@ public final class JsPeer implements AutoCloseable {
          * The same light node in a page of headless Chromium (Debian's), over WebSocket as a browser app: @waku/sdk
          * bundled with esbuild, the browser driven by playwright-core.
          */
-        BROWSER_NODE("browser/browser-node.mjs");
+        BROWSER_NODE("browser/browser-node.mjs"),
+        /**
+         * Foundry's anvil (a local Ethereum node, @foundry-rs/anvil-linux-amd64) on 127.0.0.1, with our membership
+         * contract for tests compiled by solc-js; started through {@link Anvil}.
+         */
+        CHAIN("chain/anvil.mjs");
 
         private final String path;
 

@@ -11,7 +11,9 @@
  *   <li>{@code NpmInstall} runs {@code interop/install.sh} (npm ci where needed) once per JVM;</li>
  *   <li>{@code LogTail} quotes a script's log in failure messages;</li>
  *   <li>{@link io.wakurelay.testkit.JsCommandException} is a command the script answered with an error;</li>
- *   <li>{@link io.wakurelay.testkit.EchoData} is the deterministic data of the {@code echo} command.</li>
+ *   <li>{@link io.wakurelay.testkit.EchoData} is the deterministic data of the {@code echo} command;</li>
+ *   <li>{@link io.wakurelay.testkit.Anvil} is a local Ethereum node (Foundry's anvil, started by the
+ *       {@code chain/anvil.mjs} script) with our membership contract for the RLN tests.</li>
  * </ul>
  * The scripts' arguments, commands and events are in {@code interop/README.md}.
  */
