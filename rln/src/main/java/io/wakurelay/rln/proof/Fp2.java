@@ -77,6 +77,24 @@ final class Fp2 {
         FP.neg(a.c1, out.c1);
     }
 
+    /** The Frobenius map a^p: c0 - c1 u. */
+    static void conjugate(Fp2 a, Fp2 out) {
+        FP.copy(a.c0, out.c0);
+        FP.neg(a.c1, out.c1);
+    }
+
+    /** a^e for e ≥ 0. */
+    static Fp2 pow(Fp2 a, BigInteger e) {
+        Fp2 acc = new Fp2(FP.one(), new long[4]);
+        for (int i = e.bitLength() - 1; i >= 0; i--) {
+            square(acc, acc);
+            if (e.testBit(i)) {
+                mul(acc, a, acc);
+            }
+        }
+        return acc;
+    }
+
     static void dbl(Fp2 a, Fp2 out) {
         add(a, a, out);
     }

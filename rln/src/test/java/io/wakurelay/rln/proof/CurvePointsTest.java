@@ -72,14 +72,18 @@ class CurvePointsTest {
         for (int i = 0; i < 5; i++) {
             G2Point q = randomTwistPoint(random);
             assertThat(q.isOnCurve()).isTrue();
-            assertThat(q.isInSubgroup()).as("a random twist point is outside G2").isFalse();
+            assertThat(q.isInSubgroupByOrder()).as("a random twist point is outside G2").isFalse();
+            assertThat(q.isInSubgroup()).as("the endomorphism test agrees").isFalse();
             byte[] encoded = new byte[64];
             ArkworksEncoding.writeG2(q, encoded, 0);
             assertThatThrownBy(() -> ArkworksEncoding.readG2(encoded, 0))
                     .hasMessageContaining("not in the order-r subgroup");
 
             G2Point g = q.multiply(G2_COFACTOR);
+            assertThat(g.isInSubgroupByOrder()).isTrue();
             assertThat(g.isInSubgroup()).isTrue();
+            // ψ acts on G2 as multiplication by p
+            assertThat(g.psi()).isEqualTo(g.multiply(P.mod(R)));
             assertThat(g.multiply(R.add(BigInteger.TWO))).isEqualTo(g.multiply(BigInteger.TWO));
             ArkworksEncoding.writeG2(g, encoded, 0);
             assertThat(ArkworksEncoding.readG2(encoded, 0)).isEqualTo(g);
@@ -106,6 +110,18 @@ class CurvePointsTest {
             assertThatThrownBy(() -> G1Point.of(p.xValue(), p.yValue().add(BigInteger.ONE).mod(P)))
                     .hasMessageContaining("not on the curve");
             points++;
+        }
+    }
+
+    @Test
+    void theEndomorphismTestAgreesWithTheOrderOnPointsOfSmallOrderComponents() {
+        // q + g: in G2 only when q is; [r]q: in the cofactor part only (order dividing 2p - r), never in G2 unless O
+        SplittableRandom random = new SplittableRandom(8);
+        for (int i = 0; i < 5; i++) {
+            G2Point q = randomTwistPoint(random);
+            G2Point torsion = q.multiply(R);
+            assertThat(torsion.isInfinity()).isFalse();
+            assertThat(torsion.isInSubgroup()).isEqualTo(torsion.isInSubgroupByOrder()).isFalse();
         }
     }
 
