@@ -67,7 +67,12 @@ public final class JsPeer implements AutoCloseable {
          * The same light node in a page of headless Chromium (Debian's), over WebSocket as a browser app: @waku/sdk
          * bundled with esbuild, the browser driven by playwright-core.
          */
-        BROWSER_NODE("browser/browser-node.mjs");
+        BROWSER_NODE("browser/browser-node.mjs"),
+        /**
+         * Not a peer: an oracle for the rln module's crypto (poseidon-lite, @noble/curves' BN254, snarkjs' Groth16);
+         * no network.
+         */
+        RLN_ORACLE("rln-oracle/oracle.mjs");
 
         private final String path;
 
