@@ -11,8 +11,9 @@ import java.math.BigInteger;
  * square roots and scalar multiplication allocate nothing.
  *
  * <p>Canonical encodings (32 bytes, little- or big-endian) are read strictly: a value at or above the modulus is
- * refused, never reduced. Long limbs rather than {@link BigInteger}: a Montgomery product here is about ten times
- * cheaper than BigInteger's multiply and remainder (docs/adr/0083-groth16-backend.md).
+ * refused, never reduced. Long limbs rather than {@link BigInteger}: a Montgomery product here costs a fraction of
+ * BigInteger's multiply and remainder, and allocates nothing (docs/adr/0083-groth16-backend.md,
+ * {@code FieldArithmeticBenchmark}).
  */
 public final class PrimeField {
     /** The BN254 scalar field r: Poseidon, hash to field, the public inputs of the RLN circuit. */
