@@ -15,21 +15,21 @@ import java.math.BigInteger;
  * because BouncyCastle's digest takes arrays only. Nothing of the payload is copied into a new array.
  */
 public final class HashToField {
-    private static final ThreadLocal<Keccak> KECCAK = ThreadLocal.withInitial(Keccak::new);
+    private static final PerThread KECCAK = new PerThread();
 
     private HashToField() {
     }
 
     /** H of an array. */
     public static FieldElement hash(byte[] bytes) {
-        Keccak k = KECCAK.get();
+        Keccak k = KECCAK.start();
         k.digest.update(bytes, 0, bytes.length);
         return k.finish();
     }
 
     /** H of a buffer's readable bytes; its indexes are not moved. */
     public static FieldElement hash(ByteBuf bytes) {
-        Keccak k = KECCAK.get();
+        Keccak k = KECCAK.start();
         k.update(bytes);
         return k.finish();
     }
@@ -39,7 +39,7 @@ public final class HashToField {
      * timestamp counts as 0, as nwaku's {@code toRLNSignal} does.
      */
     public static FieldElement signal(WakuMessageView message) {
-        Keccak k = KECCAK.get();
+        Keccak k = KECCAK.start();
         k.update(message.payload());
         k.update(message.contentTopicBytes());
         long ts = message.timestamp();
@@ -65,6 +65,20 @@ public final class HashToField {
             be[32 - i] = digest[i];
         }
         return FieldElement.of(new BigInteger(be).mod(PrimeField.SCALAR.modulus()));
+    }
+
+    /** Each thread's digest, reset before each use: a hash cut short by an exception leaves nothing behind. */
+    private static final class PerThread extends ThreadLocal<Keccak> {
+        @Override
+        protected Keccak initialValue() {
+            return new Keccak();
+        }
+
+        Keccak start() {
+            Keccak k = get();
+            k.digest.reset();
+            return k;
+        }
     }
 
     /** One digest per thread, with its scratch and output arrays. */

@@ -50,6 +50,24 @@ class HashToFieldTest {
     }
 
     @Test
+    void aHashCutShortByAReleasedBufferLeavesTheNextOneRight() {
+        byte[] bytes = new byte[10_000];
+        new SplittableRandom(4).nextBytes(bytes);
+        FieldElement expected = HashToField.hash(bytes);
+        ByteBuf first = Unpooled.directBuffer(8192).writeBytes(bytes, 0, 8192);
+        ByteBuf released = Unpooled.directBuffer(100).writeZero(100);
+        ByteBuf composite = Unpooled.wrappedBuffer(first, released); // not tracked itself; its parts are
+        released.release();
+        try {
+            org.assertj.core.api.Assertions.assertThatThrownBy(() -> HashToField.hash(composite))
+                    .isInstanceOf(io.netty.util.IllegalReferenceCountException.class);
+        } finally {
+            first.release();
+        }
+        assertThat(HashToField.hash(bytes)).isEqualTo(expected);
+    }
+
+    @Test
     void signalIsPayloadTopicAndTimestampOfEveryVectorsMessage() {
         // x (share_x, field 4) of every proof in the vectors is H(signal) of its message, except where the message was
         // changed after proving (R5) or share_x was re-encoded (R11-x)
