@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# Installs the JavaScript interop projects (libp2p/, relay/, light/, discovery/, discv5/, browser/, chain/) from their
-# lockfiles with `npm ci`, but only where needed: each node_modules/ keeps a stamp (the SHA-256 of package-lock.json
-# and the Node.js version), and a folder whose stamp matches is left alone. Fails loudly when npm fails. The browser
-# test needs Debian's Chromium: installed with apt-get when /usr/bin/chromium is missing (never a browser that a test
+# Installs the JavaScript interop projects (libp2p/, relay/, light/, discovery/, discv5/, browser/, chain/,
+# rln-oracle/) from their lockfiles with `npm ci`, but only where needed: each node_modules/ keeps a stamp (the SHA-256
+# of package-lock.json and the Node.js version), and a folder whose stamp matches is left alone. Fails loudly when npm
+# fails. The browser test needs Debian's Chromium: installed with apt-get when /usr/bin/chromium is missing (never a
+# browser that a test
 # tool would download). The DNS discovery tests need Debian's dnsmasq, installed the same way (dnsmasq-base).
 #
 #   bash interop/install.sh            # from anywhere
@@ -22,7 +23,7 @@ if command -v flock >/dev/null; then
   flock 9
 fi
 
-for project in libp2p relay light discovery discv5 browser chain; do
+for project in libp2p relay light discovery discv5 browser chain rln-oracle; do
   dir="$here/$project"
   stamp_file="$dir/node_modules/.wakurelay-install-stamp"
   stamp="$(sha256sum "$dir/package-lock.json" | cut -d' ' -f1) $versions"

@@ -34,7 +34,7 @@ public final class MessageHasher {
         Digest d = DIGEST.get();
         d.update(pubsubTopic.getBytes(StandardCharsets.UTF_8));
         d.update(message.payload());
-        d.update(message.contentTopicBytes());
+        d.update(message.contentTopicSlice());
         if (message.hasMeta()) {
             d.update(message.meta());
         }

@@ -95,7 +95,13 @@ public final class WakuMessageView {
         return contentTopic;
     }
 
-    ByteBuf contentTopicBytes() {
+    /** The content topic's UTF-8 bytes as received, aliasing the frame (RLN's signal hashes them). */
+    public ByteBuf contentTopicBytes() {
+        return contentTopicBytes.duplicate();
+    }
+
+    /** {@link #contentTopicBytes()} without the duplicate, for this package's hasher. */
+    ByteBuf contentTopicSlice() {
         return contentTopicBytes;
     }
 
@@ -133,6 +139,7 @@ public final class WakuMessageView {
         return rateLimitProof != null;
     }
 
+    /** The RateLimitProof bytes (field 21; empty when absent), aliasing the frame. */
     public ByteBuf rateLimitProof() {
         return rateLimitProof == null ? Unpooled.EMPTY_BUFFER : rateLimitProof.duplicate();
     }

@@ -72,7 +72,12 @@ public final class JsPeer implements AutoCloseable {
          * Foundry's anvil (a local Ethereum node, @foundry-rs/anvil-linux-amd64) on 127.0.0.1, with our membership
          * contract for tests compiled by solc-js; started through {@link Anvil}.
          */
-        CHAIN("chain/anvil.mjs");
+        CHAIN("chain/anvil.mjs"),
+        /**
+         * Not a peer: an oracle for the rln module's crypto (poseidon-lite, @noble/curves' BN254, snarkjs' Groth16);
+         * no network.
+         */
+        RLN_ORACLE("rln-oracle/oracle.mjs");
 
         private final String path;
 
