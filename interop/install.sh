@@ -3,8 +3,7 @@
 # rln-oracle/) from their lockfiles with `npm ci`, but only where needed: each node_modules/ keeps a stamp (the SHA-256
 # of package-lock.json and the Node.js version), and a folder whose stamp matches is left alone. Fails loudly when npm
 # fails. The browser test needs Debian's Chromium: installed with apt-get when /usr/bin/chromium is missing (never a
-# browser that a test
-# tool would download). The DNS discovery tests need Debian's dnsmasq, installed the same way (dnsmasq-base).
+# browser that a test tool would download). The DNS discovery tests need Debian's dnsmasq, installed the same way (dnsmasq-base).
 #
 #   bash interop/install.sh            # from anywhere
 #   bash interop/install.sh --force    # reinstall all of them
