@@ -1,4 +1,4 @@
-package io.wakurelay.rln;
+package io.wakurelay.rln.validation;
 
 import org.junit.jupiter.api.Test;
 
@@ -7,9 +7,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 
-import static io.wakurelay.rln.NullifierLog.Outcome.FULL;
-import static io.wakurelay.rln.NullifierLog.Outcome.LOGGED;
-import static io.wakurelay.rln.NullifierLog.Outcome.SEEN;
+import static io.wakurelay.rln.validation.NullifierLog.Outcome.FULL;
+import static io.wakurelay.rln.validation.NullifierLog.Outcome.LOGGED;
+import static io.wakurelay.rln.validation.NullifierLog.Outcome.SEEN;
 import static org.assertj.core.api.Assertions.assertThat;
 
 class NullifierLogTest {

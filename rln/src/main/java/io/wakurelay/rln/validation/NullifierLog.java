@@ -1,4 +1,4 @@
-package io.wakurelay.rln;
+package io.wakurelay.rln.validation;
 
 import java.time.Duration;
 import java.util.Iterator;

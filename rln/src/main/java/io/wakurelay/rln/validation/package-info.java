@@ -1,0 +1,12 @@
+/**
+ * RLN's validation of relay messages, as nwaku validates them and stricter where nwaku is weak (docs/rln.md). In flow
+ * order:
+ * <ul>
+ * <li>{@link io.wakurelay.rln.validation.RlnValidation}: the checks in nwaku's order, cheap ones ({@code screen}) and
+ *     the proof ({@code verify}), each ending as an {@link io.wakurelay.rln.validation.RlnOutcome};</li>
+ * <li>{@link io.wakurelay.rln.validation.AcceptableRoots}: the membership roots a proof may name;</li>
+ * <li>{@code NullifierLog}: the nullifiers of valid messages per epoch, for double signals;</li>
+ * <li>{@code RlnMetrics}: nwaku's {@code waku_rln_*} meters and ours.</li>
+ * </ul>
+ */
+package io.wakurelay.rln.validation;
