@@ -6,7 +6,7 @@
  * {@code ThroughputScenario} (on {@code RelayTrio}), {@code DriveScenario} and {@code QueryScenario} against running
  * nodes, {@code DiscoverScenario} (nodes that find each other by discv5 from one ENR, watched by {@code DiscoverRun}),
  * which start nodes with {@code InProcessNodes}, pace with a {@code Window}, follow messages with a
- * {@code Tracker} (or a {@code StorePoller} over {@code RemoteStore}), and measure with {@code Measurement},
+ * {@code Tracker} (or a {@code StorePoller} over {@code RestStoreClient}), and measure with {@code Measurement},
  * {@link io.wakurelay.loadgen.MemorySampler}, {@link io.wakurelay.loadgen.Latencies} and {@code RemoteMetrics} into a
  * {@link io.wakurelay.loadgen.ResultRow} (and {@code HtmlReport}, with {@code TimelinePlots} of a window's
  * {@code Timeline}); {@link io.wakurelay.loadgen.Progress} and
