@@ -359,7 +359,7 @@ log "Prometheus scrapes both nodes"
 log "loadgen drive on host A: $WARMUP warmup + $COUNT messages, seed $SEED, mix $MIX, rate $RATE -> node-a $A_ADDR, checking node-b's store $B_IP:$REST_PORT"
 start_bg loadgen A "$WORK/loadgen.log" timeout --kill-after=10 "$LOADGEN_TIMEOUT" \
   "$JAVA" "${LOADGEN_JVM[@]}" -jar "$LOADGEN_JAR" drive \
-  --publish-to "$A_ADDR" --store-at "$B_IP:$REST_PORT" \
+  --publish-to "$A_ADDR" --store-at "$B_IP:$REST_PORT" --metrics-at "$B_IP:$METRICS_PORT" \
   --seed "$SEED" --mix "$MIX" --count "$COUNT" --warmup "$WARMUP" --rate "$RATE" --settle "$SETTLE" \
   --json "$WORK/drive.json"
 LOADGEN_RC=0
@@ -514,7 +514,7 @@ fi
 q1() { local v; v=$(prom "$1" "$2"); is_number "${v:-x}" && awk -v v="$v" -v s="$3" -v f="$4" 'BEGIN { printf f, v * s }' || echo "n/a"; }
 W="[5m]"
 MEASURED=()
-[[ -n $DRIVE ]] && MEASURED+=("loadgen: $(jget count) msgs in $(jget elapsed_ms) ms = $(jget msg_per_s) msg/s; publish->archived p50 $(awk -v v="$(jget p50_ns)" 'BEGIN{printf "%.1f", v/1e6}') ms, p99 $(awk -v v="$(jget p99_ns)" 'BEGIN{printf "%.1f", v/1e6}') ms; loadgen peak heap $(jget peak_heap_mb) MB, RSS $(jget peak_rss_mb) MB")
+[[ -n $DRIVE ]] && MEASURED+=("loadgen: $(jget count) msgs in $(jget elapsed_ms) ms = $(jget msg_per_s) msg/s; publish->archived p50 $(awk -v v="$(jget p50_ns)" 'BEGIN{printf "%.1f", v/1e6}') ms, p99 $(awk -v v="$(jget p99_ns)" 'BEGIN{printf "%.1f", v/1e6}') ms; node-b peak heap $(jget peak_heap_mb) MB, RSS $(jget peak_rss_mb) MB (its /metrics, sampled by the loadgen)")
 for n in node-a node-b; do
   MEASURED+=("$n: propagation p50 $(q1 $n "histogram_quantile(0.5, sum by (node, le) (increase(waku_relay_propagation_seconds_bucket$W)))" 1000 '%.1f') ms, p99 $(q1 $n "histogram_quantile(0.99, sum by (node, le) (increase(waku_relay_propagation_seconds_bucket$W)))" 1000 '%.1f') ms; archive write p99 $(q1 $n "histogram_quantile(0.99, sum by (node, le) (increase(waku_archive_insert_duration_seconds_bucket$W)))" 1000 '%.2f') ms/batch, $(q1 $n "sum by (node) (waku_archive_writes_total)" 1 '%d') batches, $(q1 $n "sum by (node) (waku_archive_bytes)" 9.5367431640625e-07 '%.1f') MiB archived")
   MEASURED+=("$n: peak RSS $(q1 $n "max by (node) (max_over_time(waku_process_rss_bytes$W))" 9.5367431640625e-07 '%.0f') MiB, heap used max $(q1 $n "max by (node) (max_over_time(sum by (node) (jvm_memory_used_bytes{area=\"heap\"})[5m:1s]))" 9.5367431640625e-07 '%.0f') MiB, Netty direct max $(q1 $n "max by (node) (max_over_time(waku_netty_direct_memory_used_bytes$W))" 9.5367431640625e-07 '%.1f') MiB, GC pauses $(q1 $n "sum by (node) (jvm_gc_pause_seconds_count)" 1 '%d') ($(q1 $n "sum by (node) (jvm_gc_pause_seconds_sum)" 1000 '%.0f') ms)")

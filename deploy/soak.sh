@@ -152,7 +152,7 @@ while ((SECONDS - START < DURATION)); do
   t0=$((SECONDS - START))
   rc=0
   timeout --kill-after=10 300 "$JAVA" "${LOADGEN_JVM[@]}" -jar "$LOADGEN_JAR" drive \
-    --publish-to "$A_ADDR" --store-at "127.0.0.1:$REST_B" --count "$COUNT" --warmup "$WARMUP" \
+    --publish-to "$A_ADDR" --store-at "127.0.0.1:$REST_B" --metrics-at "127.0.0.1:$METRICS_B" --count "$COUNT" --warmup "$WARMUP" \
     --rate "$RATE" --seed $((SEED + ROUND)) --mix "$MIX" --json "$OUT/round.json" --no-header \
     >"$OUT/round.out" 2>"$OUT/round.err" || rc=$?
   row=$(grep '^drive,' "$OUT/round.out" | head -1 || true)

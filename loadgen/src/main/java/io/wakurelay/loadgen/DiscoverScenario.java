@@ -121,7 +121,8 @@ final class DiscoverScenario {
         MessageHash[] hashes = new MessageHash[p.count()];
         long[] publishedAt = new long[p.count()];
         long periodNanos = Math.round(1e9 / p.rate());
-        Measurement m = new Measurement("discover", p.count(), null);
+        Measurement m = Measurement.ofNodes("discover", p.count(), nodes.stream().map(WakuNode::counters).toList(),
+                (long) n * p.count());
         try {
             try (Progress progress = m.progress("discover", () -> complete(receipts, n), err)) {
                 long next = System.nanoTime();

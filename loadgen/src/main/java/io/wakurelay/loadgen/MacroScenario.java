@@ -92,7 +92,7 @@ final class MacroScenario {
              WakuNode a = InProcessNodes.start(dir.resolve("publisher"), false, workload.pubsubTopic(),
                      List.of(b.multiaddr().toString()))) {
             InProcessNodes.awaitMesh(a, b.peerId(), workload.pubsubTopic(), Duration.ofSeconds(30));
-            RemoteStore store = new RemoteStore("127.0.0.1:" + b.restAddress().getPort(), workload.pubsubTopic(), workload.contentTopic());
+            RestStoreClient store = new RestStoreClient("127.0.0.1:" + b.restAddress().getPort(), workload.pubsubTopic(), workload.contentTopic());
             RemoteMetrics metrics = new RemoteMetrics("127.0.0.1:" + b.metricsAddress().getPort());
             Window window = Window.standard(0);
             Tracker tracker = new Tracker(workload.total(), workload.warmup(), i -> window.release(frames.payloadSize(i)));

@@ -5,8 +5,10 @@ import io.wakurelay.protocol.PathCounters;
 import java.io.PrintStream;
 import java.lang.management.ManagementFactory;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.function.LongSupplier;
+import java.util.function.ToLongFunction;
 
 /**
  * One measurement window: counters and memory at the start, then a {@link ResultRow} at the end. Per-message
@@ -15,7 +17,8 @@ import java.util.function.LongSupplier;
 final class Measurement {
     private final String scenario;
     private final long count;
-    private final PathCounters counters;
+    /** The measured nodes' counters, summed; empty when the scenario has no node in this JVM to count on. */
+    private final List<PathCounters> counters;
     private final long counted;
     private final long decodes0;
     private final long messageIds0;
@@ -35,15 +38,36 @@ final class Measurement {
 
     /** @param counted the messages the counters' node handles in the window (2 per round trip for lat) */
     Measurement(String scenario, long count, PathCounters counters, long counted) {
+        this(scenario, count, counters == null ? List.of() : List.of(counters), counted);
+    }
+
+    private Measurement(String scenario, long count, List<PathCounters> counters, long counted) {
         this.scenario = scenario;
         this.count = count;
-        this.counters = counters;
+        this.counters = List.copyOf(counters);
         this.counted = counted;
-        this.decodes0 = counters == null ? 0 : counters.decodes();
-        this.hashes0 = counters == null ? 0 : counters.hashes();
-        this.copies0 = counters == null ? 0 : counters.payloadCopies();
-        this.messageIds0 = counters == null ? 0 : counters.messageIds();
+        this.decodes0 = sum(PathCounters::decodes);
+        this.hashes0 = sum(PathCounters::hashes);
+        this.copies0 = sum(PathCounters::payloadCopies);
+        this.messageIds0 = sum(PathCounters::messageIds);
         this.memory = new MemorySampler();
+    }
+
+    /**
+     * A window over several nodes in this JVM ({@code mesh}, {@code discover}): their counters summed.
+     *
+     * @param counted the messages the nodes handle together in the window, the divisor of the per-message counts
+     */
+    static Measurement ofNodes(String scenario, long count, List<PathCounters> counters, long counted) {
+        return new Measurement(scenario, count, counters, counted);
+    }
+
+    private long sum(ToLongFunction<PathCounters> counter) {
+        long total = 0;
+        for (PathCounters c : counters) {
+            total += counter.applyAsLong(c);
+        }
+        return total;
     }
 
     /**
@@ -78,9 +102,9 @@ final class Measurement {
         double n = count;
         double c = counted;
         Map<String, Object> all = new LinkedHashMap<>(extras);
-        if (counters != null) {
+        if (!counters.isEmpty()) {
             // gossipsub message ids (SHA-256) per message: beside the CSV's decodes and hashes, in the JSON only
-            all.put("message_ids_per_msg", Math.round((counters.messageIds() - messageIds0) / c * 1000) / 1000.0);
+            all.put("message_ids_per_msg", Math.round((sum(PathCounters::messageIds) - messageIds0) / c * 1000) / 1000.0);
         }
         // the CPU of this JVM per message: its nodes, and the generator's encoder, which works just ahead of use
         long cpu = processCpuNanos() - cpu0;
@@ -93,9 +117,9 @@ final class Measurement {
         extras = all;
         return new ResultRow(scenario, count, elapsedMs, count / seconds,
                 Latencies.percentile(sorted, 50), Latencies.percentile(sorted, 99),
-                counters == null ? Double.NaN : (counters.decodes() - decodes0) / c,
-                counters == null ? Double.NaN : (counters.hashes() - hashes0) / c,
-                counters == null ? Double.NaN : (counters.payloadCopies() - copies0) / c,
+                counters.isEmpty() ? Double.NaN : (sum(PathCounters::decodes) - decodes0) / c,
+                counters.isEmpty() ? Double.NaN : (sum(PathCounters::hashes) - hashes0) / c,
+                counters.isEmpty() ? Double.NaN : (sum(PathCounters::payloadCopies) - copies0) / c,
                 m.peakHeapMb(), m.peakRssMb(), m.allocatedBytes() / n, m.gcCount(),
                 payloadBytes / 1e6 / seconds, Latencies.average(sorted), m.peakDirectMb(), missing, extras, sorted, series);
     }

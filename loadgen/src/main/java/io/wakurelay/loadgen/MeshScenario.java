@@ -159,7 +159,9 @@ final class MeshScenario {
             double saved0 = sum(nodes, "libp2p.gossipsub.idontwant.saved.messages", null);
             double byBytes0 = sum(nodes, "waku.relay.message.ids.by.bytes", null);
             double bytesOut0 = sum(nodes, "libp2p.network.bytes", "out");
-            Measurement m = new Measurement("mesh", workload.count(), null)
+            // every node decodes and hashes each message once (the one it was handed to from its frame): per node-message
+            Measurement m = Measurement.ofNodes("mesh", workload.count(), nodes.stream().map(WakuNode::counters).toList(),
+                            (long) n * workload.count())
                     .notNodeCpu(() -> frames.encoderCpuNanos() + delay.cpuNanos());
             long self = ProcessHandle.current().pid();
             Map<String, Long> threads0 = ThreadCpu.snapshot(self);

@@ -32,6 +32,16 @@ final class PrometheusText {
         return samples;
     }
 
+    /** Whether the exposition holds a sample named {@code name}. */
+    static boolean has(String exposition, String name) {
+        for (Sample s : parse(exposition)) {
+            if (s.name().equals(name)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     /** The sum of the samples named {@code name} whose labels include {@code labels}; 0 when there are none. */
     static double sum(String exposition, String name, Map<String, String> labels) {
         double total = 0;

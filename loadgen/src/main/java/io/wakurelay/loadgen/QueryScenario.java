@@ -3,6 +3,8 @@ package io.wakurelay.loadgen;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.google.protobuf.ByteString;
+import io.wakurelay.protocol.proto.WakuMessage;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -15,7 +17,6 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Base64;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -49,7 +50,7 @@ final class QueryScenario {
         String base = "http://" + o.restAt + "/store/v3/messages?pubsubTopic=" + enc(o.pubsubTopic) + "&contentTopics=" + enc(o.contentTopic)
                 + "&includeData=true&pageSize=" + o.pageSize;
         if (o.fill > 0) {
-            fill(client, o, err);
+            fill(o, err);
         }
         RemoteMetrics metrics = new RemoteMetrics(o.metricsAt);
         Pager warm = new Pager(client, base);
@@ -58,12 +59,12 @@ final class QueryScenario {
         }
         double idlePerNano;
         try (RemoteMetrics.Peaks idle = new RemoteMetrics.Peaks(metrics, SAMPLING)) {
-            String idleStart = scrapeBetweenCollections(metrics);
+            String idleStart = metrics.scrapeBetweenCollections();
             long t0 = System.nanoTime();
             InProcessNodes.sleep(IDLE.toMillis());
-            idlePerNano = allocated(idleStart, scrapeBetweenCollections(metrics)) / (System.nanoTime() - t0);
+            idlePerNano = RemoteMetrics.allocated(idleStart, metrics.scrapeBetweenCollections()) / (System.nanoTime() - t0);
         }
-        String before = scrapeBetweenCollections(metrics);
+        String before = metrics.scrapeBetweenCollections();
         Latencies latencies = new Latencies(o.queries);
         AtomicLong left = new AtomicLong(o.queries);
         AtomicLong bytes = new AtomicLong();
@@ -103,13 +104,13 @@ final class QueryScenario {
             throw new IllegalStateException("interrupted", e);
         }
         long end = System.nanoTime();
-        after = scrapeBetweenCollections(metrics);
+        after = metrics.scrapeBetweenCollections();
         if (!failures.isEmpty()) {
             err.println("query: " + failures.size() + " queries failed, the first: " + failures.get(0));
         }
         double mb = 1024.0 * 1024.0;
-        double allocated = allocated(before, after) - idlePerNano * (end - start);
-        long gcs = Math.round(RemoteMetrics.sum(after, "jvm_gc_pause_seconds_count") - RemoteMetrics.sum(before, "jvm_gc_pause_seconds_count"));
+        double allocated = RemoteMetrics.allocated(before, after) - idlePerNano * (end - start);
+        long gcs = Math.round(RemoteMetrics.collections(after) - RemoteMetrics.collections(before));
         long[] sorted = latencies.sorted();
         double seconds = (end - start) / 1e9;
         Map<String, Object> extras = new LinkedHashMap<>();
@@ -124,47 +125,6 @@ final class QueryScenario {
         return new ResultRow("query", o.queries, (end - start) / 1e6, o.queries / seconds, Latencies.percentile(sorted, 50),
                 Latencies.percentile(sorted, 99), 0, 0, 0, peaks.heapMb(), peaks.rssMb(), allocated / o.queries, gcs,
                 bytes.get() / 1e6 / seconds, Latencies.average(sorted), peaks.directMb(), failures.size(), extras, sorted, Timeline.Series.EMPTY);
-    }
-
-    /**
-     * A scrape during which no collection ran: one read between two that show the same collection count and a young
-     * generation that did not shrink. A collection in the middle of a scrape, after the allocation counter was read
-     * and before the young generation was, would hide the young generation's bytes (megabytes) from the estimate
-     * below; it made the allocation per query of a short run come out negative.
-     */
-    private static String scrapeBetweenCollections(RemoteMetrics metrics) {
-        String first = metrics.scrape();
-        for (int attempt = 0; attempt < 10; attempt++) {
-            String middle = metrics.scrape();
-            String last = metrics.scrape();
-            if (collections(first) == collections(last) && youngUsed(last) >= youngUsed(first)) {
-                return middle;
-            }
-            first = last;
-        }
-        return metrics.scrape(); // collections all the time: take one as it comes
-    }
-
-    private static double collections(String exposition) {
-        return RemoteMetrics.sum(exposition, "jvm_gc_pause_seconds_count");
-    }
-
-    /** Heap bytes allocated between two scrapes. */
-    private static double allocated(String before, String after) {
-        return RemoteMetrics.sum(after, "jvm_gc_memory_allocated_bytes_total") - RemoteMetrics.sum(before, "jvm_gc_memory_allocated_bytes_total")
-                + youngUsed(after) - youngUsed(before);
-    }
-
-    /** Eden and survivor spaces in use (G1's or another collector's young generation). */
-    private static double youngUsed(String exposition) {
-        double total = 0;
-        for (String line : exposition.split("\n")) {
-            if (line.startsWith("jvm_memory_used_bytes{") && line.contains("area=\"heap\"")
-                    && (line.contains("Eden") || line.contains("Survivor"))) {
-                total += Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1));
-            }
-        }
-        return total;
     }
 
     /**
@@ -246,33 +206,24 @@ final class QueryScenario {
         }
     }
 
-    /** Publishes {@code fill} messages of {@code payloadBytes} random bytes over REST and waits until they are stored. */
-    private static void fill(HttpClient client, Options o, PrintStream err) {
+    /**
+     * Publishes {@code fill} messages of {@code payloadBytes} random bytes over REST (the body written by Jackson, as
+     * {@link RestPublisher} writes every body) and waits until they are stored.
+     */
+    private static void fill(Options o, PrintStream err) {
         Random random = new Random(42);
         byte[] payload = new byte[o.payloadBytes];
-        URI publish = URI.create("http://" + o.restAt + "/relay/v1/messages/" + enc(o.pubsubTopic));
+        RestPublisher publisher = new RestPublisher(o.restAt, o.pubsubTopic);
         long last = 0;
         for (int i = 0; i < o.fill; i++) {
             random.nextBytes(payload);
             // the time of each publish (rising): a fill longer than the archive's window (--max-clock-drift, 20 s)
             // would otherwise give its last messages timestamps the archive skips as too old
             last = Math.max(System.currentTimeMillis() * 1_000_000L, last + 1);
-            String body = "{\"payload\":\"" + Base64.getEncoder().encodeToString(payload) + "\",\"contentTopic\":\"" + o.contentTopic
-                    + "\",\"timestamp\":" + last + "}";
-            try {
-                HttpResponse<String> r = client.send(HttpRequest.newBuilder(publish).header("Content-Type", "application/json")
-                        .POST(HttpRequest.BodyPublishers.ofString(body)).timeout(Duration.ofSeconds(30)).build(), HttpResponse.BodyHandlers.ofString());
-                if (r.statusCode() != 200) {
-                    throw new IllegalStateException("publish answered " + r.statusCode() + ": " + r.body());
-                }
-            } catch (IOException e) {
-                throw new IllegalStateException("publish to " + publish + " failed: " + e, e);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new IllegalStateException("interrupted", e);
-            }
+            publisher.publish(WakuMessage.newBuilder().setPayload(ByteString.copyFrom(payload)).setContentTopic(o.contentTopic)
+                    .setTimestamp(last).build());
         }
-        RemoteStore store = new RemoteStore(o.restAt, o.pubsubTopic, o.contentTopic);
+        RestStoreClient store = new RestStoreClient(o.restAt, o.pubsubTopic, o.contentTopic);
         long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
         int stored = 0;
         while ((stored += store.newHashes(0).size()) < o.fill) {

@@ -48,6 +48,52 @@ final class RemoteMetrics {
     }
 
     /**
+     * A scrape during which no collection ran: one read between two that show the same collection count and a young
+     * generation that did not shrink. A collection in the middle of a scrape, after the allocation counter was read
+     * and before the young generation was, would hide the young generation's bytes (megabytes) from
+     * {@link #allocated}; it made the allocation per query of a short run come out negative.
+     */
+    String scrapeBetweenCollections() {
+        String first = scrape();
+        for (int attempt = 0; attempt < 10; attempt++) {
+            String middle = scrape();
+            String last = scrape();
+            if (collections(first) == collections(last) && youngUsed(last) >= youngUsed(first)) {
+                return middle;
+            }
+            first = last;
+        }
+        return scrape(); // collections all the time: take one as it comes
+    }
+
+    /** Collections the node's JVM ran (0 before its first: the timer appears with it). */
+    static double collections(String exposition) {
+        return sum(exposition, "jvm_gc_pause_seconds_count");
+    }
+
+    /**
+     * Heap bytes the node allocated between two scrapes: its GC allocation counter (bytes the collections found
+     * allocated) plus the growth of the young generation since, so that allocations not yet collected count.
+     */
+    static double allocated(String before, String after) {
+        return sum(after, "jvm_gc_memory_allocated_bytes_total") - sum(before, "jvm_gc_memory_allocated_bytes_total")
+                + youngUsed(after) - youngUsed(before);
+    }
+
+    /** Eden and survivor spaces in use (G1's or another collector's young generation). */
+    static double youngUsed(String exposition) {
+        double total = 0;
+        for (PrometheusText.Sample s : PrometheusText.parse(exposition)) {
+            // the pool is Micrometer's id label: "G1 Eden Space", "G1 Survivor Space", "PS Eden Space", ...
+            if (s.name().equals("jvm_memory_used_bytes") && "heap".equals(s.labels().get("area"))
+                    && s.labels().values().stream().anyMatch(v -> v.contains("Eden") || v.contains("Survivor"))) {
+                total += s.value();
+            }
+        }
+        return total;
+    }
+
+    /**
      * The highest heap in use, resident set size and Netty direct memory of the node behind {@code metrics},
      * read every {@code interval} until closed (a missed read is skipped). A remote node's heap can only be sampled,
      * so its peak is a lower bound (an in-process node's is exact, see {@link MemorySampler}).

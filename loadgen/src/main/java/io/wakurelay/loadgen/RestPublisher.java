@@ -2,10 +2,9 @@ package io.wakurelay.loadgen;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import com.google.protobuf.CodedInputStream;
 import com.google.protobuf.InvalidProtocolBufferException;
 import io.netty.buffer.ByteBuf;
-import io.netty.buffer.ByteBufUtil;
+import io.wakurelay.p2p.wire.Uvarint;
 import io.wakurelay.protocol.proto.WakuMessage;
 import io.wakurelay.relay.proto.RPC;
 
@@ -38,12 +37,18 @@ final class RestPublisher implements FrameSink {
 
     @Override
     public void send(ByteBuf frame) {
-        String body;
+        WakuMessage message;
         try {
-            body = json(message(frame));
+            message = message(frame);
         } finally {
             frame.release();
         }
+        publish(message);
+    }
+
+    /** Posts one message; a status other than 200 is an error carrying the node's answer. */
+    void publish(WakuMessage message) {
+        String body = json(message);
         HttpResponse<String> response;
         try {
             response = client.send(HttpRequest.newBuilder(uri).timeout(TIMEOUT).header("Content-Type", "application/json")
@@ -61,15 +66,16 @@ final class RestPublisher implements FrameSink {
 
     /** The WakuMessage of a relay-stream frame: a varint length, then {@code RPC{publish: [Message{data}]}}. */
     static WakuMessage message(ByteBuf frame) {
+        ByteBuf rest = frame.duplicate();
+        long length = Uvarint.read(rest);
+        if (length != rest.readableBytes()) {
+            throw new IllegalStateException("a frame of this generator announces " + length + " bytes and holds " + rest.readableBytes());
+        }
         try {
-            CodedInputStream in = CodedInputStream.newInstance(ByteBufUtil.getBytes(frame));
-            int length = in.readUInt32();
-            RPC rpc = RPC.parseFrom(in.readRawBytes(length));
+            RPC rpc = RPC.parseFrom(rest.nioBuffer());
             return WakuMessage.parseFrom(rpc.getPublish(0).getData());
         } catch (InvalidProtocolBufferException e) {
             throw new IllegalStateException("a frame of this generator does not parse: " + e.getMessage(), e);
-        } catch (IOException e) {
-            throw new IllegalStateException(e);
         }
     }
 
@@ -84,7 +90,11 @@ final class RestPublisher implements FrameSink {
             o.put("meta", Base64.getEncoder().encodeToString(m.getMeta().toByteArray()));
         }
         o.put("ephemeral", m.getEphemeral());
-        return o.toString();
+        try {
+            return JSON.writeValueAsString(o);
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            throw new IllegalStateException("a tree of strings and numbers always writes", e);
+        }
     }
 
     @Override

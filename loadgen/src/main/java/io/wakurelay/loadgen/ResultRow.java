@@ -5,8 +5,8 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * One scenario run. {@link #csv()} is the contract row of DESIGN.md; the JSON form carries the same fields
- * plus the extras (MB/s, average latency, Netty direct memory, messages missing).
+ * One scenario run. {@link #csv()} is the contract row of DESIGN.md with {@code missing} after it; the JSON form
+ * carries the same fields plus the extras (MB/s, average latency, Netty direct memory, each scenario's own).
  */
 public record ResultRow(String scenario, long count, double elapsedMs, double msgPerS, long p50Ns, long p99Ns,
                         double decodesPerMsg, double hashesPerMsg, double copiesPerMsg, double peakHeapMb, double peakRssMb,
@@ -14,8 +14,9 @@ public record ResultRow(String scenario, long count, double elapsedMs, double ms
                         Map<String, Object> extras, long[] latencies,
                         Timeline.Series timeline) {
 
+    /** DESIGN.md's columns, then those added since, at the end only (a script reads the columns it knows by position). */
     public static final String CSV_HEADER = "scenario,count,elapsed_ms,msg_per_s,p50_ns,p99_ns,decodes_per_msg,hashes_per_msg,"
-            + "copies_per_msg,peak_heap_mb,peak_rss_mb,alloc_bytes_per_msg,gc_count";
+            + "copies_per_msg,peak_heap_mb,peak_rss_mb,alloc_bytes_per_msg,gc_count,missing";
 
     /**
      * @param latencies the sorted per-message latencies behind p50/p99 (for the HTML report), possibly empty
@@ -29,9 +30,9 @@ public record ResultRow(String scenario, long count, double elapsedMs, double ms
 
 
     public String csv() {
-        return String.format(Locale.ROOT, "%s,%d,%.1f,%.1f,%d,%d,%.3f,%.3f,%.3f,%.1f,%.1f,%.0f,%d",
+        return String.format(Locale.ROOT, "%s,%d,%.1f,%.1f,%d,%d,%.3f,%.3f,%.3f,%.1f,%.1f,%.0f,%d,%d",
                 scenario, count, elapsedMs, msgPerS, p50Ns, p99Ns, decodesPerMsg, hashesPerMsg, copiesPerMsg,
-                peakHeapMb, peakRssMb, allocBytesPerMsg, gcCount);
+                peakHeapMb, peakRssMb, allocBytesPerMsg, gcCount, missing);
     }
 
     public Map<String, Object> json() {

@@ -13,11 +13,11 @@ final class StorePoller implements AutoCloseable {
 
     private final Periodic polling;
 
-    StorePoller(RemoteStore store, long startTimeNanos, Tracker tracker) {
+    StorePoller(RestStoreClient store, long startTimeNanos, Tracker tracker) {
         this(store, startTimeNanos, tracker, DEFAULT_INTERVAL);
     }
 
-    StorePoller(RemoteStore store, long startTimeNanos, Tracker tracker, Duration interval) {
+    StorePoller(RestStoreClient store, long startTimeNanos, Tracker tracker, Duration interval) {
         polling = new Periodic("store-poller", interval, () -> {
             for (String hex : store.newHashes(startTimeNanos)) {
                 tracker.confirmed(MessageHash.parse(hex), System.nanoTime());

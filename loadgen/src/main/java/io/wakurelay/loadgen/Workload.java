@@ -1,6 +1,7 @@
 package io.wakurelay.loadgen;
 
 import com.google.protobuf.UnsafeByteOperations;
+import io.wakurelay.node.config.NodeConfig;
 import io.wakurelay.protocol.PayloadMix;
 import io.wakurelay.protocol.proto.WakuMessage;
 
@@ -16,7 +17,8 @@ import java.util.SplittableRandom;
  */
 public record Workload(long seed, PayloadMix mix, int count, int warmup, String pubsubTopic, String contentTopic) {
     public static final String DEFAULT_CONTENT_TOPIC = "/waku/2/default-content/proto";
-    public static final String DEFAULT_PUBSUB_TOPIC = "/waku/2/rs/0/0";
+    /** The node's own default (its first relayed topic when run without flags). */
+    public static final String DEFAULT_PUBSUB_TOPIC = NodeConfig.DEFAULTS.relay().pubsubTopics().get(0);
 
     public Workload {
         Objects.requireNonNull(mix, "mix");

@@ -42,6 +42,13 @@ class DiscoverScenarioTest {
         assertThat(lines).hasSize(2);
         assertThat(lines[0]).isEqualTo(ResultRow.CSV_HEADER);
         assertThat(lines[1]).startsWith("discover,20,");
+        // the six nodes' counters summed, per node and message: each hashes it once, the five that receive it decode it
+        // once (its publisher encodes it), none copies its payload; no column is NaN, and the last says nothing was lost
+        String[] columns = lines[1].split(",");
+        assertThat(lines[1]).doesNotContain("NaN").endsWith(",0");
+        assertThat(columns[6]).isEqualTo("0.833");
+        assertThat(columns[7]).isEqualTo("1.000");
+        assertThat(columns[8]).isEqualTo("0.000");
         @SuppressWarnings("unchecked")
         Map<String, Object> row =
                 ((List<Map<String, Object>>) new ObjectMapper().readValue(json.toFile(), List.class)).get(0);

@@ -2,6 +2,7 @@ package io.wakurelay.loadgen;
 
 import io.netty.buffer.ByteBuf;
 import io.wakurelay.node.WakuNode;
+import io.wakurelay.p2p.wire.Uvarint;
 import io.wakurelay.protocol.Envelope;
 import io.wakurelay.protocol.EnvelopeDecoder;
 import io.wakurelay.protocol.MessageValidator;
@@ -47,14 +48,7 @@ class FrameSetTest {
             for (int i = 0; i < workload.total(); i++) {
                 ByteBuf frame = frames.frame(i);
                 try {
-                    int length = 0;
-                    for (int shift = 0; ; shift += 7) { // the varint length prefix
-                        byte b = frame.readByte();
-                        length |= (b & 0x7F) << shift;
-                        if (b >= 0) {
-                            break;
-                        }
-                    }
+                    long length = Uvarint.read(frame); // the varint length prefix
                     assertThat(length).as("the prefix is the RPC's length").isEqualTo(frame.readableBytes());
                     RPC rpc = RPC.parseFrom(frame.nioBuffer());
                     assertThat(rpc.getPublishCount()).isEqualTo(1);

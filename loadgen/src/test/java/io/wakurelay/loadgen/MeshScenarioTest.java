@@ -28,6 +28,11 @@ class MeshScenarioTest {
 
         Map<String, Object> json = row.json();
         assertThat(row.missing()).isZero();
+        // the four nodes' counters summed, per node and message: each decodes and hashes a message once, copies none
+        assertThat(row.csv()).doesNotContain("NaN");
+        assertThat(row.decodesPerMsg()).isEqualTo(1.0);
+        assertThat(row.hashesPerMsg()).isEqualTo(1.0);
+        assertThat(row.copiesPerMsg()).isZero();
         assertThat((double) json.get("delivery_ratio")).isEqualTo(1.0);
         assertThat((int) json.get("max_hops_from_publisher")).isBetween(1, 3);
         // the last of the 4 nodes is at least one link away from the node a message was handed to

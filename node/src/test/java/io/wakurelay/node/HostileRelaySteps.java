@@ -2,6 +2,7 @@ package io.wakurelay.node;
 
 import com.google.protobuf.ByteString;
 import com.google.protobuf.MessageLite;
+import io.wakurelay.p2p.wire.Uvarint;
 import io.wakurelay.protocol.proto.WakuMessage;
 import io.wakurelay.relay.proto.ControlGraft;
 import io.wakurelay.relay.proto.ControlIDontWant;
@@ -119,7 +120,7 @@ final class HostileRelaySteps {
     byte[] truncatedFrame() {
         int length = 20_000 + random.nextInt(100_000);
         ByteArrayOutputStream out = new ByteArrayOutputStream();
-        writeVarint(out, length);
+        Uvarint.write(out, length);
         out.writeBytes(bytes(length / 2));
         return out.toByteArray();
     }
@@ -229,7 +230,7 @@ final class HostileRelaySteps {
     /** A length prefix past --max-rpc-size, and a little of what it promises. */
     private byte[] oversizedFrame() {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
-        writeVarint(out, MAX_RPC_SIZE + 1 + random.nextInt(MAX_RPC_SIZE));
+        Uvarint.write(out, MAX_RPC_SIZE + 1 + random.nextInt(MAX_RPC_SIZE));
         out.writeBytes(bytes(100));
         return out.toByteArray();
     }
@@ -263,16 +264,8 @@ final class HostileRelaySteps {
 
     static byte[] framed(byte[] body) {
         ByteArrayOutputStream out = new ByteArrayOutputStream(body.length + 5);
-        writeVarint(out, body.length);
+        Uvarint.write(out, body.length);
         out.writeBytes(body);
         return out.toByteArray();
-    }
-
-    private static void writeVarint(ByteArrayOutputStream out, long value) {
-        while ((value & ~0x7FL) != 0) {
-            out.write((int) ((value & 0x7F) | 0x80));
-            value >>>= 7;
-        }
-        out.write((int) value);
     }
 }

@@ -6,6 +6,7 @@ import io.wakurelay.p2p.Host;
 import io.wakurelay.p2p.connection.Stream;
 import io.wakurelay.p2p.connection.StreamHandler;
 import io.wakurelay.p2p.multiaddr.Multiaddr;
+import io.wakurelay.p2p.wire.Uvarint;
 import io.wakurelay.protocol.proto.WakuMessage;
 import io.wakurelay.services.proto.LightPushRequest;
 import io.wakurelay.services.proto.LightPushResponse;
@@ -76,25 +77,16 @@ class LightpushClientTest {
 
     /** The request once its length-prefixed bytes are all there, else null. */
     private static LightPushRequest whole(byte[] bytes) {
-        long length = 0;
-        int shift = 0;
-        int i = 0;
-        while (i < bytes.length) {
-            byte b = bytes[i++];
-            length |= (long) (b & 0x7F) << shift;
-            if ((b & 0x80) == 0) {
-                if (bytes.length - i < length) {
-                    return null;
-                }
-                try {
-                    return LightPushRequest.parseFrom(Arrays.copyOfRange(bytes, i, i + (int) length));
-                } catch (InvalidProtocolBufferException e) {
-                    throw new AssertionError(e);
-                }
-            }
-            shift += 7;
+        int[] next = new int[1];
+        long length = Uvarint.read(bytes, 0, next);
+        if (length == Uvarint.INCOMPLETE || bytes.length - next[0] < length) {
+            return null;
         }
-        return null;
+        try {
+            return LightPushRequest.parseFrom(Arrays.copyOfRange(bytes, next[0], next[0] + (int) length));
+        } catch (InvalidProtocolBufferException e) {
+            throw new AssertionError(e);
+        }
     }
 
     private static LightPushResponse.Builder to(LightPushRequest request) {

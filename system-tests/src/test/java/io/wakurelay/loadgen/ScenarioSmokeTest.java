@@ -40,7 +40,8 @@ class ScenarioSmokeTest {
         assertThat(lines).hasSize(2);
         assertThat(lines[0]).isEqualTo(ResultRow.CSV_HEADER);
         String[] row = lines[1].split(",");
-        assertThat(row).hasSize(13);
+        assertThat(row).hasSize(14);
+        assertThat(row[13]).as("missing, the last column").isEqualTo("0");
         return row;
     }
 
@@ -147,21 +148,43 @@ class ScenarioSmokeTest {
         assertThat(perNodeMessage).isGreaterThan(10_000);
     }
 
+    /** The store node of drive: it serves /metrics, which the row's node columns come from. */
+    private NodeConfigBuilder storeNode(String name, WakuNode peer) {
+        return local(name).host(localHost().staticPeers(List.of(peer.multiaddr())).build()).metrics(MetricsConfig.builder().port(0).build());
+    }
+
+    /** The store node's figures, from its /metrics: it decoded and hashed each message once and copied none. */
+    private static void assertStoreNodeColumns(String[] row) {
+        assertThat(String.join(",", row)).doesNotContain("NaN");
+        assertThat(row[6]).isEqualTo("1.000");
+        assertThat(row[7]).isEqualTo("1.000");
+        assertThat(row[8]).isEqualTo("0.000");
+        assertThat(Double.parseDouble(row[9])).as("the store node's peak heap").isPositive();
+        assertThat(Double.parseDouble(row[10])).as("its peak RSS").isPositive();
+        assertThat(Double.parseDouble(row[11])).as("its heap allocated per message").isPositive();
+    }
+
     @Test
-    void driveFindsEveryPublishedMessageInTheOtherNodesStore() {
+    void driveFindsEveryPublishedMessageInTheOtherNodesStore() throws Exception {
         try (WakuNode a = WakuNode.start(local("a").rest(null).archive(null).build());
-             WakuNode b = WakuNode.start(local("b").host(localHost().staticPeers(List.of(a.multiaddr())).build()).build())) {
+             WakuNode b = WakuNode.start(storeNode("b", a).build())) {
+            Path json = dir.resolve("drive.json");
+            // the metrics address without its host: the --store-at host's
             String[] row = run("drive", "--count", "40", "--warmup", "5", "--publish-to", a.multiaddr().toString(),
-                    "--store-at", "127.0.0.1:" + b.restAddress().getPort(), "--work-dir", dir.resolve("w").toString(), "--settle", "20s");
+                    "--store-at", "127.0.0.1:" + b.restAddress().getPort(), "--metrics-at", ":" + b.metricsAddress().getPort(),
+                    "--work-dir", dir.resolve("w").toString(), "--settle", "20s", "--json", json.toString());
             assertThat(row[0]).isEqualTo("drive");
             assertThat(row[1]).isEqualTo("40");
+            assertStoreNodeColumns(row);
+            assertThat(Files.readString(json)).contains("\"metrics_at\" : \"127.0.0.1:" + b.metricsAddress().getPort() + "\"",
+                    "\"store_metrics_absent\" : [ ]", "\"loadgen_peak_heap_mb\"", "\"store_cpu_us_per_msg\"");
         }
     }
 
     @Test
     void driveThroughOneNodesRestApiFindsEveryMessageInTheOtherNodesStore() throws Exception {
         try (WakuNode a = WakuNode.start(local("a").archive(null).build());
-             WakuNode b = WakuNode.start(local("b").host(localHost().staticPeers(List.of(a.multiaddr())).build()).build())) {
+             WakuNode b = WakuNode.start(storeNode("b", a).build())) {
             // A publishes to its mesh only once B is in it
             long deadline = System.nanoTime() + java.time.Duration.ofSeconds(20).toNanos();
             while (a.relay().mesh().getOrDefault("/waku/2/rs/0/0", java.util.List.of()).isEmpty() && System.nanoTime() < deadline) {
@@ -169,10 +192,11 @@ class ScenarioSmokeTest {
             }
             Path json = dir.resolve("drive-rest.json");
             String[] row = run("drive", "--count", "30", "--warmup", "3", "--publish-rest", "127.0.0.1:" + a.restAddress().getPort(),
-                    "--store-at", "127.0.0.1:" + b.restAddress().getPort(), "--work-dir", dir.resolve("w").toString(),
-                    "--settle", "20s", "--json", json.toString());
+                    "--store-at", "127.0.0.1:" + b.restAddress().getPort(), "--metrics-at", "127.0.0.1:" + b.metricsAddress().getPort(),
+                    "--work-dir", dir.resolve("w").toString(), "--settle", "20s", "--json", json.toString());
             assertThat(row[0]).isEqualTo("drive");
             assertThat(row[1]).isEqualTo("30");
+            assertStoreNodeColumns(row);
             assertThat(Files.readString(json)).contains("\"missing\" : 0", "\"publish_to\" : \"rest:127.0.0.1:");
         }
     }

@@ -1,6 +1,7 @@
 package io.wakurelay.p2p.multiaddr;
 
 import io.wakurelay.p2p.crypto.PeerId;
+import io.wakurelay.p2p.wire.Uvarint;
 import java.io.ByteArrayOutputStream;
 import java.net.Inet4Address;
 import java.net.Inet6Address;
@@ -57,7 +58,7 @@ public final class Multiaddr {
             String name = parts[i];
             Protocol protocol = Protocol.forName(name).orElseThrow(() -> new MultiaddrFormatException(
                     "unknown protocol '" + name + "' in '" + text + "'"));
-            Uvarint.write(protocol.code(), out);
+            Uvarint.write(out, protocol.code());
             if (protocol.hasValue()) {
                 if (++i == parts.length) {
                     throw new MultiaddrFormatException("/" + protocol.protocolName() + " needs a value in '" + text
@@ -85,7 +86,7 @@ public final class Multiaddr {
         int position = 0;
         while (position < bytes.length) {
             starts.add(position);
-            long code = Uvarint.read(bytes, position, next);
+            long code = ValueCodec.readVarint(bytes, position, next);
             Protocol protocol = Protocol.forCode(code).orElseThrow(() -> new MultiaddrFormatException(
                     "unknown protocol code " + code + " at byte " + starts.get(starts.size() - 1)
                     + ": the length of its value is unknown"));
@@ -95,7 +96,7 @@ public final class Multiaddr {
                 components.add(new Component(protocol, ""));
                 continue;
             }
-            long length = protocol.sizeBits() == Protocol.VARIABLE ? Uvarint.read(bytes, position, next)
+            long length = protocol.sizeBits() == Protocol.VARIABLE ? ValueCodec.readVarint(bytes, position, next)
                     : protocol.sizeBits() / 8;
             position = protocol.sizeBits() == Protocol.VARIABLE ? next[0] : position;
             if (length > bytes.length - position) {
@@ -157,7 +158,7 @@ public final class Multiaddr {
     public Multiaddr withPeerId(PeerId id) {
         ByteArrayOutputStream out = new ByteArrayOutputStream(bytes.length + 48);
         out.write(bytes, 0, peerId == null ? bytes.length : offsets[components.size() - 1]);
-        Uvarint.write(Protocol.P2P.code(), out);
+        Uvarint.write(out, Protocol.P2P.code());
         ValueCodec.writeValue(Protocol.P2P, id.bytes(), out);
         return fromBytesUnchecked(out.toByteArray());
     }

@@ -3,6 +3,8 @@ package io.wakurelay.p2p.multiaddr;
 import io.wakurelay.p2p.crypto.KeyFormatException;
 import io.wakurelay.p2p.crypto.Multibase;
 import io.wakurelay.p2p.crypto.PeerId;
+import io.wakurelay.p2p.wire.Uvarint;
+import io.wakurelay.p2p.wire.WireFormatException;
 import java.io.ByteArrayOutputStream;
 import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
@@ -115,8 +117,8 @@ final class ValueCodec {
     private static byte[] multihash(byte[] bytes) {
         int[] next = new int[1];
         try {
-            Uvarint.read(bytes, 0, next);
-            long length = Uvarint.read(bytes, next[0], next);
+            readVarint(bytes, 0, next);
+            long length = readVarint(bytes, next[0], next);
             if (bytes.length - next[0] != length) {
                 throw new MultiaddrFormatException("a multihash whose digest is " + (bytes.length - next[0])
                         + " bytes, not the " + length + " it declares");
@@ -127,10 +129,28 @@ final class ValueCodec {
         return bytes;
     }
 
+    /**
+     * The varint at {@code position} (multiformats' unsigned varint); the position after it goes into {@code next[0]}.
+     *
+     * @throws MultiaddrFormatException when the bytes end inside it, or it is too long or not minimally encoded
+     */
+    static long readVarint(byte[] bytes, int position, int[] next) {
+        long value;
+        try {
+            value = Uvarint.read(bytes, position, next);
+        } catch (WireFormatException e) {
+            throw new MultiaddrFormatException("the varint at byte " + position + ": " + e.getMessage(), e);
+        }
+        if (value == Uvarint.INCOMPLETE) {
+            throw new MultiaddrFormatException("truncated varint at byte " + position);
+        }
+        return value;
+    }
+
     /** Writes a component's value in binary: fixed-size values as they are, the others length-prefixed. */
     static void writeValue(Protocol protocol, byte[] value, ByteArrayOutputStream out) {
         if (protocol.sizeBits() == Protocol.VARIABLE) {
-            Uvarint.write(value.length, out);
+            Uvarint.write(out, value.length);
         }
         out.writeBytes(value);
     }

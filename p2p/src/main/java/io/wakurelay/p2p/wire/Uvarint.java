@@ -2,9 +2,13 @@ package io.wakurelay.p2p.wire;
 
 import io.netty.buffer.ByteBuf;
 
+import java.io.ByteArrayOutputStream;
+
 /**
  * Unsigned LEB128 varints as multiformats/unsigned-varint defines them: at most 9 bytes (63 bits), minimal
- * encoding required. Used by multistream-select, mplex and every length-prefixed protocol message.
+ * encoding required. Used by multistream-select, mplex, every length-prefixed protocol message, and (on byte
+ * arrays) multiaddrs. The one implementation of the project: protobuf's own varints (up to 10 bytes, not
+ * necessarily minimal) are read by protobuf and by the protocol module's {@code WireReader}.
  */
 public final class Uvarint {
     /** The spec's limit: 9 bytes carry 63 bits. */
@@ -60,6 +64,31 @@ public final class Uvarint {
         return (int) value;
     }
 
+    /**
+     * Reads a varint from {@code bytes} at {@code offset}; the offset just after it goes into {@code next[0]}.
+     *
+     * @return the value, or {@link #INCOMPLETE} ({@code next} unchanged) when the bytes end before the varint does
+     * @throws WireFormatException when it is longer than {@link #MAX_BYTES} or not minimally encoded
+     */
+    public static long read(byte[] bytes, int offset, int[] next) {
+        long value = 0;
+        for (int i = 0; i < MAX_BYTES; i++) {
+            if (offset + i >= bytes.length) {
+                return INCOMPLETE;
+            }
+            byte b = bytes[offset + i];
+            value |= (long) (b & 0x7F) << (7 * i);
+            if ((b & 0x80) == 0) {
+                if (b == 0 && i > 0) {
+                    throw new WireFormatException("varint is not minimally encoded");
+                }
+                next[0] = offset + i + 1;
+                return value;
+            }
+        }
+        throw new WireFormatException("varint longer than " + MAX_BYTES + " bytes");
+    }
+
     public static void write(ByteBuf out, long value) {
         if (value < 0) {
             throw new IllegalArgumentException("varints are unsigned, got " + value);
@@ -69,6 +98,17 @@ public final class Uvarint {
             value >>>= 7;
         }
         out.writeByte((int) value);
+    }
+
+    public static void write(ByteArrayOutputStream out, long value) {
+        if (value < 0) {
+            throw new IllegalArgumentException("varints are unsigned, got " + value);
+        }
+        while ((value & ~0x7FL) != 0) {
+            out.write((int) ((value & 0x7F) | 0x80));
+            value >>>= 7;
+        }
+        out.write((int) value);
     }
 
     public static int size(long value) {

@@ -16,8 +16,12 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 
-/** A node's store, over its REST API. */
-final class RemoteStore {
+/**
+ * A node's store, read over its REST API ({@code GET /store/v3/messages}): the hashes it archived since the last call,
+ * and which of a list it holds. Not the node's {@code io.wakurelay.node.rest.RemoteStore}, which asks another node's
+ * store over libp2p.
+ */
+final class RestStoreClient {
     private static final int MAX_HASHES_PER_QUERY = 100;
     private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -27,7 +31,7 @@ final class RemoteStore {
     private final String contentTopic;
     private String cursor;
 
-    RemoteStore(String restAddress, String pubsubTopic, String contentTopic) {
+    RestStoreClient(String restAddress, String pubsubTopic, String contentTopic) {
         this.base = "http://" + restAddress;
         this.pubsubTopic = pubsubTopic;
         this.contentTopic = contentTopic;
