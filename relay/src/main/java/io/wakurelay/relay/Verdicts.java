@@ -101,6 +101,15 @@ final class Verdicts {
         return Outbox.NONE;
     }
 
+    /** The judging of {@code id} failed on the way (a bug): its waiting copies are released, unscored. */
+    void abandon(MessageId id) {
+        if (pending != null) {
+            synchronized (state) {
+                pending.close(id);
+            }
+        }
+    }
+
     // =====================================================================================================
     // verdicts
 
@@ -127,7 +136,7 @@ final class Verdicts {
             out = settle(id, violation.penalised() ? Fate.REJECTED : Fate.IGNORED, Outbox.NONE);
         }
         events.invalid(violation);
-        out.send(alloc, events);
+        send(out);
     }
 
     /**
@@ -207,7 +216,7 @@ final class Verdicts {
             }
             out = settle(id, Fate.REJECTED_BY_VALIDATOR, out);
         }
-        out.send(alloc, events);
+        send(out);
     }
 
     /**
@@ -222,6 +231,12 @@ final class Verdicts {
             if (violation == Violation.VALIDATION_THROTTLED) {
                 seen.forget(id);
             }
+        }
+    }
+
+    private void send(Outbox out) {
+        if (out != Outbox.NONE) {
+            out.send(alloc, events);
         }
     }
 
