@@ -220,9 +220,9 @@ final class Verdicts {
     }
 
     /**
-     * Ignored: dropped, nobody pays. {@code throttled}: not validated at all (the stage was full), so the message is
-     * forgotten by the seen cache too, and a later copy from another peer is judged afresh rather than dropped as a
-     * duplicate: a peer that floods cannot keep a valid message from this node by sending it first.
+     * Ignored: dropped, nobody pays. {@link Violation#VALIDATION_THROTTLED}: not validated at all (the stage was full),
+     * so the message is forgotten by the seen cache too, and a later copy from another peer is judged afresh rather
+     * than dropped as a duplicate: a peer that floods cannot keep a valid message from this node by sending it first.
      */
     private void ignored(MessageId id, Violation violation) {
         events.invalid(violation);
