@@ -64,7 +64,7 @@ final class LocalPublish {
     private PublishResult publishNow(String pubsubTopic, WakuMessage message) {
         Envelope envelope = encode(pubsubTopic, message);
         try {
-            TopicEvents topicEvents = topicWithRoom(pubsubTopic);
+            TopicEvents topicEvents = topicUnlessBusy(pubsubTopic);
             return send(pubsubTopic, envelope, topicEvents, router.messageId(envelope.messageBytes()));
         } finally {
             envelope.release();
@@ -75,7 +75,7 @@ final class LocalPublish {
         Envelope envelope = encode(pubsubTopic, message);
         boolean handedOff = false;
         try {
-            TopicEvents topicEvents = topicWithRoom(pubsubTopic);
+            TopicEvents topicEvents = topicUnlessBusy(pubsubTopic);
             MessageId id = router.messageId(envelope.messageBytes());
             if (router.seenBefore(id)) {
                 events.duplicate();
@@ -113,7 +113,7 @@ final class LocalPublish {
     }
 
     /** The topic's sink when this node relays it, else null; refused when the local consumer is too far behind. */
-    private TopicEvents topicWithRoom(String pubsubTopic) {
+    private TopicEvents topicUnlessBusy(String pubsubTopic) {
         TopicEvents topicEvents = router.subscribedTopic(pubsubTopic);
         if (topicEvents != null && handOver.pending() >= config.localQueueMessages()) {
             throw new RelayBusyException("the local consumer is behind: " + handOver.pending()
