@@ -34,20 +34,25 @@ import java.util.function.Consumer;
 final class AcceptedMessages {
     private static final Logger log = LoggerFactory.getLogger(AcceptedMessages.class);
 
-    private final FilterService filter;
-    private final LocalDelivery delivery;
+    private final Consumer<Envelope> filterPush;
+    private final Consumer<Envelope> restDelivery;
     private final ArchivePipeline archive;
     private final List<Consumer<Envelope>> taps = new CopyOnWriteArrayList<>();
 
     /**
-     * @param filter   null on a node without the filter service
-     * @param delivery REST's caches and streams
-     * @param archive  the end of the chain
+     * @param filterPush   {@code FilterService.onAccepted}; null on a node without the filter service
+     * @param restDelivery {@code LocalDelivery.deliver}: REST's caches and streams
+     * @param archive      the end of the chain
      */
-    AcceptedMessages(FilterService filter, LocalDelivery delivery, ArchivePipeline archive) {
-        this.filter = filter;
-        this.delivery = delivery;
+    AcceptedMessages(Consumer<Envelope> filterPush, Consumer<Envelope> restDelivery, ArchivePipeline archive) {
+        this.filterPush = filterPush;
+        this.restDelivery = restDelivery;
         this.archive = archive;
+    }
+
+    /** The stage of a node: its filter service (null: none) and REST's delivery. */
+    static AcceptedMessages of(FilterService filter, LocalDelivery delivery, ArchivePipeline archive) {
+        return new AcceptedMessages(filter == null ? null : filter::onAccepted, delivery::deliver, archive);
     }
 
     /** Starts taking the messages of {@code sources} (none: nothing comes, the archive's stream ends at once). */
@@ -67,15 +72,15 @@ final class AcceptedMessages {
     }
 
     private void beforeTheArchive(Envelope e) {
-        if (filter != null) {
+        if (filterPush != null) {
             try {
-                filter.onAccepted(e); // keeps nothing of the envelope
+                filterPush.accept(e); // keeps nothing of the envelope
             } catch (RuntimeException ex) {
                 log.warn("filter push of {} failed", e.hash(), ex);
             }
         }
         try {
-            delivery.deliver(e);
+            restDelivery.accept(e);
         } catch (RuntimeException ex) {
             log.warn("local delivery of {} failed", e.hash(), ex);
         }

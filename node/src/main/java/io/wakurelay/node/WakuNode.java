@@ -166,7 +166,7 @@ public final class WakuNode implements NodeStatus, AutoCloseable {
             NodeDiscv5.startIfBound(discv5, record, host, peerExchange, config.relay().clusterId(),
                     NodeRecord.shardsOf(config.relay().clusterId(), topics));
 
-            this.accepted = new AcceptedMessages(filter, delivery, pipeline);
+            this.accepted = AcceptedMessages.of(filter, delivery, pipeline);
             accepted.connect(relay == null ? List.of() : List.of(relay.accepted()));
 
             RestServer rest = config.rest() == null ? null
