@@ -113,12 +113,12 @@ final class FanoutScenario {
 
     /**
      * The relay's threads, as Linux names them: its event loops (named apart from the peers'), its archive and RocksDB's,
-     * and the relays' heartbeat schedulers, the relay's carrying the frames handed to it; the peers' do only their
-     * heartbeats, a few microseconds a message, counted here too. Collector and compiler threads are in neither sum.
+     * the thread that carries the frames handed to it ({@link RelayInjector}) and the relays' heartbeat schedulers; the
+     * peers' do only their heartbeats, a few microseconds a message, counted here too. Collector and compiler threads are in neither sum.
      */
     private static boolean relayThread(String name) {
         return name.startsWith(RELAY_THREADS) || name.startsWith("waku-archive") || name.startsWith("rocksdb")
-                || name.equals("relay-heartbeat");
+                || name.equals("relay-heartbeat") || name.startsWith(RelayInjector.THREAD);
     }
 
     private static double sum(Map<String, Double> byThread, java.util.function.Predicate<String> which) {

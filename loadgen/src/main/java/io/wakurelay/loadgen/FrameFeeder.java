@@ -8,16 +8,18 @@ import reactor.core.publisher.Sinks;
 import java.time.Duration;
 
 /**
- * Hands pre-encoded frames to a node's receive path, as a peer would send them: the node decodes, validates,
- * hashes, deduplicates and relays each one. Frames are sent from one thread; a {@link Window} bounds how many
+ * Hands pre-encoded frames to a node's receive path ({@link RelayInjector}), as a peer would send them: the node
+ * decodes, validates, hashes, deduplicates and relays each one. Frames are sent from one thread; a {@link Window} bounds how many
  * are in flight, which also bounds this feeder's queue.
  */
 final class FrameFeeder implements FrameSink {
     private final Sinks.Many<ByteBuf> frames = Sinks.many().unicast().onBackpressureBuffer();
+    private final RelayInjector injector;
     private final Mono<Void> done;
 
     FrameFeeder(WakuNode node) {
-        done = node.relay().inject(frames.asFlux()).cache();
+        injector = new RelayInjector(node.relay());
+        done = injector.inject(frames.asFlux()).cache();
         done.subscribe(x -> { }, e -> { });
     }
 
@@ -33,6 +35,10 @@ final class FrameFeeder implements FrameSink {
     @Override
     public void close() {
         frames.tryEmitComplete();
-        done.onErrorResume(e -> Mono.empty()).block(Duration.ofSeconds(30));
+        try {
+            done.onErrorResume(e -> Mono.empty()).block(Duration.ofSeconds(30));
+        } finally {
+            injector.close();
+        }
     }
 }

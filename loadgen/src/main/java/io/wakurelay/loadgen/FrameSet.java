@@ -26,7 +26,7 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * A workload's wire frames (each the bytes a peer writes on its relay stream to publish one message, ready for
- * {@code Relay.inject}), encoded just ahead of use on a thread of its own ({@value #ENCODER_THREAD}), at most
+ * {@link RelayInjector}), encoded just ahead of use on a thread of its own ({@value #ENCODER_THREAD}), at most
  * {@value #AHEAD} frames in advance, in an allocator of its own. So the load generator's memory does not grow
  * with the message count, the node's pooled memory figures show only what the node uses, and the encoding
  * (payload, protobuf, SHA-256) runs beside the node rather than on its threads ({@link MemorySampler} leaves

@@ -38,7 +38,8 @@ final class MicroScenario {
     /** @param storeDbUrl where the node archives: empty for RocksDB in {@code dataDir}, {@code postgres://...} for PostgreSQL */
     static ResultRow run(Workload workload, Path dataDir, Durability durability, String storeDbUrl, PrintStream err) {
         try (WakuNode node = InProcessNodes.start(dataDir, durability, storeDbUrl, workload.pubsubTopic(), java.util.List.of());
-             FrameSet frames = new FrameSet(workload)) {
+             FrameSet frames = new FrameSet(workload);
+             RelayInjector injector = new RelayInjector(node.relay())) {
             long[] injectedAt = new long[workload.total()];
             long[] archivedAt = new long[workload.total()];
             CountDownLatch warm = new CountDownLatch(workload.warmup());
@@ -46,13 +47,13 @@ final class MicroScenario {
             AtomicLong lastCommit = new AtomicLong();
             Disposable watch = node.committed().subscribe(batch -> onCommit(batch, frames, workload, archivedAt, warm, measured, lastCommit));
             try {
-                inject(node, frames, injectedAt, 0, workload.warmup());
+                inject(injector, frames, injectedAt, 0, workload.warmup());
                 await(warm, "warmup", Duration.ofMinutes(5));
 
                 // the encoder works just ahead of use (all frames would not fit in memory): its CPU is counted apart
                 Measurement m = new Measurement("micro", workload.count(), node.counters()).notNodeCpu(frames::encoderCpuNanos);
                 try (Progress p = m.progress("micro", () -> workload.count() - measured.getCount(), err)) {
-                    inject(node, frames, injectedAt, workload.warmup(), workload.total());
+                    inject(injector, frames, injectedAt, workload.warmup(), workload.total());
                     await(measured, "all measured messages archived", Duration.ofMinutes(30));
                 }
                 Latencies latencies = new Latencies(workload.count());
@@ -70,8 +71,8 @@ final class MicroScenario {
         }
     }
 
-    private static void inject(WakuNode node, FrameSet frames, long[] injectedAt, int from, int to) {
-        node.relay().inject(Flux.range(from, to - from).map(i -> {
+    private static void inject(RelayInjector injector, FrameSet frames, long[] injectedAt, int from, int to) {
+        injector.inject(Flux.range(from, to - from).map(i -> {
             injectedAt[i] = System.nanoTime();
             return frames.frame(i);
         })).block();

@@ -55,13 +55,13 @@ import java.util.EnumSet;
 import java.time.Duration;
 import java.util.List;
 import java.util.Set;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
 
 /**
  * One running node: a libp2p host with Waku relay on it, and the Waku services (Store v3, lightpush, filter, peer
- * exchange) beside it; the relay's accepted messages flow to filter subscribers, local REST consumers and into the archive; REST and
+ * exchange) beside it; the relay's accepted messages flow through {@code AcceptedMessages} to filter subscribers, local
+ * REST consumers, the taps and into the archive, in that order and at the archive's pace; REST and
  * metrics servers on top. The components start in the order below and {@link #close()} stops them in reverse
  * ({@link StartedComponents}), the order that loses nothing: REST stops taking requests (503 while the rest stops),
  * the services stop serving, the relay stops taking messages and hands over what it accepted, the host closes its
@@ -87,7 +87,7 @@ public final class WakuNode implements NodeStatus, AutoCloseable {
     private final RestServer rest;
     private final NodeRecord record;
     private final AtomicBoolean closed = new AtomicBoolean();
-    private final List<Consumer<Envelope>> taps = new CopyOnWriteArrayList<>();
+    private final AcceptedMessages accepted;
 
     private WakuNode(NodeConfig config) {
         this.config = config;
@@ -166,15 +166,8 @@ public final class WakuNode implements NodeStatus, AutoCloseable {
             NodeDiscv5.startIfBound(discv5, record, host, peerExchange, config.relay().clusterId(),
                     NodeRecord.shardsOf(config.relay().clusterId(), topics));
 
-            pipeline.connect(relay == null ? Flux.empty() : relay.accepted().doOnNext(e -> {
-                if (filter != null) {
-                    pushQuietly(filter, e);
-                }
-                deliverQuietly(delivery, e);
-                for (Consumer<Envelope> tap : taps) {
-                    tap.accept(e);
-                }
-            }));
+            this.accepted = AcceptedMessages.of(filter, delivery, pipeline);
+            accepted.connect(relay == null ? List.of() : List.of(relay.accepted()));
 
             RestServer rest = config.rest() == null ? null
                     : RestServer.start(config.rest(), relay == null ? null : new RelayBinding(relay), queries, storeClient::open,
@@ -225,30 +218,12 @@ public final class WakuNode implements NodeStatus, AutoCloseable {
         return served;
     }
 
-    private static void deliverQuietly(LocalDelivery delivery, Envelope e) {
-        try {
-            delivery.deliver(e);
-        } catch (RuntimeException ex) {
-            // a REST consumer must never stop the archive path
-            log.warn("local delivery of {} failed", e.hash(), ex);
-        }
-    }
-
     /** A message the filter service node pushed, kept for GET /filter/v2/messages as its REST JSON. */
     private static void cachePush(ObjectMapper mapper, FilterMessageCache cache, String pubsubTopic, WakuMessage message) {
         try {
             cache.add(pubsubTopic, message.getContentTopic(), mapper.writeValueAsBytes(MessageJson.write(mapper, message)));
         } catch (JsonProcessingException e) {
             throw new IllegalStateException("a message renders as JSON", e);
-        }
-    }
-
-    private static void pushQuietly(FilterService filter, Envelope e) {
-        try {
-            filter.onAccepted(e); // never blocks; keeps nothing of the envelope
-        } catch (RuntimeException ex) {
-            // a filter subscriber must never stop the archive path
-            log.warn("filter push of {} failed", e.hash(), ex);
         }
     }
 
@@ -281,13 +256,13 @@ public final class WakuNode implements NodeStatus, AutoCloseable {
     }
 
     /**
-     * Calls {@code listener} with every accepted message, on the message path, while the envelope is still
-     * referenced (for in-process tools such as the load generator; it must not block or keep the envelope).
+     * Calls {@code listener} with every accepted message, on the message path ({@code AcceptedMessages}: after filter
+     * and REST, before the archive), while the envelope is still referenced (for in-process tools such as the load
+     * generator; it must not block or keep the envelope).
      * Closing the returned handle removes the listener.
      */
     public AutoCloseable tap(Consumer<Envelope> listener) {
-        taps.add(listener);
-        return () -> taps.remove(listener);
+        return accepted.tap(listener);
     }
 
     /** Every batch the archive commits, as it commits it (hot; for in-process observers such as the load generator). */

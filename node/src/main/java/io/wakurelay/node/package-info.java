@@ -2,8 +2,9 @@
  * The runnable node: the assembly of every module. {@link io.wakurelay.node.NodeMain} reads the command line into a
  * {@link io.wakurelay.node.config.NodeConfig} (package {@code config}; tests and the load generator build one from
  * {@code NodeConfig.DEFAULTS} directly) and starts a {@link io.wakurelay.node.WakuNode}: metrics, the archive and its
- * {@code ArchivePipeline} (behind the {@code ArchiveTimestampWindow}), the p2p host, the relay, the services, then
- * REST (package {@code rest}), each added to {@code StartedComponents}, which stops them in the reverse order within
+ * {@code ArchivePipeline} (behind the {@code ArchiveTimestampWindow}), the p2p host, the relay, the services, the
+ * {@code AcceptedMessages} stage (filter push, REST delivery, taps, then the archive pipeline, in that order and at the
+ * archive's pace), then REST (package {@code rest}), each added to {@code StartedComponents}, which stops them in the reverse order within
  * one grace. What REST may ask of the node is a {@link io.wakurelay.node.status.NodeStatus} (package {@code status},
  * with the {@code PeerView}s built by {@code PeerViews}); log format and levels are package {@code logging};
  * {@code RelayBinding} gives REST the relay (none with {@code --relay=false}: an edge node); {@code NodeLightpush}

@@ -30,7 +30,13 @@ public enum Violation {
     /** The content topic is not /{application}/{version}/{topic}/{encoding} (optionally with a generation prefix). */
     INVALID_CONTENT_TOPIC("invalid_content_topic", true),
     /** meta is longer than 64 bytes. */
-    META_TOO_LARGE("meta_too_large", true);
+    META_TOO_LARGE("meta_too_large", true),
+    /** The relay's installed validator (RLN) rejected the message; its reason is in the validation metrics. */
+    VALIDATOR_REJECTED("validator_rejected", true),
+    /** The relay's installed validator ignored the message (it fails only this node's view). */
+    VALIDATOR_IGNORED("validator_ignored", false),
+    /** The message was not validated: the validation stage, or its sender's share of it, was full. */
+    VALIDATION_THROTTLED("validation_throttled", false);
 
     private final String label;
     private final boolean penalised;

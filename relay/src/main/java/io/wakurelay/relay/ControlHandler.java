@@ -10,7 +10,6 @@ import io.wakurelay.relay.proto.ControlPrune;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
@@ -29,9 +28,9 @@ import static io.wakurelay.relay.ControlKind.IWANT;
 import static io.wakurelay.relay.ControlKind.PRUNE;
 
 /**
- * A peer's gossipsub control messages (GRAFT, PRUNE, IHAVE, IWANT, IDONTWANT), handled on the router's state under
- * the router's lock: the router reads the RPC and counts it, this class decides what each control message changes
- * and what to answer, into the router's {@link Outbox}.
+ * A peer's gossipsub control messages (GRAFT, PRUNE, IHAVE, IWANT, IDONTWANT), handled on the {@link RouterState}
+ * under the router's lock: the router reads the RPC and counts it, this class decides what each control message
+ * changes and what to answer, into the router's {@link Outbox}.
  *
  * <p>Nothing a peer sends grows state without a bound, and a flood costs its sender: GRAFTs and PRUNEs for topics
  * this node has no mesh for are ignored without an answer or a backoff entry (go-libp2p-pubsub's "spam hardening"),
@@ -45,20 +44,17 @@ final class ControlHandler {
     private final ScoreParams scoring;
     private final PeerLimits limits;
     private final RouterEvents events;
-    private final Map<String, Set<PeerState>> mesh;
+    private final RouterState state;
     private final SeenCache seen;
-    private final Promises promises;
     private final MessageCache cache;
 
-    ControlHandler(RelayConfig config, RouterEvents events, Map<String, Set<PeerState>> mesh, SeenCache seen,
-                   Promises promises, MessageCache cache) {
+    ControlHandler(RelayConfig config, RouterEvents events, RouterState state, SeenCache seen, MessageCache cache) {
         this.params = config.gossip();
         this.scoring = config.scoring();
         this.limits = config.peerLimits();
         this.events = events;
-        this.mesh = mesh;
+        this.state = state;
         this.seen = seen;
-        this.promises = promises;
         this.cache = cache;
     }
 
@@ -76,7 +72,7 @@ final class ControlHandler {
         }
         Outbox out = Outbox.NONE;
         ControlIDontWant dontWant = null;
-        for (PeerState p : mesh.getOrDefault(topic, Set.of())) {
+        for (PeerState p : state.mesh(topic)) {
             if (p != from) {
                 if (out == Outbox.NONE) {
                     out = new Outbox();
@@ -92,7 +88,7 @@ final class ControlHandler {
     void onControl(PeerState peer, RpcReader.Rpc rpc, double score, long now, Outbox out) {
         if (rpc.controlOverLimit()) {
             // more than any honest peer puts in one RPC (it has at most our topics to graft, prune or gossip)
-            peer.score.behaviourPenalty(GossipRouter.PENALTY);
+            peer.score.penalise();
             for (ControlKind kind : ControlKind.values()) {
                 events.controlIgnored(kind, RPC_LIMIT, rpc.controlCounts().of(kind));
             }
@@ -117,7 +113,7 @@ final class ControlHandler {
         int prunesTaken = taken - graftsTaken;
         if (taken < grafts + prunes) {
             // an honest peer grafts or prunes each topic it shares with us once or twice a heartbeat at most
-            peer.score.behaviourPenalty(GossipRouter.PENALTY);
+            peer.score.penalise();
             events.controlIgnored(GRAFT, HEARTBEAT_LIMIT, grafts - graftsTaken);
             events.controlIgnored(PRUNE, HEARTBEAT_LIMIT, prunes - prunesTaken);
         }
@@ -130,18 +126,18 @@ final class ControlHandler {
     }
 
     private void onGraft(PeerState peer, String topic, double score, long now, Outbox out) {
-        Set<PeerState> members = mesh.get(topic);
-        if (members == null) {
+        if (!state.hasMesh(topic)) {
             // no answer and no state for a topic we do not relay: the peer may have missed that we just left it, and
             // a PRUNE each would let a peer that does not read make us queue without end
             events.controlIgnored(GRAFT, UNKNOWN_TOPIC, 1);
             return;
         }
+        Set<PeerState> members = state.mesh(topic);
         if (members.contains(peer)) {
             return;
         }
         if (peer.inBackoff(topic, now)) {
-            peer.score.behaviourPenalty(GossipRouter.PENALTY);
+            peer.score.penalise();
             events.controlIgnored(GRAFT, BACKOFF, 1);
             prune(peer, topic, params.pruneBackoff().toNanos(), now, out);
             return;
@@ -150,21 +146,17 @@ final class ControlHandler {
             prune(peer, topic, params.pruneBackoff().toNanos(), now, out);
             return;
         }
-        members.add(peer);
-        peer.score.grafted(topic, now);
+        state.graft(topic, peer, now);
     }
 
     private void onPrune(PeerState peer, ControlPrune prune, long now) {
         String topic = prune.getTopicID();
-        Set<PeerState> members = mesh.get(topic);
-        if (members == null) {
+        if (!state.hasMesh(topic)) {
             // a backoff entry per topic named would let a peer fill our memory with names
             events.controlIgnored(PRUNE, UNKNOWN_TOPIC, 1);
             return;
         }
-        if (members.remove(peer)) {
-            peer.score.pruned(topic);
-        }
+        state.prune(topic, peer);
         peer.backoff(topic, now + backoffNanos(prune.getBackoff()));
     }
 
@@ -194,7 +186,7 @@ final class ControlHandler {
         entries:
         for (int i = 0; i < ihaves.size(); i++) {
             ControlIHave ihave = ihaves.get(i);
-            if (!mesh.containsKey(ihave.getTopicID())) {
+            if (!state.hasMesh(ihave.getTopicID())) {
                 events.controlIgnored(IHAVE, UNKNOWN_TOPIC, 1);
                 continue;
             }
@@ -208,7 +200,7 @@ final class ControlHandler {
                     continue; // no message this node accepts has such an id
                 }
                 MessageId id = new MessageId(raw.toByteArray());
-                if (seen.contains(id, now) || promises.isPromised(id) || asked.contains(id)) {
+                if (seen.contains(id, now) || state.promises.isPromised(id) || asked.contains(id)) {
                     continue;
                 }
                 if (!peer.budget.takeIHaveAsk()) {
@@ -224,7 +216,7 @@ final class ControlHandler {
         }
         // one id at random is the advertiser's promise: if it never comes, the advertiser is penalised
         ByteString promised = wanted.get(ThreadLocalRandom.current().nextInt(wanted.size()));
-        promises.promise(new MessageId(promised.toByteArray()), peer, now + params.iwantFollowupTime().toNanos());
+        state.promises.promise(new MessageId(promised.toByteArray()), peer, now + params.iwantFollowupTime().toNanos());
         out.controlMessage(peer).addIwant(ControlIWant.newBuilder().addAllMessageIDs(wanted));
     }
 
@@ -262,7 +254,7 @@ final class ControlHandler {
             }
             if (entry.requestedBy(peer.id) > params.gossipRetransmission()) {
                 // asking again and again for the same message is a flood, not a need
-                peer.score.behaviourPenalty(GossipRouter.PENALTY);
+                peer.score.penalise();
                 retransmission = true;
                 continue;
             }

@@ -11,60 +11,34 @@ import io.wakurelay.protocol.ProtocolViolation;
 import io.wakurelay.protocol.Topics;
 import io.wakurelay.protocol.Violation;
 import io.wakurelay.relay.proto.RPC;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
-import java.net.InetAddress;
-import java.util.ArrayList;
 import java.util.Collection;
-import java.util.HashMap;
-import java.util.HashSet;
-import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
-import java.util.function.Supplier;
 
 /**
  * The gossipsub v1.1 router of Waku relay: subscriptions, a mesh per topic, fanout, the seen and message caches,
- * gossip (IHAVE/IWANT), IDONTWANT, and peer scoring. One lock guards its state; the expensive work of a message
- * (SHA-256 for its id, the decode, the RFC 14 hash, encryption per peer) happens outside it, and so do all writes:
- * methods collect what to send in an {@link Outbox} and send it after releasing the lock.
+ * gossip (IHAVE/IWANT), IDONTWANT, and peer scoring, each in a room of its own on the one {@link RouterState}, whose
+ * monitor is the one lock; the expensive work of a message (SHA-256 for its id, the decode, the RFC 14 hash, a
+ * validator's proof, encryption per peer) happens outside it, and so do all writes: methods collect what to send in an
+ * {@link Outbox} and send it after releasing the lock.
  *
  * <p>The receive path of one message, on the event loop of the connection it came on: message id (one SHA-256),
- * seen-cache check, decode and validation (one decode, one RFC 14 hash), then the exact received bytes go to the
- * mesh peers (not the sender, not those that said IDONTWANT) and the envelope to the local consumer.
+ * seen-cache check, decode and validation (one decode, one RFC 14 hash), then {@link Verdicts}: an installed
+ * validator's screen and verification, and for an accepted message the exact received bytes to the mesh peers (not
+ * the sender, not those that said IDONTWANT) and the envelope to the local consumer.
  */
 final class GossipRouter {
-    private static final Logger log = LoggerFactory.getLogger(GossipRouter.class);
-    /** Behaviour penalty for each protocol misstep (P₇). */
-    static final double PENALTY = 1.0;
-
     private final RelayConfig config;
-    private final GossipParams params;
-    private final ScoreParams scoring;
     private final EnvelopeDecoder decoder;
-    private final PathCounters counters;
-    private final RelayMetrics metrics;
     private final RouterEvents events;
-    private final HandOver handOver;
     private final ByteBufAllocator alloc;
     private final LongSupplier nanoTime;
-    private final LongSupplier wallClockNanos;
-    private final MessageIds ids; // takes this lock for its fingerprints and the cache
-
-    // ---- state, guarded by this
-    private final Map<PeerId, PeerState> peers = new HashMap<>();
-    private final Map<String, Set<PeerState>> subscribers = new HashMap<>();
-    private final Map<String, Set<PeerState>> mesh = new LinkedHashMap<>();
-    private final Map<String, Set<PeerState>> fanout = new HashMap<>();
-    private final Map<String, Long> fanoutLastPublished = new HashMap<>();
-    private final Map<InetAddress, Integer> peersPerAddress = new HashMap<>();
-    private final RetainedScores retainedScores;
-    private final Promises promises = new Promises();
+    /** The topology and its one lock: every field below that is not final is guarded by it, and so are these. */
+    private final RouterState state;
+    private final MessageIds ids; // takes the lock for its fingerprints and the cache
     private final SeenCache seen;
     private final RejectedMessages rejected = new RejectedMessages();
     private final MessageCache cache;
@@ -72,40 +46,30 @@ final class GossipRouter {
     private final MeshCandidates candidates;
     private final OwnSubscriptions own;
     private final Heartbeat heartbeat;
-    private boolean closed; // guarded by this
+    private final Verdicts verdicts;
 
-    GossipRouter(RelayConfig config, EnvelopeDecoder decoder, PathCounters counters, RelayMetrics metrics, RouterEvents events,
-                 HandOver handOver, ByteBufAllocator alloc, LongSupplier nanoTime, LongSupplier wallClockNanos) {
+    /** @param room the validation stage of an installed validator; null: none */
+    GossipRouter(RelayConfig config, EnvelopeDecoder decoder, PathCounters counters, RouterEvents events,
+                 HandOver handOver, ByteBufAllocator alloc, LongSupplier nanoTime, LongSupplier wallClockNanos,
+                 ValidationRoom room) {
         this.config = config;
-        this.params = config.gossip();
-        this.scoring = config.scoring();
         this.decoder = decoder;
-        this.counters = counters;
-        this.metrics = metrics;
         this.events = events;
-        this.handOver = handOver;
         this.alloc = alloc;
         this.nanoTime = nanoTime;
-        this.wallClockNanos = wallClockNanos;
         long now = nanoTime.getAsLong();
+        GossipParams params = config.gossip();
+        this.state = new RouterState(config);
         this.seen = new SeenCache(config.seenCacheCapacity(), params.seenTtl(), now);
         this.cache = new MessageCache(params.historyLength(), params.historyGossip(), config.messageCacheBytes());
-        this.ids = new MessageIds(counters, events, cache, this);
-        this.control = new ControlHandler(config, events, mesh, seen, promises, cache);
-        this.candidates = new MeshCandidates(subscribers, this::score);
-        this.own = new OwnSubscriptions(config, metrics, peers, mesh, fanout, fanoutLastPublished, candidates, this::score);
-        this.retainedScores = new RetainedScores(config.peerLimits().maxRetainedScores(),
-                scoring.retainScore().toNanos());
-        this.heartbeat = new Heartbeat(config, metrics, new Heartbeat.RouterState(peers, subscribers, mesh, fanout,
-                fanoutLastPublished, retainedScores, promises, cache), control, candidates, this::score, now);
-        metrics.bind(() -> locked(seen::size), () -> locked(seen::evictedEarly), () -> locked(cache::bytes),
-                () -> locked(cache::evictedEarly), handOver::pending,
-                () -> locked(() -> (int) peers.values().stream().filter(p -> p.sender.isOpen()).count()),
-                () -> locked(() -> peers.values().stream().mapToLong(p -> p.sender.queuedBytes()).sum()),
-                () -> subscriptions().size());
-        metrics.bindRejectedIds(this::rejectedIds);
-        metrics.bindPeerState(() -> stateSizes().dontWantIds(), () -> stateSizes().promises(),
-                () -> stateSizes().retainedScores());
+        this.ids = new MessageIds(counters, events, cache, state);
+        this.control = new ControlHandler(config, events, state, seen, cache);
+        this.candidates = new MeshCandidates(config, state);
+        this.own = new OwnSubscriptions(config, events, state, candidates);
+        this.heartbeat = new Heartbeat(config, events, state, cache, control, candidates, now);
+        this.verdicts = new Verdicts(config, state, seen, cache, rejected, candidates, handOver, events, alloc, nanoTime,
+                wallClockNanos, room);
+        RouterViews.tellReadings(events, state, seen, cache, rejected, handOver, own::topics);
     }
 
     // =====================================================================================================
@@ -115,75 +79,46 @@ final class GossipRouter {
      * A connected peer that speaks relay (or may: its relay stream opens later). Known on another connection, it is
      * made anew: the host keeps one connection per peer, so this one replaced the other (a simultaneous open).
      */
-    synchronized PeerState addPeer(Connection connection, PeerSender sender) {
-        PeerState existing = peers.get(connection.remotePeer());
-        if (existing != null && existing.connection == connection) {
-            return existing;
-        } else if (existing != null) {
-            removePeer(existing.id);
+    PeerState addPeer(Connection connection, PeerSender sender) {
+        synchronized (state) {
+            PeerState known = state.peer(connection.remotePeer());
+            PeerState peer = state.addPeer(connection, sender, nanoTime.getAsLong());
+            if (known != null && known != peer) {
+                updateTopicGauges(); // the peer on its replaced connection left
+            }
+            return peer;
         }
-        PeerScore retained = retainedScores.take(connection.remotePeer());
-        PeerScore score = retained != null ? retained : new PeerScore(scoring);
-        InetAddress address = PeerState.addressOf(connection);
-        PeerState peer = new PeerState(connection.remotePeer(), connection, address, sender, score, config);
-        peers.put(peer.id, peer);
-        if (existing != null) { // its subscriptions are the peer's, whichever connection told them
-            existing.replacedBy = peer;
-            existing.topics.forEach(t -> subscribers.computeIfAbsent(t, x -> new LinkedHashSet<>()).add(peer));
-            peer.topics.addAll(existing.topics);
-        }
-        if (address != null) {
-            peersPerAddress.merge(address, 1, Integer::sum);
-        }
-        return peer;
     }
 
-    synchronized PeerState peer(PeerId id) {
-        return peers.get(id);
+    PeerState peer(PeerId id) {
+        synchronized (state) {
+            return state.peer(id);
+        }
     }
 
     /** {@code connection} closed: its peer leaves, unless known on another connection, open, that replaced it. */
-    synchronized void removePeer(Connection connection) {
-        PeerState peer = peers.get(connection.remotePeer());
-        if (peer != null && (peer.connection == connection || !peer.connection.isOpen())) {
-            removePeer(peer.id);
+    void removePeer(Connection connection) {
+        synchronized (state) {
+            PeerState peer = state.peer(connection.remotePeer());
+            if (peer != null && (peer.connection == connection || !peer.connection.isOpen())) {
+                removePeer(peer.id);
+            }
         }
     }
 
     /** The peer disconnected: it leaves every mesh; its score is remembered for {@code retainScore}. */
-    synchronized void removePeer(PeerId id) {
-        PeerState peer = peers.remove(id);
-        if (peer == null) {
-            return;
-        }
-        for (String topic : peer.topics) {
-            Set<PeerState> s = subscribers.get(topic);
-            if (s != null) {
-                s.remove(peer);
+    void removePeer(PeerId id) {
+        synchronized (state) {
+            if (state.removePeer(id, nanoTime.getAsLong())) {
+                updateTopicGauges();
             }
         }
-        for (Map.Entry<String, Set<PeerState>> m : mesh.entrySet()) {
-            if (m.getValue().remove(peer)) {
-                peer.score.pruned(m.getKey());
-            }
-        }
-        fanout.values().forEach(f -> f.remove(peer));
-        peer.heard.tryEmitEmpty(); // nothing more will come: no one waits for it
-        if (peer.address != null) {
-            peersPerAddress.computeIfPresent(peer.address, (a, n) -> n == 1 ? null : n - 1);
-        }
-        promises.forget(peer);
-        if (!peer.score.isNeutral()) {
-            retainedScores.retain(id, peer.score, nanoTime.getAsLong());
-        }
-        peer.sender.shutdown();
-        updateTopicGauges();
     }
 
     /** The relay stream this node opened to the peer is up: the peer learns our subscriptions. */
     void relayStreamOpened(PeerState peer) {
         Outbox out = new Outbox();
-        synchronized (this) {
+        synchronized (state) {
             if (!own.topics().isEmpty()) {
                 RPC.Builder hello = out.control(peer);
                 for (String topic : own.topics()) {
@@ -230,170 +165,73 @@ final class GossipRouter {
 
     private void onMessage(PeerState from, RpcReader.Message m, ByteBuf owner, Source source) {
         events.receivedFromPeer();
-        SubscribedTopicMeters meters = own.meters(m.topic());
-        if (meters == null) {
+        TopicEvents topicEvents = own.events(m.topic());
+        if (topicEvents == null) {
             // we may have just left the topic, or the peer's view of our subscriptions is old: not its fault. First,
             // so that scores keep stats only for the topics this node relays, not for any a message names
             events.invalid(Violation.NOT_SUBSCRIBED);
             return;
         }
         if (m.signed()) {
-            reject(from, m.topic(), Violation.SIGNED_MESSAGE);
+            verdicts.reject(from, m.topic(), Violation.SIGNED_MESSAGE);
             return;
         }
         if (m.data() == null) {
-            reject(from, m.topic(), Violation.MALFORMED_MESSAGE);
+            verdicts.reject(from, m.topic(), Violation.MALFORMED_MESSAGE);
             return;
         }
         int messageBytes = m.data().readableBytes();
-        meters.received(messageBytes);
+        topicEvents.received(messageBytes);
         long fingerprint = MessageIds.fingerprint(m.message());
         MessageId id = ids.ofCopy(m, fingerprint);
-        Outbox dontWant;
-        synchronized (this) {
-            if (closed) {
+        boolean first;
+        Outbox out;
+        synchronized (state) {
+            if (state.isClosed()) {
                 return; // arrived during shutdown, after the cache was cleared: nothing may keep it
             }
             // whoever delivers it, an advertised message that arrives keeps its advertiser's promise
-            promises.kept(id);
-            if (!seen.markSeen(id, nanoTime.getAsLong())) {
-                Violation firstCopy = rejected.reason(id);
-                if (firstCopy != null) {
-                    reject(from, m.topic(), firstCopy);
-                    return;
-                }
-                events.duplicate();
-                if (from != null) {
-                    from.score.meshDuplicateDelivery(m.topic());
-                }
-                return;
-            }
-            ids.remember(fingerprint, id);
-            dontWant = control.announceDontWant(m.topic(), from, id, messageBytes);
-        }
-        send(dontWant);
-        Envelope envelope;
-        try {
-            envelope = decoder.decode(m.topic(), m.data(), owner);
-        } catch (ProtocolViolation v) {
-            if (v.violation().penalised()) {
-                synchronized (this) {
-                    rejected.add(id, v.violation());
-                }
-                reject(from, m.topic(), v.violation());
+            state.promises.kept(id);
+            first = seen.markSeen(id, nanoTime.getAsLong());
+            if (first) {
+                ids.remember(fingerprint, id);
+                verdicts.judging(id, m.topic());
+                out = control.announceDontWant(m.topic(), from, id, messageBytes);
             } else {
-                events.invalid(v.violation());
+                out = verdicts.copy(from, m.topic(), id); // rejected again, waits for a verdict, or a duplicate
             }
+        }
+        send(out);
+        if (!first) {
             return;
         }
-        events.validated();
-        events.accepted(envelope.message().payloadSize());
-        meters.accepted(messageBytes, envelope.message().payloadSize());
-        long timestamp = envelope.message().timestamp();
-        if (timestamp > 0) {
-            long delay = wallClockNanos.getAsLong() - timestamp;
-            if (delay >= 0) {
-                events.propagated(delay);
+        try {
+            Envelope envelope;
+            try {
+                envelope = decoder.decode(m.topic(), m.data(), owner);
+            } catch (ProtocolViolation v) {
+                verdicts.invalid(from, m.topic(), id, v.violation());
+                return;
             }
-        }
-        ByteBuf rpc = RpcWriter.forward(alloc, m.message());
-        meters.sent(messageBytes, relay(id, m.topic(), rpc, from, false));
-        handOver.offer(envelope, source);
-    }
-
-    /**
-     * Caches {@code rpc} for IWANT and writes it to the mesh peers of {@code topic} (all peers of the topic above
-     * the publish threshold for our own message with flood publish on), except {@code from} and the peers that
-     * said IDONTWANT. Consumes the caller's reference to {@code rpc}.
-     *
-     * @return how many peers it was written to (a peer whose queue was full is not counted)
-     */
-    int relay(MessageId id, String topic, ByteBuf rpc, PeerState from, boolean ownMessage) {
-        if (rpc.readableBytes() > RelayConfig.MAX_OUTBOUND_RPC_BYTES) {
-            // nwaku refuses RPCs over 150 KiB; the message stays delivered locally
-            events.forwardSkipped();
-            rpc.release();
-            return 0;
-        }
-        List<PeerState> targets = new ArrayList<>();
-        synchronized (this) {
-            if (closed) {
-                rpc.release();
-                return 0;
-            }
-            cache.put(id, topic, rpc.retain());
-            if (from != null && !ownMessage) {
-                from.score.firstDelivery(topic);
-            }
-            Collection<PeerState> candidates = ownMessage ? publishPeers(topic) : mesh.getOrDefault(topic, Set.of());
-            for (PeerState p : candidates) {
-                if (p == from) {
-                    continue;
-                }
-                if (p.dontWant.contains(id.prefix())) {
-                    events.dontWantSaved();
-                    continue;
-                }
-                targets.add(p);
-            }
-        }
-        int written = 0;
-        for (PeerState p : targets) {
-            if (p.sender.send(rpc.retainedDuplicate(), PeerSender.Kind.MESSAGE)) {
-                events.relayed();
-                written++;
-            }
-        }
-        rpc.release();
-        return written;
-    }
-
-    /** Where this node's own message goes: flood publish, else the mesh or the fanout of the topic. */
-    private Collection<PeerState> publishPeers(String topic) {
-        long now = nanoTime.getAsLong();
-        if (params.floodPublish()) {
-            List<PeerState> all = new ArrayList<>();
-            for (PeerState p : subscribers.getOrDefault(topic, Set.of())) {
-                if (p.sender.isOpen() && score(p, now) >= scoring.publishThreshold()) {
-                    all.add(p);
-                }
-            }
-            if (!mesh.containsKey(topic)) {
-                fanoutLastPublished.put(topic, now);
-            }
-            return all;
-        }
-        Set<PeerState> meshPeers = mesh.get(topic);
-        if (meshPeers != null) {
-            return meshPeers;
-        }
-        fanoutLastPublished.put(topic, now);
-        Set<PeerState> f = fanout.computeIfAbsent(topic, t -> new HashSet<>());
-        if (f.isEmpty()) {
-            f.addAll(MeshCandidates.pick(candidates.of(topic, now, scoring.publishThreshold(), false), params.d()));
-        }
-        return f;
-    }
-
-    private void reject(PeerState from, String topic, Violation violation) {
-        events.invalid(violation);
-        if (from != null) {
-            synchronized (this) {
-                from.score.invalidDelivery(topic);
-            }
+            verdicts.judge(from, m.message(), id, topicEvents, envelope, source, messageBytes);
+        } catch (RuntimeException e) {
+            verdicts.abandon(id); // a bug on the way: its copies must not wait for a verdict that never comes
+            throw e;
         }
     }
 
+    /** Forwards this node's own message ({@link Verdicts#relay}). */
+    int relay(MessageId id, String topic, ByteBuf rpc) {
+        return verdicts.relay(id, topic, rpc, null, true);
+    }
+
+    /** One behaviour penalty for {@code from} (nothing for an inject). */
     void penalise(PeerState from) {
         if (from != null) {
-            synchronized (this) {
-                from.score.behaviourPenalty(PENALTY);
+            synchronized (state) {
+                from.score.penalise();
             }
         }
-    }
-
-    private synchronized int rejectedIds() {
-        return rejected.size();
     }
 
     /** The id of this node's own message, whose WakuMessage bytes are {@code data}. */
@@ -401,50 +239,39 @@ final class GossipRouter {
         return ids.sha256(data);
     }
 
-    /** Marks a message of this node's own seen; false when it was seen before (a duplicate publish). */
-    synchronized boolean markSeen(MessageId id) {
-        return seen.markSeen(id, nanoTime.getAsLong());
+    /** Whether a message of this node's own was seen lately (a duplicate publish), without marking it. */
+    boolean seenBefore(MessageId id) {
+        synchronized (state) {
+            return seen.contains(id, nanoTime.getAsLong());
+        }
     }
 
-    /** The meters of {@code topic} when this node is subscribed to it, else null. */
-    SubscribedTopicMeters subscribedTopic(String topic) {
-        return own.meters(topic);
+    /** Marks a message of this node's own seen; false when it was seen before (a duplicate publish). */
+    boolean markSeen(MessageId id) {
+        synchronized (state) {
+            return seen.markSeen(id, nanoTime.getAsLong());
+        }
+    }
+
+    /** Where to tell what happens on {@code topic} when this node is subscribed to it, else null. */
+    TopicEvents subscribedTopic(String topic) {
+        return own.events(topic);
     }
 
     // =====================================================================================================
     // subscriptions
 
     private void onSubscriptions(PeerState peer, List<RPC.SubOpts> changes) {
-        synchronized (this) {
+        synchronized (state) {
             for (RPC.SubOpts change : changes) {
                 String topic = change.getTopicid();
                 if (!Topics.isValidPubsubTopic(topic, config.limits().maxTopicBytes())) {
                     continue;
                 }
                 if (change.getSubscribe()) {
-                    if (peer.topics.size() >= config.maxTopics() && !peer.topics.contains(topic)) {
-                        peer.score.behaviourPenalty(PENALTY);
-                        continue;
-                    }
-                    if (peer.topics.add(topic)) {
-                        subscribers.computeIfAbsent(topic, t -> new LinkedHashSet<>()).add(peer);
-                    }
-                } else if (peer.topics.remove(topic)) {
-                    Set<PeerState> s = subscribers.get(topic);
-                    if (s != null) {
-                        s.remove(peer);
-                        if (s.isEmpty()) {
-                            subscribers.remove(topic);
-                        }
-                    }
-                    Set<PeerState> m = mesh.get(topic);
-                    if (m != null && m.remove(peer)) {
-                        peer.score.pruned(topic);
-                    }
-                    Set<PeerState> f = fanout.get(topic);
-                    if (f != null) {
-                        f.remove(peer);
-                    }
+                    state.subscribe(peer, topic);
+                } else {
+                    state.unsubscribe(peer, topic);
                 }
             }
             updateTopicGauges();
@@ -452,15 +279,11 @@ final class GossipRouter {
     }
 
     /** Joins topics (meshes filled at once, from the fanout first); peers hear of it with the next changes sent. */
-    synchronized void join(Collection<String> topics) {
-        own.join(topics, nanoTime.getAsLong());
-        updateTopicGauges();
-    }
-
-    /** Leaves topics: mesh peers are pruned with the unsubscribe backoff; peers hear of it with the next changes sent. */
-    synchronized void leave(Collection<String> topics) {
-        own.leave(topics);
-        updateTopicGauges();
+    void join(Collection<String> topics) {
+        synchronized (state) {
+            own.join(topics, nanoTime.getAsLong());
+            updateTopicGauges();
+        }
     }
 
     Set<String> subscriptions() {
@@ -471,21 +294,26 @@ final class GossipRouter {
      * Joins {@code topics} and takes what peers must hear of it (and of any change not yet sent) in one RPC each, in
      * one step, so that no other thread sends this change first and returns before it is out. Send it at once.
      */
-    synchronized Outbox joinAndAnnounce(Collection<String> topics) {
-        join(topics);
-        return own.changes();
+    Outbox joinAndAnnounce(Collection<String> topics) {
+        synchronized (state) {
+            join(topics);
+            return own.changes();
+        }
     }
 
-    /** As {@link #joinAndAnnounce}, for leaving. */
-    synchronized Outbox leaveAndAnnounce(Collection<String> topics) {
-        leave(topics);
-        return own.changes();
+    /** As {@link #joinAndAnnounce}, for leaving: mesh peers are pruned with the unsubscribe backoff. */
+    Outbox leaveAndAnnounce(Collection<String> topics) {
+        synchronized (state) {
+            own.leave(topics);
+            updateTopicGauges();
+            return own.changes();
+        }
     }
 
     /** Sends the subscription changes not yet sent (those of the topics joined at start), one RPC per peer. */
     void flushSubscriptionChanges() {
         Outbox out;
-        synchronized (this) {
+        synchronized (state) {
             out = own.changes();
         }
         send(out);
@@ -499,9 +327,9 @@ final class GossipRouter {
             events.controlReceived(kind, rpc.controlCounts().of(kind));
         }
         Outbox out = new Outbox();
-        synchronized (this) {
+        synchronized (state) {
             long now = nanoTime.getAsLong();
-            control.onControl(peer, rpc, score(peer, now), now, out);
+            control.onControl(peer, rpc, state.score(peer, now), now, out);
             if (rpc.controlCounts().of(ControlKind.GRAFT) + rpc.controlCounts().of(ControlKind.PRUNE) > 0) {
                 updateTopicGauges(); // only GRAFT and PRUNE change a mesh
             }
@@ -512,22 +340,16 @@ final class GossipRouter {
     // =====================================================================================================
     // heartbeat
 
-    private double score(PeerState p, long now) {
-        return p.score.score(now, p.address == null ? 1 : peersPerAddress.getOrDefault(p.address, 1));
-    }
-
-    synchronized double score(PeerState p) {
-        return score(p, nanoTime.getAsLong());
-    }
-
-    private synchronized boolean isGraylisted(PeerState p) {
-        return score(p, nanoTime.getAsLong()) < scoring.graylistThreshold();
+    private boolean isGraylisted(PeerState p) {
+        synchronized (state) {
+            return state.score(p, nanoTime.getAsLong()) < config.scoring().graylistThreshold();
+        }
     }
 
     /** Mesh maintenance, fanout upkeep, gossip emission, cache shifts, score decay and penalties. */
     void heartbeat() {
         Outbox out = new Outbox();
-        synchronized (this) {
+        synchronized (state) {
             heartbeat.run(nanoTime.getAsLong(), out);
             updateTopicGauges();
         }
@@ -535,52 +357,53 @@ final class GossipRouter {
         flushSubscriptionChanges();
     }
 
+    /** Under the lock: the peers of each topic, for its gauges. */
     private void updateTopicGauges() {
-        Set<String> subscribed = own.topics();
-        subscribed.forEach(metrics::topic);
-        fanout.keySet().forEach(metrics::topic);
-        // every topic that has gauges, so that one this node left or stopped publishing to reads 0, not its last value
-        metrics.forEachTopic((topic, g) -> {
-            boolean joined = subscribed.contains(topic);
-            g.mesh().set(joined ? mesh.getOrDefault(topic, Set.of()).size() : 0);
-            g.subscribers().set(joined ? subscribers.getOrDefault(topic, Set.of()).size() : 0);
-            g.fanout().set(fanout.getOrDefault(topic, Set.of()).size());
-        });
+        events.topicPeers(state.topicPeers(own.topics()));
     }
 
     // =====================================================================================================
     // sending
 
     void send(Outbox out) {
-        out.send(alloc, events);
+        if (out != Outbox.NONE) { // what most copies bring: nothing to write, and nothing to walk through
+            out.send(alloc, events);
+        }
     }
 
     // =====================================================================================================
     // views
 
     /** What the router knows of each peer, for the admin API. */
-    synchronized List<RelayPeer> peers() {
-        long now = nanoTime.getAsLong();
-        return RouterViews.peers(peers.values(), mesh, p -> score(p, now));
+    List<RelayPeer> peers() {
+        synchronized (state) {
+            return RouterViews.peers(state, nanoTime.getAsLong());
+        }
     }
 
-    synchronized Map<String, List<PeerId>> mesh() {
-        return RouterViews.mesh(mesh);
+    Map<String, List<PeerId>> mesh() {
+        synchronized (state) {
+            return RouterViews.mesh(state);
+        }
     }
 
     /** Releases the cached messages; messages that arrive later are neither cached nor delivered. */
-    synchronized void close() {
-        closed = true;
-        cache.clear();
+    void close() {
+        synchronized (state) {
+            state.close();
+            cache.clear();
+        }
     }
 
-    /** A gauge's reading of state guarded by the lock. */
-    private synchronized <T> T locked(Supplier<T> read) {
-        return read.get();
+    /** Messages being judged by an installed validator, for the tests of the bound. */
+    int judgedNow() {
+        return verdicts.judgedNow();
     }
 
     /** What peers can make the router hold, summed over the connected peers: for the gauges and tests of the bounds. */
-    synchronized RouterViews.StateSizes stateSizes() {
-        return RouterViews.stateSizes(peers.values(), promises.size(), retainedScores.size());
+    RouterViews.StateSizes stateSizes() {
+        synchronized (state) {
+            return RouterViews.stateSizes(state);
+        }
     }
 }

@@ -15,11 +15,17 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Hands accepted envelopes to the one local consumer ({@link Relay#accepted()}, the archive) with backpressure to
- * the peers. Producers (event loops, the inject thread, publishers) add to a lock-free queue and never wait; a
- * drain loop serialised by a work counter (no spinning) emits only what the consumer requested. When
- * {@code capacity} envelopes wait, the {@link Source} that delivered the last one is paused (its stream stops
- * granting credit, so the peer's writer stops); every paused source resumes once the queue is down to half.
- * Nothing accepted is dropped: the queue exceeds {@code capacity} by at most what the paused sources had in flight.
+ * the peers. Producers (event loops, validation threads, the pseudo-peer's thread, publishers) add to a lock-free
+ * queue and never wait; a drain loop serialised by a work counter (no spinning) emits only what the consumer
+ * requested. When {@code capacity} envelopes wait, the {@link Source} that delivered the last one is paused (its
+ * stream stops granting credit, so the peer's writer stops); every paused source resumes once the queue is down to
+ * half. Nothing accepted is dropped: the queue exceeds {@code capacity} by at most what the paused sources had in
+ * flight, and what verifications accept meanwhile.
+ *
+ * <p>A source is paused by the thread that offers (an event loop, or a validation thread whose verdict came after
+ * the peer's stream moved on) and resumed by the thread that drains: each pause and resume is decided and told to
+ * the source under one small lock, so that a source hears them in the order they were decided, and its last word is
+ * the hand-over's (a pause told after a resume that was decided before it would leave the stream paused for good).
  */
 final class HandOver {
     private final int capacity;
@@ -60,14 +66,25 @@ final class HandOver {
         queue.add(envelope);
         int n = size.incrementAndGet();
         if (n >= capacity && source != null) {
-            paused.add(source);
-            source.pause();
-            if (size.get() <= capacity / 2 && paused.remove(source)) {
+            synchronized (paused) {
+                if (paused.add(source)) {
+                    source.pause();
+                }
+            }
+            if (size.get() <= capacity / 2) {
                 // the consumer caught up between the check and the pause
-                source.resume();
+                resume(source);
             }
         }
         drain();
+    }
+
+    private void resume(Source source) {
+        synchronized (paused) {
+            if (paused.remove(source)) {
+                source.resume();
+            }
+        }
     }
 
     /** Hands over a locally published envelope; false (not taken) when the consumer is too far behind. */
@@ -128,9 +145,7 @@ final class HandOver {
             }
             if (size.get() <= capacity / 2 && !paused.isEmpty()) {
                 for (Source source : paused) {
-                    if (paused.remove(source)) {
-                        source.resume();
-                    }
+                    resume(source);
                 }
             }
             missed = work.addAndGet(-missed);

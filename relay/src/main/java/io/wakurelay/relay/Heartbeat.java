@@ -1,7 +1,6 @@
 package io.wakurelay.relay;
 
 import com.google.protobuf.ByteString;
-import io.wakurelay.p2p.crypto.PeerId;
 import io.wakurelay.relay.proto.ControlGraft;
 import io.wakurelay.relay.proto.ControlIHave;
 
@@ -19,67 +18,46 @@ import java.util.Set;
  * The gossipsub heartbeat: broken IWANT promises penalised, each topic's mesh kept between Dlo and Dhi (negative
  * scores pruned, the best Dscore and Dout outbound peers kept, the rest chosen at random), fanout expired and
  * refilled, IHAVE gossip to Dlazy peers outside the mesh, the message cache shifted, graylisted peers disconnected
- * and scores decayed. It works on the router's state, under the router's lock, and puts what to write into the
+ * and scores decayed. It works on the {@link RouterState}, under the router's lock, and puts what to write into the
  * router's {@link Outbox}.
  */
 final class Heartbeat {
     private final GossipParams params;
     private final ScoreParams scoring;
-    private final RelayMetrics metrics;
-    private final Map<PeerId, PeerState> peers;
-    private final Map<String, Set<PeerState>> subscribers;
-    private final Map<String, Set<PeerState>> mesh;
-    private final Map<String, Set<PeerState>> fanout;
-    private final Map<String, Long> fanoutLastPublished;
-    private final RetainedScores retainedScores;
-    private final Promises promises;
+    private final RouterEvents events;
+    private final RouterState state;
     private final MessageCache cache;
     private final ControlHandler control;
     private final MeshCandidates candidates;
-    private final MeshCandidates.Scorer scorer;
     private long lastDecayNanos;
 
-    /** The router's state this works on; every map is the router's own, guarded by the router's lock. */
-    record RouterState(Map<PeerId, PeerState> peers, Map<String, Set<PeerState>> subscribers,
-                       Map<String, Set<PeerState>> mesh, Map<String, Set<PeerState>> fanout,
-                       Map<String, Long> fanoutLastPublished, RetainedScores retainedScores, Promises promises,
-                       MessageCache cache) {
-    }
-
-    Heartbeat(RelayConfig config, RelayMetrics metrics, RouterState state, ControlHandler control,
-              MeshCandidates candidates, MeshCandidates.Scorer scorer, long now) {
+    Heartbeat(RelayConfig config, RouterEvents events, RouterState state, MessageCache cache, ControlHandler control,
+              MeshCandidates candidates, long now) {
         this.params = config.gossip();
         this.scoring = config.scoring();
-        this.metrics = metrics;
-        this.peers = state.peers();
-        this.subscribers = state.subscribers();
-        this.mesh = state.mesh();
-        this.fanout = state.fanout();
-        this.fanoutLastPublished = state.fanoutLastPublished();
-        this.retainedScores = state.retainedScores();
-        this.promises = state.promises();
-        this.cache = state.cache();
+        this.events = events;
+        this.state = state;
+        this.cache = cache;
         this.control = control;
         this.candidates = candidates;
-        this.scorer = scorer;
         this.lastDecayNanos = now;
     }
 
     /** One heartbeat, under the router's lock: what to write goes into {@code out}. */
     void run(long now, Outbox out) {
-        retainedScores.expire(now);
+        state.retainedScores.expire(now);
         brokenPromises(now);
         Map<PeerState, Double> scores = new HashMap<>();
-        for (PeerState p : peers.values()) {
-            scores.put(p, scorer.score(p, now));
+        for (PeerState p : state.peers()) {
+            scores.put(p, state.score(p, now));
         }
-        for (Map.Entry<String, Set<PeerState>> topicMesh : mesh.entrySet()) {
-            maintainMesh(topicMesh.getKey(), topicMesh.getValue(), scores, now, out);
+        for (String topic : state.meshTopics()) {
+            maintainMesh(topic, scores, now, out);
         }
         maintainFanout(scores, now);
         emitGossip(scores, now, out);
         cache.shift();
-        for (PeerState p : peers.values()) {
+        for (PeerState p : state.peers()) {
             p.heartbeat(now);
             if (scores.get(p) < scoring.graylistThreshold()) {
                 out.disconnect(p, "graylisted");
@@ -90,30 +68,30 @@ final class Heartbeat {
         // last heartbeat is disconnected by this one even when a decay is due, instead of fading back above it
         if (now - lastDecayNanos >= scoring.decayInterval().toNanos()) {
             lastDecayNanos = now;
-            peers.values().forEach(p -> p.score.decay());
-            retainedScores.decay();
+            state.peers().forEach(PeerState::decay);
+            state.retainedScores.decay();
         }
     }
 
     private void brokenPromises(long now) {
-        for (PeerState advertiser : promises.broken(now)) {
-            advertiser.score.behaviourPenalty(GossipRouter.PENALTY);
+        for (PeerState advertiser : state.promises.broken(now)) {
+            advertiser.score.penalise();
         }
     }
 
-    private void maintainMesh(String topic, Set<PeerState> members, Map<PeerState, Double> scores, long now, Outbox out) {
+    private void maintainMesh(String topic, Map<PeerState, Double> scores, long now, Outbox out) {
         long backoff = params.pruneBackoff().toNanos();
+        Set<PeerState> members = state.mesh(topic); // a view: it follows the grafts and prunes below
         for (PeerState p : new ArrayList<>(members)) {
             if (scores.getOrDefault(p, 0.0) < 0) {
-                members.remove(p);
-                p.score.pruned(topic);
+                state.prune(topic, p);
                 control.prune(p, topic, backoff, now, out);
             }
         }
         if (members.size() < params.dLo()) {
             List<PeerState> more = candidates.of(topic, now, 0, true);
             more.removeAll(members);
-            graft(topic, MeshCandidates.pick(more, params.d() - members.size()), members, now, out);
+            graft(topic, MeshCandidates.pick(more, params.d() - members.size()), now, out);
         }
         if (members.size() > params.dHi()) {
             List<PeerState> byScore = new ArrayList<>(members);
@@ -136,8 +114,7 @@ final class Heartbeat {
                 keep.add(rest.remove(0));
             }
             for (PeerState p : rest) {
-                members.remove(p);
-                p.score.pruned(topic);
+                state.prune(topic, p);
                 control.prune(p, topic, backoff, now, out);
             }
         }
@@ -145,49 +122,46 @@ final class Heartbeat {
         if (members.size() >= params.dLo() && outbound < params.dOut()) {
             List<PeerState> outboundCandidates = candidates.of(topic, now, 0, true);
             outboundCandidates.removeIf(p -> !p.outbound || members.contains(p));
-            graft(topic, MeshCandidates.pick(outboundCandidates, (int) (params.dOut() - outbound)), members, now, out);
+            graft(topic, MeshCandidates.pick(outboundCandidates, (int) (params.dOut() - outbound)), now, out);
         }
     }
 
-    private void graft(String topic, List<PeerState> chosen, Set<PeerState> members, long now, Outbox out) {
+    private void graft(String topic, List<PeerState> chosen, long now, Outbox out) {
         for (PeerState p : chosen) {
-            members.add(p);
-            p.score.grafted(topic, now);
+            state.graft(topic, p, now);
             out.controlMessage(p).addGraft(ControlGraft.newBuilder().setTopicID(topic));
         }
     }
 
     private void maintainFanout(Map<PeerState, Double> scores, long now) {
-        fanoutLastPublished.entrySet().removeIf(e -> {
-            boolean expired = now - e.getValue() >= params.fanoutTtl().toNanos();
-            if (expired) {
-                fanout.remove(e.getKey());
+        state.expireFanout(now, params.fanoutTtl().toNanos());
+        for (String topic : state.fanoutTopics()) {
+            Set<PeerState> f = state.fanout(topic);
+            for (PeerState p : new ArrayList<>(f)) {
+                if (!p.topics.contains(topic) || scores.getOrDefault(p, 0.0) < scoring.publishThreshold()) {
+                    state.removeFromFanout(topic, p);
+                }
             }
-            return expired;
-        });
-        for (Map.Entry<String, Set<PeerState>> f : fanout.entrySet()) {
-            String topic = f.getKey();
-            f.getValue().removeIf(p -> !p.topics.contains(topic) || scores.getOrDefault(p, 0.0) < scoring.publishThreshold());
-            if (f.getValue().size() < params.d()) {
+            if (f.size() < params.d()) {
                 List<PeerState> more = candidates.of(topic, now, scoring.publishThreshold(), false);
-                more.removeAll(f.getValue());
-                f.getValue().addAll(MeshCandidates.pick(more, params.d() - f.getValue().size()));
+                more.removeAll(f);
+                state.addToFanout(topic, MeshCandidates.pick(more, params.d() - f.size()));
             }
         }
     }
 
     private void emitGossip(Map<PeerState, Double> scores, long now, Outbox out) {
-        Set<String> topics = new LinkedHashSet<>(mesh.keySet());
-        topics.addAll(fanout.keySet());
+        Set<String> topics = new LinkedHashSet<>(state.meshTopics());
+        topics.addAll(state.fanoutTopics());
         for (String topic : topics) {
             List<MessageId> ids = cache.gossipIds(topic);
             if (ids.isEmpty()) {
                 continue;
             }
-            Set<PeerState> exclude = new HashSet<>(mesh.getOrDefault(topic, Set.of()));
-            exclude.addAll(fanout.getOrDefault(topic, Set.of()));
+            Set<PeerState> exclude = new HashSet<>(state.mesh(topic));
+            exclude.addAll(state.fanout(topic));
             List<PeerState> eligible = new ArrayList<>();
-            for (PeerState p : subscribers.getOrDefault(topic, Set.of())) {
+            for (PeerState p : state.subscribers(topic)) {
                 // a peer whose queue is full would get gossip on top of what it does not take
                 if (!exclude.contains(p) && p.sender.isOpen() && !p.sender.isFull()
                         && scores.getOrDefault(p, 0.0) >= scoring.gossipThreshold()) {
@@ -214,6 +188,6 @@ final class Heartbeat {
                     : s < 0 ? "negative" : s == 0 ? "neutral" : "positive";
             bands.merge(band, 1, Integer::sum);
         }
-        metrics.scoreBands(bands);
+        events.peersByScore(bands);
     }
 }

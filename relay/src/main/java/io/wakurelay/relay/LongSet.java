@@ -4,7 +4,8 @@ package io.wakurelay.relay;
  * An open-addressing set of longs (linear probing, at most half full): the 64-bit id prefixes of the seen cache and
  * of each peer's IDONTWANT set, at 8 to 32 bytes per key and no object per key. 0 marks an empty slot, so the key 0
  * itself is kept in a flag. The array is made at the first add (an empty set costs no array) and doubles when half
- * full; keys are never removed one by one: a set is dropped whole when its keys expire. Not thread-safe.
+ * full. Keys are seldom removed one by one ({@link #remove}, backward-shift deletion, so that no tombstone is left): a
+ * set is mostly dropped whole when its keys expire. Not thread-safe.
  */
 final class LongSet {
     private static final long[] NONE = new long[0];
@@ -77,6 +78,41 @@ final class LongSet {
         }
         slots[i] = key;
         size++;
+        return true;
+    }
+
+    /** Removes {@code key}; false when it was not there. */
+    boolean remove(long key) {
+        if (key == 0) {
+            if (!hasZero) {
+                return false;
+            }
+            hasZero = false;
+            size--;
+            return true;
+        }
+        if (slots.length == 0) {
+            return false;
+        }
+        int mask = slots.length - 1;
+        int i = mix(key) & mask;
+        while (slots[i] != key) {
+            if (slots[i] == 0) {
+                return false;
+            }
+            i = (i + 1) & mask;
+        }
+        // shift back the keys after it that probed past its slot, so that every key stays reachable from its home
+        for (int j = (i + 1) & mask; slots[j] != 0; j = (j + 1) & mask) {
+            int home = mix(slots[j]) & mask;
+            boolean between = i <= j ? i < home && home <= j : i < home || home <= j;
+            if (!between) {
+                slots[i] = slots[j];
+                i = j;
+            }
+        }
+        slots[i] = 0;
+        size--;
         return true;
     }
 

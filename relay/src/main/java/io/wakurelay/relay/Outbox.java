@@ -18,7 +18,7 @@ import java.util.Map;
  * Writing outside the lock keeps encryption and the per-peer queues off the router's critical section.
  */
 final class Outbox {
-    private static final Logger log = LoggerFactory.getLogger(GossipRouter.class);
+    private static final Logger log = LoggerFactory.getLogger(Outbox.class);
     /** Nothing to send: what a decision returns that mostly sends nothing, without allocating. Never add to it. */
     static final Outbox NONE = new Outbox();
 

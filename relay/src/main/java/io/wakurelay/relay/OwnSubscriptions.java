@@ -1,6 +1,5 @@
 package io.wakurelay.relay;
 
-import io.wakurelay.p2p.crypto.PeerId;
 import io.wakurelay.relay.proto.ControlGraft;
 import io.wakurelay.relay.proto.ControlPrune;
 import io.wakurelay.relay.proto.RPC;
@@ -17,67 +16,51 @@ import java.util.Set;
 /**
  * The topics this node relays: joining fills a topic's mesh at once (from its fanout first), leaving prunes it with
  * the unsubscribe backoff, and {@link #changes()} gives what peers must hear of both, one RPC per peer (subscriptions,
- * the GRAFTs of new meshes and the PRUNEs of left ones together). Works on the router's state under the router's
- * lock; {@link #topics()} and {@link #meters} are read without it on the receive path.
+ * the GRAFTs of new meshes and the PRUNEs of left ones together). Works on the {@link RouterState} under the router's
+ * lock; {@link #topics()} and {@link #events} are read without it on the receive path.
  */
 final class OwnSubscriptions {
-    private final RelayConfig config;
     private final GossipParams params;
-    private final RelayMetrics metrics;
-    private final Map<PeerId, PeerState> peers;
-    private final Map<String, Set<PeerState>> mesh;
-    private final Map<String, Set<PeerState>> fanout;
-    private final Map<String, Long> fanoutLastPublished;
+    private final RouterEvents events;
+    private final RouterState state;
     private final MeshCandidates candidates;
-    private final MeshCandidates.Scorer scorer;
     private final Set<String> pendingSubscriptions = new LinkedHashSet<>();
     private final Set<String> pendingUnsubscriptions = new LinkedHashSet<>();
     private final Map<PeerState, Set<String>> pendingPrunes = new LinkedHashMap<>();
     /** Subscribed topics, readable without the lock on the hot path. */
     private volatile Set<String> subscribed = Set.of();
-    /** The meters of each subscribed topic, by topic: one look-up per message, without the lock. */
-    private volatile Map<String, SubscribedTopicMeters> topicMeters = Map.of();
+    /** What happens on each subscribed topic is told here, by topic: one look-up per message, without the lock. */
+    private volatile Map<String, TopicEvents> topicEvents = Map.of();
 
-    OwnSubscriptions(RelayConfig config, RelayMetrics metrics, Map<PeerId, PeerState> peers,
-                     Map<String, Set<PeerState>> mesh, Map<String, Set<PeerState>> fanout,
-                     Map<String, Long> fanoutLastPublished, MeshCandidates candidates, MeshCandidates.Scorer scorer) {
-        this.config = config;
+    OwnSubscriptions(RelayConfig config, RouterEvents events, RouterState state, MeshCandidates candidates) {
         this.params = config.gossip();
-        this.metrics = metrics;
-        this.peers = peers;
-        this.mesh = mesh;
-        this.fanout = fanout;
-        this.fanoutLastPublished = fanoutLastPublished;
+        this.events = events;
+        this.state = state;
         this.candidates = candidates;
-        this.scorer = scorer;
     }
 
     Set<String> topics() {
         return subscribed;
     }
 
-    /** The meters of {@code topic} when this node relays it, else null. */
-    SubscribedTopicMeters meters(String topic) {
-        return topicMeters.get(topic);
+    /** Where to tell what happens on {@code topic} when this node relays it, else null. */
+    TopicEvents events(String topic) {
+        return topicEvents.get(topic);
     }
 
     /** Joins topics: the mesh is filled at once (from the fanout first); peers hear of it from {@link #changes()}. */
     void join(Collection<String> topics, long now) {
         Set<String> next = new LinkedHashSet<>(subscribed);
-        Map<String, SubscribedTopicMeters> nextMeters = new HashMap<>(topicMeters);
+        Map<String, TopicEvents> nextEvents = new HashMap<>(topicEvents);
         for (String topic : topics) {
             if (!next.add(topic)) {
                 continue;
             }
-            nextMeters.put(topic, metrics.joined(topic, config.clusterId()));
+            nextEvents.put(topic, events.joined(topic));
             Set<PeerState> members = new LinkedHashSet<>();
-            Set<PeerState> f = fanout.remove(topic);
-            fanoutLastPublished.remove(topic);
-            if (f != null) {
-                for (PeerState p : f) {
-                    if (scorer.score(p, now) >= 0) {
-                        members.add(p);
-                    }
+            for (PeerState p : state.takeFanout(topic)) {
+                if (state.score(p, now) >= 0) {
+                    members.add(p);
                 }
             }
             if (members.size() < params.d()) {
@@ -85,38 +68,31 @@ final class OwnSubscriptions {
                 more.removeAll(members);
                 members.addAll(MeshCandidates.pick(more, params.d() - members.size()));
             }
-            mesh.put(topic, members);
-            for (PeerState p : members) {
-                p.score.grafted(topic, now);
-            }
+            state.openMesh(topic, members, now);
             pendingUnsubscriptions.remove(topic);
             pendingSubscriptions.add(topic);
         }
         subscribed = Collections.unmodifiableSet(next);
-        topicMeters = Map.copyOf(nextMeters);
+        topicEvents = Map.copyOf(nextEvents);
     }
 
     /** Leaves topics: mesh peers are pruned with the unsubscribe backoff; peers hear of it from {@link #changes()}. */
     void leave(Collection<String> topics) {
         Set<String> next = new LinkedHashSet<>(subscribed);
-        Map<String, SubscribedTopicMeters> nextMeters = new HashMap<>(topicMeters);
+        Map<String, TopicEvents> nextEvents = new HashMap<>(topicEvents);
         for (String topic : topics) {
             if (!next.remove(topic)) {
                 continue;
             }
-            nextMeters.remove(topic).close();
-            Set<PeerState> members = mesh.remove(topic);
-            if (members != null) {
-                for (PeerState p : members) {
-                    p.score.pruned(topic);
-                    pendingPrunes.computeIfAbsent(p, x -> new LinkedHashSet<>()).add(topic);
-                }
+            nextEvents.remove(topic).close();
+            for (PeerState p : state.closeMesh(topic)) {
+                pendingPrunes.computeIfAbsent(p, x -> new LinkedHashSet<>()).add(topic);
             }
             pendingSubscriptions.remove(topic);
             pendingUnsubscriptions.add(topic);
         }
         subscribed = Collections.unmodifiableSet(next);
-        topicMeters = Map.copyOf(nextMeters);
+        topicEvents = Map.copyOf(nextEvents);
     }
 
     /**
@@ -128,12 +104,12 @@ final class OwnSubscriptions {
         if (pendingSubscriptions.isEmpty() && pendingUnsubscriptions.isEmpty() && pendingPrunes.isEmpty()) {
             return out;
         }
-        for (PeerState p : peers.values()) {
+        for (PeerState p : state.peers()) {
             RPC.Builder rpc = null;
             for (String topic : pendingSubscriptions) {
                 rpc = rpc != null ? rpc : out.control(p);
                 rpc.addSubscriptions(RPC.SubOpts.newBuilder().setSubscribe(true).setTopicid(topic));
-                if (mesh.getOrDefault(topic, Set.of()).contains(p)) {
+                if (state.mesh(topic).contains(p)) {
                     out.controlMessage(p).addGraft(ControlGraft.newBuilder().setTopicID(topic));
                 }
             }
@@ -144,7 +120,7 @@ final class OwnSubscriptions {
         }
         long backoffSeconds = params.unsubscribeBackoff().toSeconds();
         for (Map.Entry<PeerState, Set<String>> prunes : pendingPrunes.entrySet()) {
-            if (!peers.containsKey(prunes.getKey().id)) {
+            if (state.peer(prunes.getKey().id) == null) {
                 continue;
             }
             for (String topic : prunes.getValue()) {

@@ -12,6 +12,9 @@ import java.util.Map;
  * they count: the stats of a topic the peer is not in the mesh of go once they have decayed to nothing.
  */
 final class PeerScore {
+    /** One behaviour penalty (P₇). */
+    static final double PENALTY = 1.0;
+
     private final ScoreParams params;
     private final Map<String, TopicStats> topics = new HashMap<>();
     private double behaviourPenalty;
@@ -67,9 +70,17 @@ final class PeerScore {
         stats(topic).invalidDeliveries += 1;
     }
 
-    /** GRAFT during backoff, a broken IWANT promise, an IWANT flood, a malformed RPC. */
+    /** {@code amount} behaviour penalties at once. */
     void behaviourPenalty(double amount) {
         behaviourPenalty += amount;
+    }
+
+    /**
+     * One behaviour penalty (P₇): a GRAFT during backoff, a broken IWANT promise, an IWANT flood, a malformed or
+     * oversized RPC, a subscription past {@code maxTopics}, a control flood.
+     */
+    void penalise() {
+        behaviourPenalty += PENALTY;
     }
 
     /**

@@ -26,11 +26,18 @@ final class PeerState {
     final Map<String, Long> backoffUntilNanos = new HashMap<>();
     final DontWantSet dontWant;
     final ControlBudget budget;
+    private final double rejectionsDecay;
     /**
      * Completes when the peer's first RPC arrived (its subscriptions: it says them as its relay stream opens) or the
      * peer left the router, so that a caller who connected it can wait until a publish reaches it.
      */
     final Sinks.Empty<Void> heard = Sinks.empty();
+    /** Its messages held by the validation stage; guarded by the {@code ValidationRoom}'s monitor. */
+    int verifications;
+    /** Validator rejections of its messages and copies, fading as P₄ does. */
+    double rejections;
+    /** Disconnected for its rejections: counted once. */
+    boolean rejectionsDisconnected;
     /** The relay stream the peer opened to this node; read and written on the connection's event loop only. */
     RelayStreamReader inbound;
     /**
@@ -58,6 +65,7 @@ final class PeerState {
         this.score = score;
         this.dontWant = new DontWantSet(config.peerLimits().iDontWantTtl(), config.peerLimits().maxDontWantIds());
         this.budget = new ControlBudget(config);
+        this.rejectionsDecay = config.scoring().invalidMessageDeliveriesDecay();
     }
 
     boolean inBackoff(String topic, long nowNanos) {
@@ -67,6 +75,25 @@ final class PeerState {
 
     void backoff(String topic, long untilNanos) {
         backoffUntilNanos.merge(topic, untilNanos, Math::max);
+    }
+
+    /** A decay interval passed: the score fades, and so does the count of its rejected messages. */
+    void decay() {
+        score.decay();
+        rejections *= rejectionsDecay;
+    }
+
+    /**
+     * The validator rejected a message of this peer's (or its copy of one): true once, when the rejections reach
+     * {@code bound} and the peer is to be disconnected.
+     */
+    boolean rejectedPast(int bound) {
+        rejections += 1;
+        if (rejections >= bound && !rejectionsDisconnected) {
+            rejectionsDisconnected = true;
+            return true;
+        }
+        return false;
     }
 
     /** A heartbeat: the control budget starts again, the oldest IDONTWANT ids and the past backoffs leave. */

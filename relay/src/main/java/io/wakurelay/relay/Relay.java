@@ -11,22 +11,18 @@ import io.wakurelay.p2p.connection.Stream;
 import io.wakurelay.p2p.connection.StreamHandler;
 import io.wakurelay.p2p.crypto.PeerId;
 import io.wakurelay.p2p.mss.NegotiationException;
-import io.wakurelay.p2p.wire.LengthPrefixedReader;
-import io.wakurelay.p2p.wire.WireFormatException;
 import io.wakurelay.protocol.Envelope;
 import io.wakurelay.protocol.EnvelopeDecoder;
 import io.wakurelay.protocol.EnvelopeEncoder;
 import io.wakurelay.protocol.MessageValidator;
 import io.wakurelay.protocol.PathCounters;
 import io.wakurelay.protocol.ProtocolViolation;
-import io.wakurelay.protocol.Violation;
 import io.wakurelay.protocol.proto.WakuMessage;
+import io.wakurelay.relay.validation.RelayValidator;
 import io.wakurelay.protocol.WallClock;
-import org.reactivestreams.Subscription;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import reactor.core.Disposable;
-import reactor.core.publisher.BaseSubscriber;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 import reactor.core.publisher.Sinks;
@@ -56,16 +52,16 @@ public final class Relay implements AutoCloseable {
     /** The grace period of {@link #close()}. */
     public static final Duration DEFAULT_SHUTDOWN_GRACE = Duration.ofSeconds(5);
     private static final Duration REOPEN_DELAY = Duration.ofSeconds(1);
-    private static final int INJECT_CHUNKS_AHEAD = 16;
 
     private final RelayConfig config;
     private final Host host;
-    private final RelayMetrics metrics;
     /** The metrics, and a test's listener beside them when it gave one. */
     private final RouterEvents events;
     private final HandOver handOver;
     private final GossipRouter router;
-    private final EnvelopeEncoder encoder;
+    /** The validation stage of the installed validator; null: none. */
+    private final ValidationRoom validation;
+    private final LocalPublish publisher;
     private final MetadataProtocol metadata;
     private final ByteBufAllocator alloc = PooledByteBufAllocator.DEFAULT;
     private final Scheduler timers;
@@ -91,18 +87,22 @@ public final class Relay implements AutoCloseable {
         }
     };
 
-    private Relay(RelayConfig config, Host host, PathCounters counters, MeterRegistry registry, RouterEvents listener) {
+    private Relay(RelayConfig config, Host host, PathCounters counters, MeterRegistry registry,
+                  RelayValidator relayValidator, RouterEvents listener) {
         this.config = config;
         this.host = host;
-        this.metrics = new RelayMetrics(registry);
+        RelayMetrics metrics = new RelayMetrics(registry, config.clusterId());
         this.events = listener == null ? metrics : RouterEvents.both(metrics, listener);
         this.handOver = new HandOver(config.localQueueMessages());
+        this.validation = relayValidator == null ? null
+                : new ValidationRoom(config.validation(), relayValidator, events, System::nanoTime);
         MessageValidator validator = new MessageValidator(config.limits(), Relay::wallClockNanos);
-        this.encoder = new EnvelopeEncoder(validator, counters);
-        this.router = new GossipRouter(config, new EnvelopeDecoder(validator, counters), counters, metrics, events, handOver,
-                alloc, System::nanoTime, Relay::wallClockNanos);
+        this.router = new GossipRouter(config, new EnvelopeDecoder(validator, counters), counters, events, handOver,
+                alloc, System::nanoTime, Relay::wallClockNanos, validation);
+        this.publisher = new LocalPublish(config, new EnvelopeEncoder(validator, counters), router, handOver, events,
+                alloc, this::checkOpen, validation);
         this.metadata = new MetadataProtocol(config::clusterId, router::subscriptions, events);
-        metrics.bindInboundBuffered(() -> openReaders.stream().mapToLong(RelayStreamReader::buffered).sum());
+        events.reading(Reading.INBOUND_BUFFERED_BYTES, () -> openReaders.stream().mapToLong(RelayStreamReader::buffered).sum());
         this.timers = Schedulers.newSingle("relay-heartbeat", true);
         router.join(config.pubsubTopics());
         long period = config.gossip().heartbeat().toNanos();
@@ -129,26 +129,39 @@ public final class Relay implements AutoCloseable {
      * @param registry where the relay registers its meters (docs/metrics.md); one relay per registry
      */
     public static Relay start(RelayConfig config, Host host, PathCounters counters, MeterRegistry registry) {
-        return start(config, host, counters, registry, null);
+        return start(config, host, counters, registry, null, null);
     }
 
     /**
-     * As {@link #start(RelayConfig, Host, PathCounters, MeterRegistry)}, with {@code listener} told every router event
-     * too.
+     * As {@link #start(RelayConfig, Host, PathCounters, MeterRegistry)}, with {@code validator} judging every message
+     * before it is forwarded, delivered locally or archived, and every message this node publishes: its screen where
+     * the message arrived, its verification on the relay's validation threads within {@code config.validation()}
+     * (docs/relay.md, "Validation"). The one way to install a validator: it judges from the first message on.
+     *
+     * @param validator null: none (as the four-argument start)
      */
+    public static Relay start(RelayConfig config, Host host, PathCounters counters, MeterRegistry registry,
+                              RelayValidator validator) {
+        return start(config, host, counters, registry, validator, null);
+    }
+
+    /** As {@link #start(RelayConfig, Host, PathCounters, MeterRegistry, RelayValidator)}, with {@code listener} told
+     * every router event too. */
     static Relay start(RelayConfig config, Host host, PathCounters counters, MeterRegistry registry,
-                       RouterEvents listener) {
+                       RelayValidator validator, RouterEvents listener) {
         Relay relay = new Relay(Objects.requireNonNull(config, "config"), Objects.requireNonNull(host, "host"),
-                Objects.requireNonNull(counters, "counters"), Objects.requireNonNull(registry, "registry"), listener);
+                Objects.requireNonNull(counters, "counters"), Objects.requireNonNull(registry, "registry"), validator,
+                listener);
         host.handle(PROTOCOL_ID, relay::inboundStream);
         host.handle(MetadataProtocol.PROTOCOL_ID, relay.metadata.server());
         host.addListener(relay.listener);
         for (Connection existing : host.connections()) {
             existing.executor().execute(() -> relay.connected(existing));
         }
-        log.info("relay started: topics {}, cluster {}, D={} (Dlo={}, Dhi={}), heartbeat {}", config.pubsubTopics(),
-                config.clusterId(), config.gossip().d(), config.gossip().dLo(), config.gossip().dHi(),
-                config.gossip().heartbeat());
+        log.info("relay started: topics {}, cluster {}, D={} (Dlo={}, Dhi={}), heartbeat {}, validator {}",
+                config.pubsubTopics(), config.clusterId(), config.gossip().d(), config.gossip().dLo(),
+                config.gossip().dHi(), config.gossip().heartbeat(),
+                validator == null ? "none" : validator.getClass().getSimpleName());
         return relay;
     }
 
@@ -237,7 +250,7 @@ public final class Relay implements AutoCloseable {
     }
 
     /**
-     * The accepted envelopes: new, valid, on a subscribed topic, from peers, {@link #inject} and local publishes.
+     * The accepted envelopes: new, valid, on a subscribed topic, from peers, a {@link PseudoPeer} and local publishes.
      * Exactly one subscriber; each envelope comes with one reference the subscriber must release. Signals arrive on
      * the relay's threads: do not block in them. When the subscriber falls {@code localQueueMessages} behind,
      * reading from the peers that deliver more pauses (their streams stop granting credit); nothing accepted is
@@ -252,141 +265,16 @@ public final class Relay implements AutoCloseable {
      * writes it to every peer of the topic above the publish threshold (flood publish), then hands it to
      * {@link #accepted()} if this node relays the topic. Nothing happens until subscribed.
      *
+     * With a validator installed ({@link #start(RelayConfig, Host, PathCounters, MeterRegistry, RelayValidator)}) the
+     * message is validated first, and may complete on a validation thread.
+     *
      * @return the hash and the number of peers it went to; errors with {@link ProtocolViolation} for an invalid
-     * message, {@link RelayBusyException} when the local consumer is too far behind, {@link RelayClosedException}
-     * after shutdown
+     * message, {@link MessageRejectedException} when the validator rejects or ignores it, {@link RelayBusyException}
+     * when the local consumer is too far behind (or the validation stage full), {@link RelayClosedException} after
+     * shutdown
      */
     public Mono<PublishResult> publish(String pubsubTopic, WakuMessage message) {
-        return Mono.fromCallable(() -> publishNow(pubsubTopic, message));
-    }
-
-    private PublishResult publishNow(String pubsubTopic, WakuMessage message) {
-        Objects.requireNonNull(pubsubTopic, "pubsubTopic");
-        Objects.requireNonNull(message, "message");
-        checkOpen();
-        events.publishedLocally();
-        Envelope envelope;
-        try {
-            envelope = encoder.encode(pubsubTopic, message, alloc);
-        } catch (ProtocolViolation e) {
-            events.invalid(e.violation());
-            throw e;
-        }
-        try {
-            SubscribedTopicMeters topicMeters = router.subscribedTopic(pubsubTopic);
-            boolean subscribed = topicMeters != null;
-            if (subscribed && handOver.pending() >= config.localQueueMessages()) {
-                throw new RelayBusyException("the local consumer is behind: " + handOver.pending()
-                        + " accepted messages wait (limit " + config.localQueueMessages() + ")");
-            }
-            MessageId id = router.messageId(envelope.messageBytes());
-            if (!router.markSeen(id)) {
-                events.duplicate();
-                return new PublishResult(envelope.hash(), true, 0);
-            }
-            events.accepted(envelope.message().payloadSize());
-            ByteBuf rpcMessage = RpcWriter.message(alloc, envelope.messageBytes(), pubsubTopic);
-            ByteBuf rpc = RpcWriter.forward(alloc, rpcMessage);
-            rpcMessage.release();
-            int relayedTo = router.relay(id, pubsubTopic, rpc, null, true);
-            if (subscribed) {
-                // a topic published to without subscribing has no series: label values are this node's topics
-                topicMeters.published(envelope.message().payloadSize());
-                topicMeters.sent(envelope.messageBytes().readableBytes(), relayedTo);
-            }
-            if (subscribed && !handOver.offerPublished(envelope.retain())) {
-                // the queue filled between the check and now: the message is out; only the local copy is lost
-                envelope.release();
-                log.atWarn().addKeyValue("hash", String.valueOf(envelope.hash()))
-                        .addKeyValue("topic", String.valueOf(envelope.pubsubTopic()))
-                        .log("local consumer full: a message was relayed but not delivered locally");
-            }
-            return new PublishResult(envelope.hash(), false, relayedTo);
-        } finally {
-            envelope.release();
-        }
-    }
-
-    /**
-     * Feeds the bytes of an in-process pseudo-peer's relay stream (length-prefixed RPCs, as a peer writes them, after
-     * decryption; chunks may cut RPCs anywhere) through the receive path: id, dedup, decode, validation, hash,
-     * forwarding and local delivery, with the same backpressure. Ownership of each chunk passes to the relay.
-     * Completes when every chunk was processed; a malformed stream errors with a {@link ProtocolViolation}.
-     */
-    public Mono<Void> inject(Flux<ByteBuf> chunks) {
-        Objects.requireNonNull(chunks, "chunks");
-        return Mono.defer(() -> {
-            checkOpen();
-            InjectedStream injected = new InjectedStream();
-            chunks.publishOn(timers, INJECT_CHUNKS_AHEAD).subscribe(injected);
-            return injected.done.asMono().doOnCancel(injected::cancel);
-        });
-    }
-
-    /** The receive path of {@link #inject}: one chunk at a time, paused by the hand-over like a peer's stream. */
-    private final class InjectedStream extends BaseSubscriber<ByteBuf> implements Source {
-        private final LengthPrefixedReader reader = new LengthPrefixedReader(alloc, config.limits().maxRpcSize());
-        private final Sinks.Empty<Void> done = Sinks.empty();
-        private volatile boolean paused;
-
-        @Override
-        protected void hookOnSubscribe(Subscription subscription) {
-            request(1);
-        }
-
-        @Override
-        protected void hookOnNext(ByteBuf chunk) {
-            reader.add(chunk);
-            try {
-                ByteBuf rpc;
-                while ((rpc = reader.next()) != null) {
-                    try {
-                        router.onRpc(null, rpc, this);
-                    } finally {
-                        rpc.release();
-                    }
-                }
-            } catch (WireFormatException e) {
-                events.invalid(Violation.MALFORMED_RPC);
-                cancel();
-                reader.close();
-                done.tryEmitError(new ProtocolViolation(Violation.MALFORMED_RPC, e.getMessage()));
-                return;
-            }
-            if (!paused) {
-                request(1);
-            }
-        }
-
-        @Override
-        protected void hookOnComplete() {
-            reader.close();
-            done.tryEmitEmpty();
-        }
-
-        @Override
-        protected void hookOnError(Throwable error) {
-            reader.close();
-            done.tryEmitError(error);
-        }
-
-        @Override
-        protected void hookOnCancel() {
-            reader.close();
-        }
-
-        @Override
-        public void pause() {
-            paused = true;
-        }
-
-        @Override
-        public void resume() {
-            if (paused) {
-                paused = false;
-                request(1);
-            }
-        }
+        return publisher.publish(pubsubTopic, message);
     }
 
     /**
@@ -451,15 +339,16 @@ public final class Relay implements AutoCloseable {
         return router;
     }
 
-    private void checkOpen() {
+    void checkOpen() {
         if (closing.get()) {
             throw new RelayClosedException("the relay is shut down");
         }
     }
 
     /**
-     * Shuts down: stops taking relay streams and the heartbeat, and completes {@link #accepted()} once what was
-     * accepted has been taken; past {@code grace}, what was not taken is released. Connections belong to the host,
+     * Shuts down: stops taking relay streams and the heartbeat, drops the messages waiting for verification (those
+     * being verified finish), and completes {@link #accepted()} once what was accepted has been taken; past
+     * {@code grace}, what was not taken is released. Connections belong to the host,
      * which the caller shuts down after this. Idempotent; completes when done.
      */
     public Mono<Void> shutdown(Duration grace) {
@@ -478,9 +367,18 @@ public final class Relay implements AutoCloseable {
         host.unhandle(PROTOCOL_ID);
         host.unhandle(MetadataProtocol.PROTOCOL_ID);
         heartbeat.dispose();
-        handOver.finish();
-        handOver.drained()
-                .timeout(grace.isZero() ? Duration.ofMillis(1) : grace)
+        long deadline = System.nanoTime() + grace.toNanos();
+        // the messages waiting for verification are dropped now; those being verified may still be accepted
+        Mono<Void> verified = validation == null ? Mono.empty() : validation.shutdown()
+                .timeout(atLeastAMillisecond(grace))
+                .onErrorResume(TimeoutException.class, e -> {
+                    log.warn("relay: verifications still running after {}; what they accept is released", grace);
+                    return Mono.empty();
+                });
+        verified.then(Mono.defer(() -> {
+                    handOver.finish();
+                    return handOver.drained().timeout(atLeastAMillisecond(Duration.ofNanos(deadline - System.nanoTime())));
+                }))
                 .onErrorResume(TimeoutException.class, e -> {
                     log.warn("relay: grace period of {} over, releasing what the local consumer did not take", grace);
                     handOver.abort();
@@ -493,6 +391,10 @@ public final class Relay implements AutoCloseable {
                     terminated.tryEmitEmpty();
                 })
                 .subscribe(null, e -> log.error("relay shutdown failed", e));
+    }
+
+    private static Duration atLeastAMillisecond(Duration d) {
+        return d.compareTo(Duration.ofMillis(1)) < 0 ? Duration.ofMillis(1) : d;
     }
 
     /** {@code shutdown(DEFAULT_SHUTDOWN_GRACE)}, blocking. */

@@ -4,6 +4,7 @@ import io.soabase.recordbuilder.core.RecordBuilder;
 import io.wakurelay.protocol.ProtocolLimits;
 import io.wakurelay.protocol.ProtocolViolation;
 import io.wakurelay.protocol.Topics;
+import io.wakurelay.relay.validation.ValidationConfig;
 
 import java.time.Duration;
 import java.util.Collection;
@@ -30,19 +31,21 @@ import java.util.Objects;
  * @param rpcReadTimeout           time an RPC from a peer may stay incomplete while this node reads; past it the
  *                                 peer's relay stream is reset and the bytes freed
  * @param peerLimits               what one peer's control messages may make this node do and hold
+ * @param validation               the bounds of the asynchronous validation stage, used when a validator is installed
  */
 @RecordBuilder
 public record RelayConfig(List<String> pubsubTopics, int clusterId, ProtocolLimits limits, GossipParams gossip,
                           ScoreParams scoring, int maxTopics, int peerQueueMessages, long peerQueueBytes,
                           int maxDropsBeforeDisconnect, int localQueueMessages, int seenCacheCapacity,
-                          long messageCacheBytes, Duration rpcReadTimeout, PeerLimits peerLimits) {
+                          long messageCacheBytes, Duration rpcReadTimeout, PeerLimits peerLimits,
+                          ValidationConfig validation) {
 
     /** The largest RPC this node sends: nwaku reads each RPC with a 150 KiB limit. */
     public static final int MAX_OUTBOUND_RPC_BYTES = 153_600;
 
     public static final RelayConfig DEFAULTS = new RelayConfig(List.of(Topics.DEFAULT_PUBSUB_TOPIC), 0,
             ProtocolLimits.DEFAULTS, GossipParams.DEFAULTS, ScoreParams.DEFAULTS, 1024, 1024, 4L << 20, 256, 256,
-            1_000_000, 64L << 20, Duration.ofSeconds(30), PeerLimits.DEFAULTS);
+            1_000_000, 64L << 20, Duration.ofSeconds(30), PeerLimits.DEFAULTS, ValidationConfig.DEFAULTS);
 
     public RelayConfig {
         pubsubTopics = List.copyOf(Objects.requireNonNull(pubsubTopics, "pubsubTopics"));
@@ -71,6 +74,7 @@ public record RelayConfig(List<String> pubsubTopics, int clusterId, ProtocolLimi
             throw new IllegalArgumentException("rpc read timeout must be at least 100ms, was " + rpcReadTimeout);
         }
         checkPeerLimits(Objects.requireNonNull(peerLimits, "peerLimits"), gossip, maxTopics);
+        Objects.requireNonNull(validation, "validation");
     }
 
     /** An honest peer (this node too) must stay below the peer limits: they are checked against what it may send. */

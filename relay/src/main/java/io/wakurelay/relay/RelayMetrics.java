@@ -8,11 +8,14 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import io.wakurelay.protocol.LatencyBuckets;
 import io.wakurelay.protocol.Violation;
+import io.wakurelay.relay.validation.Screen;
+import io.wakurelay.relay.validation.Verdict;
 
 import java.time.Duration;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -28,6 +31,7 @@ final class RelayMetrics implements RouterEvents {
     static final List<String> SCORE_BANDS = List.of("graylisted", "below_publish", "below_gossip", "negative", "neutral", "positive");
 
     private final MeterRegistry registry;
+    private final int clusterId;
     private final Counter receivedFromPeers;
     private final Counter receivedLocal;
     private final Counter accepted;
@@ -50,12 +54,16 @@ final class RelayMetrics implements RouterEvents {
     private final Map<String, Counter> inboundStreamResets = new ConcurrentHashMap<>();
     private final Map<String, AtomicInteger> scoreBands = new ConcurrentHashMap<>();
     private final Map<String, TopicGauges> topics = new ConcurrentHashMap<>();
+    /** Made when a validator is installed; the validation events come only then. */
+    private volatile ValidationMeters validation;
 
     record TopicGauges(AtomicInteger mesh, AtomicInteger fanout, AtomicInteger subscribers) {
     }
 
-    RelayMetrics(MeterRegistry registry) {
+    /** @param clusterId this node's cluster, whose shards have per-shard meters */
+    RelayMetrics(MeterRegistry registry, int clusterId) {
         this.registry = registry;
+        this.clusterId = clusterId;
         receivedFromPeers = Counter.builder("waku.relay.messages.received").tag("source", "peer")
                 .description("messages that arrived: from peers, and published by this node").register(registry);
         receivedLocal = Counter.builder("waku.relay.messages.received").tag("source", "local")
@@ -97,7 +105,7 @@ final class RelayMetrics implements RouterEvents {
             drops.put(kind, Counter.builder("waku.relay.peer.drops").tag("kind", kind.name().toLowerCase())
                     .description("RPCs not sent to a peer whose queue was full").register(registry));
         }
-        for (String reason : List.of("graylisted", "slow_consumer", "cluster_mismatch")) {
+        for (String reason : List.of("graylisted", "slow_consumer", "cluster_mismatch", "rejected_messages")) {
             disconnected(reason, 0);
         }
         for (ControlKind kind : ControlKind.values()) {
@@ -127,22 +135,14 @@ final class RelayMetrics implements RouterEvents {
         }
     }
 
-    void bind(Supplier<Number> seenEntries, Supplier<Number> seenEvictions, Supplier<Number> cacheBytes,
-              Supplier<Number> cacheEvictions, Supplier<Number> pending, Supplier<Number> peers,
-              Supplier<Number> queuedBytes, Supplier<Number> topics) {
-        Gauge.builder("waku.relay.seen.cache.entries", seenEntries).description("message ids held by the seen cache").register(registry);
-        FunctionCounter.builder("waku.relay.seen.cache.evictions", seenEvictions, s -> s.get().doubleValue())
-                .description("message ids forgotten for room before their TTL ran out (the cache is too small for the rate)").register(registry);
-        Gauge.builder("waku.relay.message.cache.bytes", cacheBytes)
-                .description("bytes of recent messages held to answer IWANT").register(registry);
-        FunctionCounter.builder("waku.relay.message.cache.evictions", cacheEvictions, s -> s.get().doubleValue())
-                .description("messages dropped from the message cache before their history window ended (bytes bound)").register(registry);
-        Gauge.builder("waku.relay.inbound.pending", pending)
-                .description("accepted envelopes handed to the local consumer and not yet taken (bounded; reading pauses when full)").register(registry);
-        Gauge.builder("libp2p.pubsub.peers", peers).description("peers with a relay stream").register(registry);
-        Gauge.builder("libp2p.pubsub.topics", topics).description("pubsub topics this node subscribes to").register(registry);
-        Gauge.builder("waku.relay.peer.queue.bytes", queuedBytes)
-                .description("bytes written to relay peers and not yet taken by their connections, all peers together").register(registry);
+    @Override
+    public void reading(Reading reading, Supplier<Number> value) {
+        if (reading.counter()) {
+            FunctionCounter.builder(reading.meterName(), value, v -> v.get().doubleValue())
+                    .description(reading.description()).register(registry);
+        } else {
+            Gauge.builder(reading.meterName(), value).description(reading.description()).register(registry);
+        }
     }
 
     @Override
@@ -208,20 +208,6 @@ final class RelayMetrics implements RouterEvents {
         inboundStreamResets.get(reason).increment();
     }
 
-    /** The bytes held by the readers of the peers' relay streams (incomplete RPCs, and RPCs waiting out a pause). */
-    void bindInboundBuffered(Supplier<Number> bytes) {
-        Gauge.builder("waku.relay.inbound.buffered.bytes", bytes)
-                .description("bytes read from peers' relay streams and not yet handed to the router: incomplete RPCs "
-                        + "(bounded by the max RPC size and the read timeout) and RPCs waiting while reading is paused")
-                .register(registry);
-    }
-
-    void bindRejectedIds(Supplier<Number> ids) {
-        Gauge.builder("waku.relay.rejected.ids", ids)
-                .description("ids of recently rejected messages kept so that later copies are rejected too (at most "
-                        + RejectedMessages.CAPACITY + ")").register(registry);
-    }
-
     @Override
     public void peerDrop(PeerSender.Kind kind) {
         drops.get(kind).increment();
@@ -251,39 +237,61 @@ final class RelayMetrics implements RouterEvents {
         }
     }
 
-    /** What the peers' control can make the router hold, summed over its peers. */
-    void bindPeerState(Supplier<Number> dontWantIds, Supplier<Number> promises, Supplier<Number> retainedScores) {
-        Gauge.builder("waku.relay.idontwant.ids", dontWantIds)
-                .description("IDONTWANT message ids held for the connected peers (bounded per peer)")
-                .register(registry);
-        Gauge.builder("waku.relay.iwant.promises", promises)
-                .description("IHAVE promises awaited: messages asked for with IWANT and not yet arrived")
-                .register(registry);
-        Gauge.builder("waku.relay.retained.scores", retainedScores)
-                .description("scores of disconnected peers remembered so that reconnecting does not wash them")
-                .register(registry);
+    @Override
+    public void validatorInstalled(Set<String> reasons) {
+        validation = new ValidationMeters(registry, reasons);
     }
 
-    void scoreBands(Map<String, Integer> counts) {
+    @Override
+    public void screened(Screen screen) {
+        validation.screened(screen);
+    }
+
+    @Override
+    public void verified(Verdict verdict, long nanos) {
+        validation.verified(verdict, nanos);
+    }
+
+    @Override
+    public void judged(Verdict verdict) {
+        validation.judged(verdict);
+    }
+
+    @Override
+    public void copyWhileJudged(PendingVerdicts.Copy copy) {
+        validation.copy(copy);
+    }
+
+    @Override
+    public void peersByScore(Map<String, Integer> byBand) {
         for (String band : SCORE_BANDS) {
-            scoreBands.get(band).set(counts.getOrDefault(band, 0));
+            scoreBands.get(band).set(byBand.getOrDefault(band, 0));
         }
     }
 
+    @Override
+    public void topicPeers(Map<String, RouterState.TopicPeers> byTopic) {
+        byTopic.keySet().forEach(this::topic);
+        // every topic that has gauges, so that one this node left or stopped publishing to reads 0, not its last value
+        topics.forEach((topic, g) -> {
+            RouterState.TopicPeers peers = byTopic.get(topic);
+            g.mesh().set(peers == null ? 0 : peers.mesh());
+            g.subscribers().set(peers == null ? 0 : peers.subscribers());
+            g.fanout().set(peers == null ? 0 : peers.fanout());
+        });
+    }
+
     /**
-     * The meters of a topic this node joins (nwaku's per-topic traffic, per-shard sizes and peers); the caller
-     * closes them when it leaves the topic.
+     * The meters of a topic this node joins (nwaku's per-topic traffic, per-shard sizes and peers); the router closes
+     * them when it leaves the topic.
      */
-    SubscribedTopicMeters joined(String topic, int clusterId) {
+    @Override
+    public TopicEvents joined(String topic) {
         return new SubscribedTopicMeters(registry, topic, MetadataProtocol.shardOf(topic, clusterId), topic(topic).subscribers());
     }
 
-    void forEachTopic(java.util.function.BiConsumer<String, TopicGauges> action) {
-        topics.forEach(action);
-    }
-
-    /** The mesh, fanout and subscriber gauges of a topic (made on first use; topics are this node's or its peers'). */
-    TopicGauges topic(String topic) {
+    /** The mesh, fanout and subscriber gauges of a topic (made on first use; topics are this node's). */
+    private TopicGauges topic(String topic) {
         return topics.computeIfAbsent(topic, t -> {
             TopicGauges g = new TopicGauges(new AtomicInteger(), new AtomicInteger(), new AtomicInteger());
             Gauge.builder("libp2p.gossipsub.peers.per.topic.mesh", g.mesh, AtomicInteger::get).tag("topic", t)

@@ -132,17 +132,28 @@ final class RelayStreamReader implements StreamHandler, Source {
         }
     }
 
-    /** Called by the hand-over from any thread. */
+    /**
+     * Called by the hand-over from any thread (the event loop, a validation thread): reading stops after the RPC being
+     * handed over, and the stream stops granting credit (carried out on the event loop, in call order).
+     */
     @Override
     public void pause() {
         paused = true;
         stream.pauseReading();
     }
 
+    /**
+     * Called by the hand-over from any thread, after the pause it ends. The flag is cleared at once, in the order the
+     * hand-over decided, and the event loop then reads what waited and grants credit again, unless a later pause came
+     * first: a pause and a resume that cross on the way to the event loop end as the hand-over last decided.
+     */
     @Override
     public void resume() {
+        paused = false;
         stream.executor().execute(() -> {
-            paused = false;
+            if (paused) {
+                return; // paused again since: that pause's pauseReading is on its way, after this
+            }
             process();
             if (!paused) {
                 stream.resumeReading();

@@ -1,12 +1,19 @@
 package io.wakurelay.relay;
 
 import io.wakurelay.protocol.Violation;
+import io.wakurelay.relay.validation.Screen;
+import io.wakurelay.relay.validation.Verdict;
+
+import java.util.Map;
+import java.util.Set;
+import java.util.function.Supplier;
 
 /**
  * What the router and its rooms do that is worth observing, told to one sink, as go-libp2p-pubsub tells its
  * {@code RawTracer}: {@link RelayMetrics} turns the events into the meters of docs/metrics.md, and a test can listen
  * beside it ({@link #both}) to watch the router in one place. Called on the receive path and under the router's
- * lock: a listener counts and returns; it never blocks and never calls back into the router.
+ * lock: a listener counts and returns; it never blocks and never calls back into the router. What gauges read when
+ * scraped is told once, as a {@link Reading} and its supplier.
  */
 interface RouterEvents {
     /** A message arrived from a peer, before dedup and validation. */
@@ -56,6 +63,36 @@ interface RouterEvents {
 
     /** A peer's relay stream reset by this node: rpc_read_timeout or replaced. */
     void inboundStreamReset(String reason);
+
+    /** This node joined {@code topic}: what happens on it is told to the sink returned, closed when it leaves. */
+    TopicEvents joined(String topic);
+
+    /** The peers of each topic this node relays or keeps a fanout for, after a change; other topics have none. */
+    void topicPeers(Map<String, RouterState.TopicPeers> byTopic);
+
+    /** The connected peers by score band, at a heartbeat. */
+    void peersByScore(Map<String, Integer> byBand);
+
+    /** {@code value} is what {@code reading} reads when scraped (called in {@code value}'s owner's constructor). */
+    void reading(Reading reading, Supplier<Number> value);
+
+    /** A validator was installed whose verdicts give {@code reasons} (the relay's own ignore reasons among them). */
+    void validatorInstalled(Set<String> reasons);
+
+    /** The validator's cheap checks decided {@code screen} for a message. */
+    void screened(Screen screen);
+
+    /** A verification took {@code nanos} and ended in {@code verdict}. */
+    void verified(Verdict verdict, long nanos);
+
+    /**
+     * A message's validation ended in {@code verdict}: the screen's, the verification's, or the relay's own ignore
+     * (the validation stage was full, or shut down).
+     */
+    void judged(Verdict verdict);
+
+    /** A copy of a message being validated arrived: its sender waits for the verdict, or not. */
+    void copyWhileJudged(PendingVerdicts.Copy copy);
 
     /** Every event to {@code first}, then to {@code second}. */
     static RouterEvents both(RouterEvents first, RouterEvents second) {
@@ -154,6 +191,59 @@ interface RouterEvents {
             public void inboundStreamReset(String reason) {
                 first.inboundStreamReset(reason);
                 second.inboundStreamReset(reason);
+            }
+
+            @Override
+            public TopicEvents joined(String topic) {
+                return TopicEvents.both(first.joined(topic), second.joined(topic));
+            }
+
+            @Override
+            public void topicPeers(Map<String, RouterState.TopicPeers> byTopic) {
+                first.topicPeers(byTopic);
+                second.topicPeers(byTopic);
+            }
+
+            @Override
+            public void peersByScore(Map<String, Integer> byBand) {
+                first.peersByScore(byBand);
+                second.peersByScore(byBand);
+            }
+
+            @Override
+            public void reading(Reading reading, Supplier<Number> value) {
+                first.reading(reading, value);
+                second.reading(reading, value);
+            }
+
+            @Override
+            public void validatorInstalled(Set<String> reasons) {
+                first.validatorInstalled(reasons);
+                second.validatorInstalled(reasons);
+            }
+
+            @Override
+            public void screened(Screen screen) {
+                first.screened(screen);
+                second.screened(screen);
+            }
+
+            @Override
+            public void verified(Verdict verdict, long nanos) {
+                first.verified(verdict, nanos);
+                second.verified(verdict, nanos);
+            }
+
+            @Override
+            public void judged(Verdict verdict) {
+                first.judged(verdict);
+                second.judged(verdict);
+            }
+
+            @Override
+            public void copyWhileJudged(PendingVerdicts.Copy copy) {
+                first.copyWhileJudged(copy);
+                second.copyWhileJudged(copy);
             }
         };
     }

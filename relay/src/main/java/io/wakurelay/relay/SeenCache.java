@@ -50,6 +50,20 @@ final class SeenCache {
         return true;
     }
 
+    /**
+     * Forgets {@code id}, as if it had never been seen: a message that was not validated (the validation stage was
+     * full) may come again from another peer and be judged then.
+     */
+    void forget(MessageId id) {
+        long key = id.prefix();
+        for (LongSet g : generations) {
+            if (g.remove(key)) {
+                size--;
+                return;
+            }
+        }
+    }
+
     boolean contains(MessageId id, long nowNanos) {
         advance(nowNanos);
         return contains(id.prefix());

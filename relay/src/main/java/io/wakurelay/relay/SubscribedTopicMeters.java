@@ -21,7 +21,7 @@ import java.util.function.ToDoubleFunction;
  * {@code maxTopics} at a time. The router looks the holder up once per message by the topic it already has, and
  * recording is a few adds: no allocation, no decode.
  */
-final class SubscribedTopicMeters implements AutoCloseable {
+final class SubscribedTopicMeters implements TopicEvents {
     private final MeterRegistry registry;
     /** nwaku counts a message's relay traffic as its data plus its topic. */
     private final int topicBytes;
@@ -74,23 +74,27 @@ final class SubscribedTopicMeters implements AutoCloseable {
     }
 
     /** A message on the topic arrived from a peer (every copy: duplicates and invalid ones too). */
-    void received(int messageBytes) {
+    @Override
+    public void received(int messageBytes) {
         grossIn.add(messageBytes + topicBytes);
     }
 
     /** A message from a peer passed dedup and validation. */
-    void accepted(int messageBytes, int payloadSize) {
+    @Override
+    public void accepted(int messageBytes, int payloadSize) {
         netIn.add(messageBytes + topicBytes);
         seen(payloadSize);
     }
 
     /** This node published a message on the topic. */
-    void published(int payloadSize) {
+    @Override
+    public void published(int payloadSize) {
         seen(payloadSize);
     }
 
     /** A message went to {@code copies} peers. */
-    void sent(int messageBytes, int copies) {
+    @Override
+    public void sent(int messageBytes, int copies) {
         if (copies > 0) {
             netOut.add((long) (messageBytes + topicBytes) * copies);
         }

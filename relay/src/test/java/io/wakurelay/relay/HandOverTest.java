@@ -63,6 +63,48 @@ class HandOverTest {
     }
 
     @Test
+    void aPauseDecidedOnOneThreadAndTheResumeDecidedOnAnotherReachTheSourceInTheOrderDecided() throws Exception {
+        // a validation thread hands over the envelope that fills the queue and pauses the source; the consumer empties
+        // the queue meanwhile and resumes it: the source must hear the resume last, or its stream stays paused for good
+        CountDownLatch pausing = new CountDownLatch(1);
+        CountDownLatch mayFinishPausing = new CountDownLatch(1);
+        java.util.List<String> heard = new java.util.concurrent.CopyOnWriteArrayList<>();
+        Source source = new Source() {
+            @Override
+            public void pause() {
+                pausing.countDown();
+                try {
+                    mayFinishPausing.await(10, java.util.concurrent.TimeUnit.SECONDS);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+                heard.add("pause");
+            }
+
+            @Override
+            public void resume() {
+                heard.add("resume");
+            }
+        };
+        HandOver handOver = new HandOver(2);
+        handOver.offer(envelope(1), null);
+        Thread validationThread = new Thread(() -> handOver.offer(envelope(2), source));
+        validationThread.start();
+        assertThat(pausing.await(10, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+
+        Thread consumer = new Thread(() -> handOver.flux().subscribe(Envelope::release)); // takes both: resumes
+        consumer.start();
+        Thread.sleep(200); // the consumer has drained by now, and waits to resume the source
+        mayFinishPausing.countDown();
+        validationThread.join(10_000);
+        consumer.join(10_000);
+
+        Eventually.until(() -> heard.size() == 2);
+        assertThat(heard).containsExactly("pause", "resume");
+        handOver.finish();
+    }
+
+    @Test
     void localPublishesAreRefusedWhileFullAndNothingTakenIsLost() {
         HandOver handOver = new HandOver(2);
         handOver.offer(envelope(1), null);

@@ -34,6 +34,25 @@ class LongSetTest {
     }
 
     @Test
+    void aRemovedKeyIsGoneAndEveryOtherStaysReachableHoweverTheyCollided() {
+        java.util.SplittableRandom random = new java.util.SplittableRandom(7);
+        LongSet set = new LongSet(8);
+        java.util.Set<Long> expected = new java.util.HashSet<>();
+        for (int round = 0; round < 20_000; round++) {
+            long key = random.nextInt(2_000) - 1_000; // few keys: long probe runs, and 0 among them
+            if (random.nextBoolean()) {
+                assertThat(set.add(key)).isEqualTo(expected.add(key));
+            } else {
+                assertThat(set.remove(key)).isEqualTo(expected.remove(key));
+            }
+        }
+        assertThat(set.size()).isEqualTo(expected.size());
+        for (long key = -1_000; key < 1_000; key++) {
+            assertThat(set.contains(key)).as("key %d", key).isEqualTo(expected.contains(key));
+        }
+    }
+
+    @Test
     void theInitialSizeMustBeAPowerOfTwo() {
         assertThatThrownBy(() -> new LongSet(12)).isInstanceOf(IllegalArgumentException.class);
     }

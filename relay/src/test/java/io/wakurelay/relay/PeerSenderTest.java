@@ -33,7 +33,7 @@ class PeerSenderTest {
 
     private final AtomicInteger stuck = new AtomicInteger();
     private final PeerSender sender =
-            new PeerSender(CONFIG, new RelayMetrics(new SimpleMeterRegistry()), stuck::incrementAndGet);
+            new PeerSender(CONFIG, new RelayMetrics(new SimpleMeterRegistry(), 0), stuck::incrementAndGet);
     private final HeldWrites stream = new HeldWrites();
     private final List<ByteBuf> sent = new ArrayList<>();
 
@@ -92,7 +92,7 @@ class PeerSenderTest {
     @Test
     void controlPassesAFullQueueByASmallAllowanceAndIsDroppedAndCountedPastIt() {
         SimpleMeterRegistry registry = new SimpleMeterRegistry();
-        PeerSender sender = new PeerSender(CONFIG, new RelayMetrics(registry), stuck::incrementAndGet);
+        PeerSender sender = new PeerSender(CONFIG, new RelayMetrics(registry, 0), stuck::incrementAndGet);
         sender.opened(stream);
         for (int i = 0; i < 4; i++) {
             sender.send(PooledByteBufAllocator.DEFAULT.buffer(100).writeZero(100), Kind.MESSAGE);

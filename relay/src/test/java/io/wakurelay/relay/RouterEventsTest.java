@@ -3,6 +3,8 @@ package io.wakurelay.relay;
 import io.wakurelay.p2p.crypto.PrivateKey;
 import io.wakurelay.protocol.Violation;
 import io.wakurelay.protocol.proto.WakuMessage;
+import io.wakurelay.relay.validation.Screen;
+import io.wakurelay.relay.validation.Verdict;
 import io.wakurelay.relay.proto.ControlGraft;
 import io.wakurelay.relay.proto.ControlMessage;
 import io.wakurelay.relay.proto.RPC;
@@ -13,8 +15,10 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.time.Duration;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.function.Supplier;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -120,6 +124,77 @@ class RouterEventsTest {
         public void inboundStreamReset(String reason) {
             add("inboundStreamReset:" + reason, 1);
         }
+
+        @Override
+        public TopicEvents joined(String topic) {
+            add("joined", 1);
+            return new TopicEvents() {
+                @Override
+                public void received(int messageBytes) {
+                    add("topicReceived", 1);
+                }
+
+                @Override
+                public void accepted(int messageBytes, int payloadSize) {
+                    add("topicAccepted", 1);
+                }
+
+                @Override
+                public void published(int payloadSize) {
+                    add("topicPublished", 1);
+                }
+
+                @Override
+                public void sent(int messageBytes, int copies) {
+                    add("topicSent", copies);
+                }
+
+                @Override
+                public void close() {
+                    add("left", 1);
+                }
+            };
+        }
+
+        @Override
+        public void topicPeers(Map<String, RouterState.TopicPeers> byTopic) {
+            add("topicPeers", 1);
+        }
+
+        @Override
+        public void peersByScore(Map<String, Integer> byBand) {
+            add("peersByScore", 1);
+        }
+
+        @Override
+        public void reading(Reading reading, Supplier<Number> value) {
+            add("reading", 1);
+        }
+
+        @Override
+        public void validatorInstalled(Set<String> reasons) {
+            add("validatorInstalled", 1);
+        }
+
+        @Override
+        public void screened(Screen screen) {
+            add("screened:" + screen, 1);
+        }
+
+        @Override
+        public void verified(Verdict verdict, long nanos) {
+            add("verified:" + verdict, 1);
+        }
+
+        @Override
+        public void judged(Verdict verdict) {
+            add("judged:" + verdict, 1);
+        }
+
+        @Override
+        public void copyWhileJudged(PendingVerdicts.Copy copy) {
+            add("copyWhileJudged:" + copy, 1);
+        }
     }
 
     private static double counter(TestNode node, String name, String... tags) {
@@ -163,6 +238,12 @@ class RouterEventsTest {
         assertThat(receiverEvents.count("accepted")).isEqualTo(5);
         assertThat(receiverEvents.count("acceptedBytes")).isEqualTo(5_000);
         assertThat(receiverEvents.count("propagated")).isEqualTo(5);
+        assertThat(receiverEvents.count("topicAccepted")).as("told to the topic's sink too").isEqualTo(5);
+        assertThat(publisherEvents.count("topicPublished")).isEqualTo(5);
+        assertThat(receiverEvents.count("peersByScore")).as("every heartbeat").isPositive();
+        assertThat(receiverEvents.count("reading")).as("every reading but the validation stage's (no validator), once")
+                .isEqualTo(java.util.Arrays.stream(Reading.values()).filter(r -> !r.name().startsWith("VALIDATION")).count());
+        assertThat(receiverEvents.count("validatorInstalled")).isZero();
 
         // the meters are the other listener of the same events
         assertThat(counter(publisher, "waku.relay.messages.received", "source", "local")).isEqualTo(6);

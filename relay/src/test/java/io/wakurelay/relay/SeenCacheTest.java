@@ -24,6 +24,20 @@ class SeenCacheTest {
     }
 
     @Test
+    void aForgottenIdIsNewAgainAndTheOthersStaySeen() {
+        SeenCache cache = new SeenCache(10_000, Duration.ofMinutes(2), 0);
+        cache.markSeen(id(1), 0);
+        cache.markSeen(id(2), 30 * SECOND);
+
+        cache.forget(id(1));
+        cache.forget(id(3)); // never seen: nothing happens
+
+        assertThat(cache.size()).isEqualTo(1);
+        assertThat(cache.contains(id(2), 31 * SECOND)).isTrue();
+        assertThat(cache.markSeen(id(1), 31 * SECOND)).isTrue();
+    }
+
+    @Test
     void aDuplicateDoesNotExtendTheTtl() {
         SeenCache cache = new SeenCache(10_000, Duration.ofMinutes(2), 0);
         cache.markSeen(id(7), 0);

@@ -9,6 +9,7 @@ import io.wakurelay.p2p.multiaddr.Multiaddr;
 import io.wakurelay.protocol.Envelope;
 import io.wakurelay.protocol.MessageHash;
 import io.wakurelay.protocol.PathCounters;
+import io.wakurelay.relay.validation.RelayValidator;
 import reactor.core.Disposable;
 
 import java.net.InetSocketAddress;
@@ -47,6 +48,16 @@ final class TestNode implements AutoCloseable {
     /** @param listener told every router event beside the metrics; null: none */
     TestNode(int index, RelayConfig config, PrivateKey key, int port, UnaryOperator<HostConfigBuilder> hostChanges,
              RouterEvents listener) {
+        this(index, config, key, port, hostChanges, null, listener);
+    }
+
+    /** @param validator the relay's validator; null: none */
+    TestNode(int index, RelayConfig config, RelayValidator validator) {
+        this(index, config, PrivateKey.generateEd25519(), 0, b -> b, validator, null);
+    }
+
+    TestNode(int index, RelayConfig config, PrivateKey key, int port, UnaryOperator<HostConfigBuilder> hostChanges,
+             RelayValidator validator, RouterEvents listener) {
         HostConfig hostConfig = hostChanges.apply(HostConfig.builder()
                 .listenAddress(new InetSocketAddress("127.0.0." + (index + 2), port))
                 .handshakeTimeout(Duration.ofSeconds(5))
@@ -54,7 +65,7 @@ final class TestNode implements AutoCloseable {
                 .redialMinBackoff(Duration.ofMillis(100)).redialMaxBackoff(Duration.ofSeconds(1)))
                 .build();
         host = Host.start(hostConfig, key, registry);
-        relay = Relay.start(config, host, counters, registry, listener);
+        relay = Relay.start(config, host, counters, registry, validator, listener);
         consumer = relay.accepted().subscribe(this::take);
     }
 
