@@ -5,9 +5,10 @@
  * {@code DriveCommand}, {@code QueryCommand}), with the options several share as mixins: {@code WorkloadOptions} (a
  * seeded {@link io.wakurelay.loadgen.Workload}), {@code OutputOptions} (rows, reports, work directory) and
  * {@code RelayTrioOptions}. {@code FrameSet} encodes the workload just ahead of use as relay-stream frames
- * (length-prefixed gossipsub publish RPCs) for a {@code FrameSink}: {@code FrameFeeder} injects them into a node's relay through {@code RelayInjector} (the relay's
- * {@code PseudoPeer}: the receive path a peer's RPCs take),
- * {@code RestPublisher} posts their messages to a node's REST API. The scenarios: {@code MicroScenario}, {@code MacroScenario},
+ * (length-prefixed gossipsub publish RPCs) for a {@code FrameSink}: {@code FrameFeeder} injects them into a node's
+ * relay through {@code RelayInjector} (the relay's {@code PseudoPeer}: the receive path a peer's RPCs take),
+ * {@code RestPublisher} posts their messages to a node's REST API. The scenarios: {@code MicroScenario},
+ * {@code MacroScenario},
  * {@code FanoutScenario}, {@code MeshScenario} (with {@code LinkDelay} and {@code MeshHops}), {@code LatencyScenario}
  * and {@code ThroughputScenario} (on {@code RelayTrio}), {@code DriveScenario} and {@code QueryScenario} against
  * running nodes, {@code DiscoverScenario} (nodes that find each other by discv5 from one ENR, watched by
