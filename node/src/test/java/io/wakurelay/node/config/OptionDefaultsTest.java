@@ -59,7 +59,7 @@ class OptionDefaultsTest {
     void theEnvironmentStillBeatsTheBuiltInDefaults() {
         NodeOptions options = new NodeOptions();
         NodeOptions.commandLine(options, ConfigSources.of(Map.of("WAKURELAY_TCP_PORT", "61000"), null)).parseArgs();
-        assertThat(options.tcpPort).isEqualTo(61000);
-        assertThat(options.restPort).isEqualTo(8645);
+        assertThat(options.host.tcpPort).isEqualTo(61000);
+        assertThat(options.rest.restPort).isEqualTo(8645);
     }
 }
