@@ -49,7 +49,7 @@ public final class NodeMain {
             LogLevels.set(options.parsedLogLevel());
             options.parsedLogFormat().apply();
             UncaughtExceptions.logThem();
-            config = toConfig(options, environment);
+            config = toConfig(options, environment, warnings::add);
         } catch (ConfigurationException | IllegalArgumentException e) {
             System.err.println("wakurelay-node: " + e.getMessage());
             System.err.println("Run with --help to see every option and its default.");
@@ -91,12 +91,12 @@ public final class NodeMain {
     /** @param warnings told what the node will start despite (config file keys it ignores) */
     static NodeConfig parse(String[] args, Map<String, String> environment, Consumer<String> warnings) {
         NodeOptions options = parseOptions(args, environment, warnings);
-        return options == null ? null : toConfig(options, environment);
+        return options == null ? null : toConfig(options, environment, warnings);
     }
 
-    private static NodeConfig toConfig(NodeOptions options, Map<String, String> environment) {
+    private static NodeConfig toConfig(NodeOptions options, Map<String, String> environment, Consumer<String> warnings) {
         try {
-            return options.toConfig(environment);
+            return options.toConfig(environment, warnings);
         } catch (IllegalArgumentException | java.io.UncheckedIOException e) {
             throw new ConfigurationException(e.getMessage(), e);
         }

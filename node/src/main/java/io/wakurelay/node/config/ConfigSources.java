@@ -75,6 +75,11 @@ public final class ConfigSources implements CommandLine.IDefaultValueProvider {
         return fromFile != null ? fromFile : OptionDefaults.of(option.longestName());
     }
 
+    /** Whether the environment or the config file gives {@code option} (e.g. {@code --tcp-port}) a value. */
+    public boolean gives(String option) {
+        return environment.containsKey(environmentName(option)) || file.containsKey(option.replaceFirst("^--", ""));
+    }
+
     public Iterable<String> fileKeys() {
         return file.keySet();
     }

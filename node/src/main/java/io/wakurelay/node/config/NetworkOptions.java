@@ -17,6 +17,13 @@ import java.util.stream.IntStream;
  * map to shards, the shards and topics relayed, and the network's message limits.
  */
 public final class NetworkOptions {
+    @Option(names = "--preset", paramLabel = "NAME",
+            description = "network preset, as nwaku's: twn is The Waku Network (cluster 1): automatic sharding over 8 "
+                    + "shards, 150KiB messages, RLN proofs checked against its contract on chain 59141 (give "
+                    + "--rln-relay-eth-client-address), discv5 with its bootstrap nodes; its values replace those of "
+                    + "the options it sets, each replaced value named in a warning; --cluster-id 1 selects it too")
+    String preset;
+
     @Option(names = "--cluster-id", paramLabel = "N",
             description = "Waku cluster; peers of another cluster are disconnected")
     int clusterId;

@@ -15,13 +15,17 @@ import io.wakurelay.services.StoreServiceConfigBuilder;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.ParseResult;
+import picocli.CommandLine.Spec;
 
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Consumer;
 import java.util.function.Supplier;
 
 /**
@@ -63,6 +67,9 @@ public final class NodeOptions {
     EdgeOptions edge = new EdgeOptions();
 
     @Mixin
+    RlnOptions rln = new RlnOptions();
+
+    @Mixin
     StoreOptions store = new StoreOptions();
 
     @Mixin
@@ -95,6 +102,9 @@ public final class NodeOptions {
     @Mixin
     LogOptions log = new LogOptions();
 
+    @Spec
+    CommandSpec spec;
+
     @Option(names = "--shutdown-grace", paramLabel = "DURATION",
             description = "how long a stop (SIGTERM) may take in all: REST, services, relay, archive and host stop in turn, "
                     + "then what has not finished is closed")
@@ -125,11 +135,24 @@ public final class NodeOptions {
      * ({@code WAKURELAY_STORE_MESSAGE_DB_PASSWORD}).
      */
     public NodeConfig toConfig(Map<String, String> environment) {
+        return toConfig(environment, warning -> { });
+    }
+
+    /**
+     * As {@link #toConfig(Map)}; {@code warnings} is told what the node starts despite: a preset's discarded values,
+     * options accepted and not used.
+     */
+    public NodeConfig toConfig(Map<String, String> environment, Consumer<String> warnings) {
+        NetworkPreset preset = NetworkPreset.select(network.preset, network.clusterId, warnings);
+        if (preset != null) {
+            preset.applyTo(this, this::given, warnings);
+        }
         NodeConfigBuilder node = NodeConfig.DEFAULTS.inDataDir(dataDir)
                 .logLevel(parsedLogLevel())
                 .logFormat(parsedLogFormat())
                 .shutdownGrace(option("--shutdown-grace", () -> DurationText.parse(shutdownGrace)))
-                .autoSharding(network.autoSharding());
+                .autoSharding(network.autoSharding())
+                .rln(rln.config(edge.relay, preset != null && preset.rlnRelay(), this::given, warnings));
         ProtocolLimits limits = network.limits();
         node.relay(option("relay options", () -> relay.relay(network, limits)));
         HostConfig hostConfig = option("peer options", () -> {
@@ -153,6 +176,21 @@ public final class NodeOptions {
                 .peerManager(peerManager.config(hostConfig.maxConnections()));
         checkPortsDiffer(hostConfig, restConfig, metricsConfig);
         return node.build();
+    }
+
+    /**
+     * Whether {@code option} was given, on the command line, in the environment or in the config file, rather than
+     * left to its built-in default (false for options not parsed by picocli).
+     */
+    boolean given(String option) {
+        if (spec == null) {
+            return false;
+        }
+        ParseResult parsed = spec.commandLine().getParseResult();
+        if (parsed != null && parsed.hasMatchedOption(option)) {
+            return true;
+        }
+        return spec.defaultValueProvider() instanceof ConfigSources sources && sources.gives(option);
     }
 
     /** The command line over {@code options}, its defaults from {@code sources} (environment, file, then built-in). */

@@ -13,7 +13,8 @@ import java.util.function.Function;
  * its keep-alive, its NAT mapping): the node starts without them and says which it ignored. A few turn on something
  * that changes what the node does to messages, to the archive or to the network it joins (RLN, protected shards,
  * a network preset, store sync): a node started without it would run, and silently not be the node the operator
- * configured, so such a key set to anything but off stops the start, named with what it would have done.
+ * configured, so such a key set to anything but off stops the start, named with what it would have done. (RLN and the
+ * preset are options of this node: their keys are read as any other.)
  */
 public final class NwakuConfigKeys {
     /** nwaku's options (tools/confutils/cli_args.nim) that change what its node does, with what they do. */
@@ -21,9 +22,7 @@ public final class NwakuConfigKeys {
 
     static {
         Map<String, String> m = new LinkedHashMap<>();
-        m.put("rln-relay", "RLN rate limiting and validation of relay messages");
         m.put("protected-shard", "signed messages on protected shards");
-        m.put("preset", "a network preset (its cluster id, shards and bootstrap nodes)");
         m.put("store-sync", "store synchronisation with other store nodes");
         m.put("store-resume", "filling the archive from other store nodes at start");
         m.put("legacy-store", "the legacy Store protocol");

@@ -6,11 +6,13 @@
  * command line that builds them, creating nothing. {@link io.wakurelay.node.config.NodeOptions} holds the node's own
  * options and one picocli mixin per component, in the order {@code --help} lists them, each building its part of the
  * config: {@link io.wakurelay.node.config.HostOptions} (addresses, WebSocket, static peers, {@code --ports-shift}),
- * {@link io.wakurelay.node.config.NetworkOptions} (cluster, sharding, topics with
- * {@link io.wakurelay.node.config.ContentTopicOptions}, message limits),
+ * {@link io.wakurelay.node.config.NetworkOptions} (preset, cluster, sharding, topics with
+ * {@link io.wakurelay.node.config.ContentTopicOptions}, message limits; the preset's values,
+ * {@link io.wakurelay.node.config.NetworkPreset}, are set over the options' before the config is built),
  * {@link io.wakurelay.node.config.ConnectionOptions} (the host's connection limits and timers),
  * {@link io.wakurelay.node.config.RelayOptions}, {@link io.wakurelay.node.config.EdgeOptions} ({@code --relay} and
- * the service nodes of edge mode), {@link io.wakurelay.node.config.StoreOptions} (the archive, with
+ * the service nodes of edge mode), {@link io.wakurelay.node.config.RlnOptions} (RLN relay, built into
+ * {@link io.wakurelay.rln.RlnConfig}), {@link io.wakurelay.node.config.StoreOptions} (the archive, with
  * {@code StoreLocation} for its URL and password, and the Store query limits),
  * {@link io.wakurelay.node.config.LightpushOptions}, {@link io.wakurelay.node.config.FilterOptions} (with
  * {@link io.wakurelay.node.config.FilterClientOptions}' {@code --filternode}),
