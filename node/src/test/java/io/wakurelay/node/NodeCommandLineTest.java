@@ -290,6 +290,8 @@ class NodeCommandLineTest {
                 discv5-discovery = true
                 rln-relay = false
                 nat = "extip:192.0.2.1"
+                agent-string = "nwaku"
+                peer-persistence = false
                 data-dir = "%s"
                 """.formatted(dir.resolve("data")));
         List<String> warnings = new ArrayList<>();
@@ -304,11 +306,13 @@ class NodeCommandLineTest {
         assertThat(config.services().peerExchange().dns().enabled()).isFalse();
         // and so is discv5-discovery: an nwaku config file turns it on here as there
         assertThat(config.services().peerExchange().discv5().enabled()).isTrue();
-        // rln-relay is ours too now, and off
+        // rln-relay and nat are ours too now
         assertThat(config.rln()).isNull();
+        assertThat(config.host().announceAddresses()).containsExactly(
+                io.wakurelay.p2p.multiaddr.Multiaddr.parse("/ip4/192.0.2.1/tcp/60123"));
         assertThat(warnings).singleElement().asString()
-                .contains("ignoring 1 key(s)", "nat").doesNotContain("dns-discovery")
-                .doesNotContain("discv5-discovery").doesNotContain("rln-relay");
+                .contains("ignoring 2 key(s)", "agent-string", "peer-persistence").doesNotContain("dns-discovery")
+                .doesNotContain("discv5-discovery").doesNotContain("rln-relay").doesNotContain("nat");
     }
 
     @Test
@@ -324,7 +328,8 @@ class NodeCommandLineTest {
         List<String> warnings = new ArrayList<>();
         assertThat(NodeMain.parse(new String[]{"--config-file", off.toString(), "--data-dir", dir.toString()}, Map.of(), warnings::add))
                 .isNotNull();
-        assertThat(warnings).singleElement().asString().contains("ignoring 3 key(s)", "store-sync", "mix", "keep-alive");
+        assertThat(warnings).singleElement().asString().contains("ignoring 2 key(s)", "store-sync", "mix")
+                .doesNotContain("keep-alive");
     }
 
     @Test

@@ -2,6 +2,7 @@ package io.wakurelay.node.config;
 
 import io.wakurelay.p2p.HostConfigBuilder;
 import io.wakurelay.p2p.noise.AeadSelection;
+import picocli.CommandLine;
 import picocli.CommandLine.Option;
 
 /**
@@ -33,6 +34,12 @@ public final class ConnectionOptions {
     @Option(names = "--ping-interval", paramLabel = "DURATION",
             description = "how often each connection is pinged; an answer missing for 10 s closes it")
     String pingInterval;
+
+    @Option(names = "--keep-alive", paramLabel = "BOOL", arity = "0..1", fallbackValue = "true",
+            showDefaultValue = CommandLine.Help.Visibility.ALWAYS,
+            description = "accepted as nwaku's flag, which ignores it since 0.37: connections are always kept alive "
+                    + "(pinged every --ping-interval)")
+    boolean keepAlive;
 
     /** Sets the connection limits, the AEAD and the timers on {@code host}. */
     void applyTo(HostConfigBuilder host) {

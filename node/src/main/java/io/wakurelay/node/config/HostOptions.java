@@ -30,6 +30,13 @@ public final class HostOptions {
     @Option(names = "--ports-shift", paramLabel = "N", description = "added to every port (to run several nodes on one host)")
     int portsShift;
 
+    @Option(names = "--nat", paramLabel = "METHOD",
+            description = "how the public address is found (nwaku's flag): extip:<IP> announces IP (identify, the "
+                    + "ENR) with the TCP and WebSocket ports, mapped by hand; none announces the bound address; any, "
+                    + "upnp and pmp (port mapping by the gateway) are accepted and not done yet (a warning says so; "
+                    + "nwaku's default is any)")
+    String nat;
+
     @Option(names = "--ext-multiaddr", paramLabel = "MULTIADDR", split = ",",
             description = "address peers should dial, announced by identify instead of the bound address of its transport "
                     + "(TCP, or WebSocket for one with /ws or /wss) (repeatable)")
@@ -87,13 +94,27 @@ public final class HostOptions {
         return p;
     }
 
-    /** Sets the addresses, the WebSocket listener and the static peers on {@code host}. */
-    void applyTo(HostConfigBuilder host) {
+    /**
+     * Sets the addresses, the WebSocket listener and the static peers on {@code host}.
+     *
+     * @param warnings told of a {@code --nat} method accepted and not done
+     */
+    void applyTo(HostConfigBuilder host, java.util.function.Consumer<String> warnings) {
         List<Multiaddr> statics = new ArrayList<>();
         for (String s : staticNodes) {
             statics.add(NodeOptions.option("--staticnode", () -> staticPeer(s)));
         }
+        WebSocketConfig webSocket = webSocket();
         List<Multiaddr> announced = new ArrayList<>();
+        NatMethod method = NodeOptions.option("--nat", () -> NatMethod.parse(nat));
+        if (method.mapsPorts()) {
+            warnings.accept("--nat=" + nat.strip() + ": mapping the port at the gateway (UPnP, NAT-PMP) is not done; the "
+                    + "node announces its bound address: give --nat=extip:<public IP> with the port forwarded by hand");
+        }
+        if (method.externalIp() != null && !extMultiaddrOnly) {
+            // nwaku's NetConfig: the external IP with the bound ports, TCP first, before --ext-multiaddr
+            announced.addAll(NodeOptions.option("--nat", () -> method.addresses(shifted(tcpPort), webSocket)));
+        }
         for (String s : extMultiaddrs) {
             announced.add(NodeOptions.option("--ext-multiaddr", () -> Multiaddr.parse(s).withoutPeerId()));
         }
@@ -101,7 +122,7 @@ public final class HostOptions {
                 .announceAddresses(announced)
                 .externalAddressesOnly(extMultiaddrOnly)
                 .staticPeers(statics)
-                .webSocket(webSocket())
+                .webSocket(webSocket)
                 .dns4DomainName(NodeOptions.option("--dns4-domain-name", () -> dns4DomainName == null ? null
                         : HostConfig.builder().dns4DomainName(dns4DomainName).build().dns4DomainName()));
     }

@@ -157,7 +157,7 @@ public final class NodeOptions {
         node.relay(option("relay options", () -> relay.relay(network, limits)));
         HostConfig hostConfig = option("peer options", () -> {
             HostConfigBuilder b = NodeConfig.DEFAULTS.host().toBuilder();
-            host.applyTo(b);
+            host.applyTo(b, warnings);
             connections.applyTo(b);
             return b.build();
         });

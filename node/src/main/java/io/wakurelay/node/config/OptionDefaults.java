@@ -45,6 +45,8 @@ final class OptionDefaults {
         d.put("--listen-address", host.listenAddress().getHostString());
         d.put("--tcp-port", String.valueOf(host.listenAddress().getPort()));
         d.put("--ports-shift", "0"); // a command-line convenience only: no component has it
+        d.put("--nat", "none"); // folded into the announced addresses; nwaku's "any" would map ports by default
+        d.put("--keep-alive", "true"); // nwaku's default; ignored there and here
         d.put("--websocket-support", String.valueOf(host.webSocket().listen()));
         d.put("--ext-multiaddr-only", String.valueOf(host.externalAddressesOnly()));
         d.put("--websocket-port", String.valueOf(host.webSocket().port()));

@@ -5,7 +5,8 @@
  * {@link io.wakurelay.node.config.PeerManagerConfig} (with {@link io.wakurelay.node.config.RelayServiceRatio}), and the
  * command line that builds them, creating nothing. {@link io.wakurelay.node.config.NodeOptions} holds the node's own
  * options and one picocli mixin per component, in the order {@code --help} lists them, each building its part of the
- * config: {@link io.wakurelay.node.config.HostOptions} (addresses, WebSocket, static peers, {@code --ports-shift}),
+ * config: {@link io.wakurelay.node.config.HostOptions} (addresses, WebSocket, static peers, {@code --ports-shift}, and
+ * {@code --nat}, read by {@code NatMethod}),
  * {@link io.wakurelay.node.config.NetworkOptions} (preset, cluster, sharding, topics with
  * {@link io.wakurelay.node.config.ContentTopicOptions}, message limits; the preset's values,
  * {@link io.wakurelay.node.config.NetworkPreset}, are set over the options' before the config is built),
