@@ -114,7 +114,8 @@ public final class NodeMain {
             NwakuConfigKeys.Sorted unsupported = sources.unsupportedFileKeys(
                     key -> cli.getCommandSpec().findOption("--" + key) != null);
             List<String> refused = unsupported.refused();
-            List<String> ignored = unsupported.ignored();
+            List<String> ignored = new ArrayList<>(unsupported.ignored());
+            ignored.addAll(unsupported.unknown());
             if (!refused.isEmpty()) {
                 throw new ConfigurationException("config file " + file + ": this node does not support "
                         + String.join(", ", refused) + "; remove the key(s) or set them off to start without");
@@ -123,6 +124,15 @@ public final class NodeMain {
                 warnings.accept("config file " + file + ": ignoring " + ignored.size() + " key(s) this node has no option for: "
                         + String.join(", ", ignored));
             }
+            // WAKURELAY_* and nwaku's WAKUNODE2_* variables that this node does not read, said once
+            ConfigSources.EnvironmentReport environmentReport = sources.environmentReport(
+                    cli.getCommandSpec().options().stream().map(o -> o.longestName().replaceFirst("^--", "")).toList());
+            if (!environmentReport.refused().isEmpty()) {
+                throw new ConfigurationException("environment: this node does not support "
+                        + String.join(", ", environmentReport.refused())
+                        + "; unset the variable(s) or set them off to start without");
+            }
+            environmentReport.warnings().forEach(warnings);
             cli.parseArgs(args);
             if (cli.isUsageHelpRequested()) {
                 cli.usage(System.out);

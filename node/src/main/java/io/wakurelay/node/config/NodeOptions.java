@@ -32,13 +32,15 @@ import java.util.function.Supplier;
  * The node's command line: the options of the node itself, and one picocli mixin per component (an
  * {@code XxxOptions} class whose options build that component's {@code XxxConfig} record), in the order {@code --help}
  * lists them. Flags follow nwaku's names where the concept is the same. Every option can also come from the
- * environment ({@code WAKURELAY_TCP_PORT} for {@code --tcp-port}) or a TOML config file ({@code tcp-port = 60000});
- * see docs/configuration.md.
+ * environment ({@code WAKURELAY_TCP_PORT} for {@code --tcp-port}, or nwaku's {@code WAKUNODE2_TCP_PORT}) or a TOML
+ * config file ({@code tcp-port = 60000}), with nwaku's precedence ({@link ConfigSources}); see docs/configuration.md.
  */
 @Command(name = "wakurelay-node", mixinStandardHelpOptions = true, sortOptions = false, usageHelpWidth = 110,
         versionProvider = NodeVersion.class,
         description = "A Waku relay and store node (libp2p, gossipsub on /vac/waku/relay/2.0.0) with an archive in embedded RocksDB or in PostgreSQL.%n"
-                + "Options also come from WAKURELAY_<OPTION> environment variables and --config-file (TOML).%n",
+                + "Options also come from WAKURELAY_<OPTION> environment variables (nwaku's WAKUNODE2_<OPTION> for "
+                + "nwaku's options) and --config-file (TOML); the command line wins, then the environment, then the "
+                + "file.%n",
         showDefaultValues = true)
 public final class NodeOptions {
     @Option(names = "--config-file", paramLabel = "FILE", description = "TOML file of options (keys are option names without --)")

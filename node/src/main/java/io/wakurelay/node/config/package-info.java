@@ -21,8 +21,10 @@
  * {@link io.wakurelay.node.config.Discv5Options}, {@link io.wakurelay.node.config.PeerManagerOptions},
  * {@link io.wakurelay.node.config.RateLimitOptions}, {@link io.wakurelay.node.config.RestOptions},
  * {@link io.wakurelay.node.config.MetricsOptions} and {@link io.wakurelay.node.config.LogOptions}. Their values also
- * come from {@code WAKURELAY_*} variables and a TOML file ({@link io.wakurelay.node.config.ConfigSources}, which sorts
- * an nwaku file's keys with {@link io.wakurelay.node.config.NwakuConfigKeys}), and otherwise from
+ * come from {@code WAKURELAY_*} and nwaku's {@code WAKUNODE2_*} variables and a TOML file
+ * ({@link io.wakurelay.node.config.ConfigSources}, which sorts what it cannot read with
+ * {@link io.wakurelay.node.config.NwakuConfigKeys} and suggests the closest option with {@code DidYouMean}), and
+ * otherwise from
  * {@code OptionDefaults}, which writes them from {@link io.wakurelay.node.config.NodeConfig#DEFAULTS}; the value
  * parsers are {@link io.wakurelay.node.config.ByteSize}, {@link io.wakurelay.node.config.DurationText} and
  * {@link io.wakurelay.node.config.HostPort}; {@link io.wakurelay.node.config.NodeVersion} answers {@code --version}
