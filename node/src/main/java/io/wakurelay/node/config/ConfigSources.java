@@ -34,6 +34,8 @@ public final class ConfigSources implements CommandLine.IDefaultValueProvider {
     static final Set<String> NOT_OPTIONS = Set.of(StoreLocation.PASSWORD_VARIABLE, "WAKURELAY_JAVA_OPTS",
             "WAKURELAY_IMAGE", "WAKURELAY_BIND", "WAKURELAY_RETENTION", "WAKURELAY_COMMIT");
 
+    private static final java.util.regex.Pattern OPTION = java.util.regex.Pattern.compile("--[a-z0-9]+(-[a-z0-9]+)*");
+
     private final Map<String, String> environment;
     private final Map<String, String> file;
     private final Path filePath;
@@ -121,6 +123,31 @@ public final class ConfigSources implements CommandLine.IDefaultValueProvider {
             return new Origin("config file " + filePath, file.get(key));
         }
         return null;
+    }
+
+    /**
+     * {@code message} with where the options it names came from, for those not given on the command line: a bad value
+     * from the environment or the config file says where to fix it.
+     *
+     * @param onCommandLine whether an option (e.g. {@code --tcp-port}) was given on the command line
+     */
+    public String withOrigins(String message, Predicate<String> onCommandLine) {
+        List<String> origins = new ArrayList<>();
+        java.util.regex.Matcher m = OPTION.matcher(message);
+        java.util.Set<String> seen = new java.util.HashSet<>();
+        while (m.find()) {
+            String option = m.group();
+            Origin origin = seen.add(option) && !onCommandLine.test(option) ? origin(option) : null;
+            if (origin != null) {
+                origins.add(option + " came from the " + origin.where());
+            }
+        }
+        return origins.isEmpty() ? message : message + " (" + String.join("; ", origins) + ")";
+    }
+
+    /** A config file key that is no option: with the closest option's key when one is close. */
+    public static String unknownKey(String key, Collection<String> options) {
+        return "'" + key + "'" + DidYouMean.closest(key, options).map(o -> " (did you mean '" + o + "'?)").orElse("");
     }
 
     /** Whether the environment or the config file gives {@code option} (e.g. {@code --tcp-port}) a value. */

@@ -55,6 +55,13 @@ public final class NetworkOptions {
                     + "nwaku's archive (relay takes any timestamp; 0 = archive whatever the timestamp)")
     String maxClockDrift;
 
+    /** @throws IllegalArgumentException naming {@code --cluster-id} when it is no cluster id (0..65535, as nwaku's uint16) */
+    void checkClusterId() {
+        if (clusterId < 0 || clusterId > 0xFFFF) {
+            throw new IllegalArgumentException("--cluster-id must be in 0..65535, was " + clusterId);
+        }
+    }
+
     /** Null: static sharding only (--num-shards-in-network 0). */
     AutoSharding autoSharding() {
         return numShardsInNetwork == 0 ? null

@@ -20,6 +20,8 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.ParseResult;
 import picocli.CommandLine.Spec;
 
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
@@ -145,6 +147,7 @@ public final class NodeOptions {
      * options accepted and not used.
      */
     public NodeConfig toConfig(Map<String, String> environment, Consumer<String> warnings) {
+        network.checkClusterId();
         NetworkPreset preset = NetworkPreset.select(network.preset, network.clusterId, warnings);
         if (preset != null) {
             preset.applyTo(this, this::given, warnings);
@@ -164,6 +167,7 @@ public final class NodeOptions {
             return b.build();
         });
         node.host(hostConfig);
+        option("--data-dir", () -> writable(dataDir));
         // a key file that is there is read here, so that a broken one is a configuration error
         node.nodeKey(nodeKey != null ? option("--nodekey", () -> PrivateKey.secp256k1Hex(nodeKey))
                 // read if it is there (a broken one is refused now); made by the node at start if not: parsing
@@ -236,6 +240,31 @@ public final class NodeOptions {
                         + " is used twice (peer, WebSocket, REST and metrics ports must differ)");
             }
         }
+    }
+
+    /**
+     * Checks, creating nothing, that the node can make its files in {@code dir}: that the directory, or the nearest of
+     * its parents that exists when it does not, is a writable directory.
+     */
+    private static Path writable(Path dir) {
+        Path existing = dir.toAbsolutePath().normalize();
+        while (existing != null && !Files.exists(existing)) {
+            existing = existing.getParent();
+        }
+        boolean itself = existing != null && existing.equals(dir.toAbsolutePath().normalize());
+        if (existing != null && !Files.isDirectory(existing) && !itself) {
+            throw new IllegalArgumentException("cannot make " + dir + ": " + existing + " is a file, not a directory");
+        }
+        if (existing == null || !Files.isDirectory(existing) || Files.isWritable(existing)) {
+            return dir; // the data dir itself a file is named by the node key's check
+        }
+        String why;
+        try {
+            why = Files.getFileStore(existing).isReadOnly() ? "a read-only file system" : "not writable by this user";
+        } catch (IOException e) {
+            why = "not writable";
+        }
+        throw new IllegalArgumentException("cannot write in " + existing + (itself ? "" : " to make " + dir) + ": " + why);
     }
 
     /** Runs a parse/validation step and names the option in its error. */
