@@ -6,8 +6,6 @@ import io.wakurelay.node.config.NodeConfig;
 import io.wakurelay.node.config.ConfigSources;
 import io.wakurelay.node.config.NodeOptions;
 import io.wakurelay.node.config.NwakuConfigKeys;
-import io.wakurelay.p2p.ListenFailedException;
-import io.wakurelay.p2p.connection.Transport;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import picocli.CommandLine;
@@ -21,7 +19,8 @@ import java.util.function.Consumer;
 
 /**
  * {@code java -jar wakurelay-node.jar [options]}. Invalid configuration exits with code 2 and a message
- * before any port is opened; SIGTERM and SIGINT shut the node down gracefully.
+ * before any port is opened; a start that fails exits with code 1 and one line naming what to change
+ * ({@link StartFailures}), the stack trace at DEBUG; SIGTERM and SIGINT shut the node down gracefully.
  */
 public final class NodeMain {
     /** Exit code for bad configuration (as picocli uses for usage errors). */
@@ -40,16 +39,16 @@ public final class NodeMain {
         NodeConfig config;
         List<String> warnings = new ArrayList<>();
         try {
-            NodeOptions options = parseOptions(args, environment, warnings::add);
-            if (options == null) {
+            Parsed parsed = parseOptions(args, environment, warnings::add);
+            if (parsed == null) {
                 return 0; // --help or --version
             }
             // logging first: building the configuration may log (a node key created), and with --log-format JSON
             // every line, the first included, must be JSON
-            LogLevels.set(options.parsedLogLevel());
-            options.parsedLogFormat().apply();
+            LogLevels.set(parsed.options().parsedLogLevel());
+            parsed.options().parsedLogFormat().apply();
             UncaughtExceptions.logThem();
-            config = toConfig(options, environment);
+            config = toConfig(parsed, environment, warnings::add);
         } catch (ConfigurationException | IllegalArgumentException e) {
             System.err.println("wakurelay-node: " + e.getMessage());
             System.err.println("Run with --help to see every option and its default.");
@@ -60,14 +59,10 @@ public final class NodeMain {
         WakuNode node;
         try {
             node = WakuNode.start(config);
-        } catch (ListenFailedException e) {
-            // a port in use is the operator's to change, not a bug: the setting to change, and no stack trace
-            String flag = e.transport() == Transport.TCP ? "--tcp-port" : "--websocket-port";
-            log.error("node failed to start: {}; choose another port with {} (or --ports-shift), or stop what uses it",
-                    e.getMessage(), flag);
-            return EXIT_START;
         } catch (RuntimeException e) {
-            log.error("node failed to start: {}", e.getMessage(), e);
+            // a port in use, a database down, a directory not writable: the operator's to change, not a bug
+            log.error("node failed to start: {}", StartFailures.describe(e));
+            log.debug("node failed to start", e);
             return EXIT_START;
         }
         CountDownLatch stopped = new CountDownLatch(1);
@@ -90,40 +85,49 @@ public final class NodeMain {
 
     /** @param warnings told what the node will start despite (config file keys it ignores) */
     static NodeConfig parse(String[] args, Map<String, String> environment, Consumer<String> warnings) {
-        NodeOptions options = parseOptions(args, environment, warnings);
-        return options == null ? null : toConfig(options, environment);
+        Parsed parsed = parseOptions(args, environment, warnings);
+        return parsed == null ? null : toConfig(parsed, environment, warnings);
     }
 
-    private static NodeConfig toConfig(NodeOptions options, Map<String, String> environment) {
+    /** The options parsed from the command line, over the environment and the file of {@code sources}. */
+    private record Parsed(NodeOptions options, ConfigSources sources, String[] args) {
+        /** {@code message} with where each option it names came from, when not from the command line. */
+        String withOrigins(String message) {
+            return sources.withOrigins(message, option -> givenOnCommandLine(args, option));
+        }
+    }
+
+    private static NodeConfig toConfig(Parsed parsed, Map<String, String> environment, Consumer<String> warnings) {
         try {
-            return options.toConfig(environment);
+            return parsed.options().toConfig(environment, warnings);
         } catch (IllegalArgumentException | java.io.UncheckedIOException e) {
-            throw new ConfigurationException(e.getMessage(), e);
+            throw new ConfigurationException(parsed.withOrigins(e.getMessage()), e);
         }
     }
 
     /** The options as given, parsed but not yet built into a configuration; null when --help or --version was answered. */
-    private static NodeOptions parseOptions(String[] args, Map<String, String> environment, Consumer<String> warnings) {
+    private static Parsed parseOptions(String[] args, Map<String, String> environment, Consumer<String> warnings) {
         NodeOptions options = new NodeOptions();
+        ConfigSources sources = null;
         try {
             Path file = ConfigSources.configFileArgument(args, environment);
-            ConfigSources sources = ConfigSources.of(environment, file);
+            sources = ConfigSources.of(environment, file);
             CommandLine cli = NodeOptions.commandLine(options, sources);
-            // an nwaku config file names options this node does not have: one that only tunes nwaku is ignored and
-            // said once; one that turns on what this node cannot do (RLN, store sync, ...) stops the start
-            NwakuConfigKeys.Sorted unsupported = sources.unsupportedFileKeys(
-                    key -> cli.getCommandSpec().findOption("--" + key) != null);
-            List<String> refused = unsupported.refused();
-            List<String> ignored = unsupported.ignored();
-            if (!refused.isEmpty()) {
-                throw new ConfigurationException("config file " + file + ": this node does not support "
-                        + String.join(", ", refused) + "; remove the key(s) or set them off to start without");
+            checkFileKeys(cli, sources, file, warnings);
+            // WAKURELAY_* and nwaku's WAKUNODE2_* variables that this node does not read, said once
+            ConfigSources.EnvironmentReport environmentReport = sources.environmentReport(
+                    cli.getCommandSpec().options().stream().map(o -> o.longestName().replaceFirst("^--", "")).toList());
+            if (!environmentReport.refused().isEmpty()) {
+                throw new ConfigurationException("environment: this node does not support "
+                        + String.join(", ", environmentReport.refused())
+                        + "; unset the variable(s) or set them off to start without");
             }
-            if (!ignored.isEmpty()) {
-                warnings.accept("config file " + file + ": ignoring " + ignored.size() + " key(s) this node has no option for: "
-                        + String.join(", ", ignored));
-            }
+            environmentReport.warnings().forEach(warnings);
             cli.parseArgs(args);
+            if (!cli.getUnmatchedArguments().isEmpty()) {
+                // picocli lets them pass beside --help; a misspelt flag is an error whatever else is given
+                throw new CommandLine.UnmatchedArgumentException(cli, cli.getUnmatchedArguments());
+            }
             if (cli.isUsageHelpRequested()) {
                 cli.usage(System.out);
                 return null;
@@ -132,10 +136,53 @@ public final class NodeMain {
                 cli.printVersionHelp(System.out);
                 return null;
             }
-            return options;
-        } catch (CommandLine.ParameterException | IllegalArgumentException | java.io.UncheckedIOException e) {
+            return new Parsed(options, sources, args);
+        } catch (CommandLine.ParameterException e) {
+            String message = e.getMessage();
+            if (sources != null && e.getArgSpec() instanceof CommandLine.Model.OptionSpec option
+                    && !givenOnCommandLine(args, option.longestName())) {
+                ConfigSources.Origin origin = sources.origin(option.longestName());
+                message = origin == null ? message : message + " (from " + origin.where() + ")";
+            }
+            throw new ConfigurationException(message, e);
+        } catch (IllegalArgumentException | java.io.UncheckedIOException e) {
             throw new ConfigurationException(e.getMessage(), e);
         }
+    }
+
+    /**
+     * An nwaku config file names options this node does not have: one that only tunes nwaku is ignored and said once;
+     * one that turns on what this node cannot do (store sync, mix, ...) stops the start, and so does a key that is no
+     * option of this node's or nwaku's (a misspelling, most likely: the closest option is suggested).
+     */
+    private static void checkFileKeys(CommandLine cli, ConfigSources sources, Path file, Consumer<String> warnings) {
+        NwakuConfigKeys.Sorted unsupported = sources.unsupportedFileKeys(
+                key -> cli.getCommandSpec().findOption("--" + key) != null);
+        if (!unsupported.unknown().isEmpty()) {
+            List<String> names = cli.getCommandSpec().options().stream()
+                    .map(o -> o.longestName().replaceFirst("^--", "")).toList();
+            throw new ConfigurationException("config file " + file + ": " + String.join(", ",
+                    unsupported.unknown().stream().map(key -> ConfigSources.unknownKey(key, names)).toList())
+                    + " is no option of this node's or nwaku's; fix or remove the key(s)");
+        }
+        if (!unsupported.refused().isEmpty()) {
+            throw new ConfigurationException("config file " + file + ": this node does not support "
+                    + String.join(", ", unsupported.refused()) + "; remove the key(s) or set them off to start without");
+        }
+        if (!unsupported.ignored().isEmpty()) {
+            warnings.accept("config file " + file + ": ignoring " + unsupported.ignored().size()
+                    + " key(s) this node has no option for: " + String.join(", ", unsupported.ignored()));
+        }
+    }
+
+    /** Whether {@code option} (e.g. {@code --tcp-port}) is among the command-line arguments. */
+    private static boolean givenOnCommandLine(String[] args, String option) {
+        for (String arg : args) {
+            if (arg.equals(option) || arg.startsWith(option + "=")) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** A configuration the node refuses to start with. */

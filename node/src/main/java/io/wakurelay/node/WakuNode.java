@@ -95,7 +95,9 @@ public final class WakuNode implements NodeStatus, AutoCloseable {
             this.metrics = components.add("metrics registry", new NodeMetrics(counters, VERSION));
             MetricsConfig metricsConfig = config.metrics();
             this.metricsServer = metricsConfig == null ? null : components.add("metrics server",
-                    MetricsServer.start(metricsConfig, metrics::scrape));
+                    ServerPorts.metrics(metricsConfig, metrics::scrape));
+            // REST's port is held from here until REST binds it: a clash stops the start before the node is dialable
+            ServerPorts.Reservation restPort = components.add("REST port", ServerPorts.reserve(config.rest()));
             PrivateKey key = config.nodeKey() != null ? config.nodeKey() : NodeKey.loadOrCreate(config.dataDir());
             // without relay nothing would reach an archive (an edge node asks --storenode instead)
             this.archive = config.archive() == null || !config.edge().relay() ? null
@@ -170,11 +172,11 @@ public final class WakuNode implements NodeStatus, AutoCloseable {
             accepted.connect(relay == null ? List.of() : List.of(relay.accepted()));
 
             RestServer rest = config.rest() == null ? null
-                    : RestServer.start(config.rest(), relay == null ? null : new RelayBinding(relay), queries, storeClient::open,
+                    : restPort.bind(() -> RestServer.start(config.rest(), relay == null ? null : new RelayBinding(relay), queries, storeClient::open,
                     config.edge().storeNode(), this, mapper, cache, streams, WakuNode::nowNanos,
                     config.relay().limits().maxTopicBytes(), config.autoSharding(), NodeLightpush.of(lightpush,
                             lightpushClient, config.edge().lightpushNode(), config.relay().limits().maxMessageSize()),
-                    filterClient, filterCache);
+                    filterClient, filterCache));
             this.rest = rest == null ? null : components.add("REST server", rest, rest::shutdown, rest);
             if (rest != null) {
                 RestMetrics.bindRequests(metrics.registry(), rest);

@@ -23,19 +23,36 @@ class FailedStartTest {
     Path dir;
 
     @Test
-    void aNodeWhoseRestPortIsTakenFailsToStartAndReleasesEverythingItOpened() throws IOException {
-        try (ServerSocket taken = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+    void aNodeWhoseRestPortIsTakenFailsToStartBeforeItsPeerPortOpensAndReleasesEverythingItOpened() throws IOException {
+        try (ServerSocket taken = new ServerSocket(0, 1, InetAddress.getLoopbackAddress());
+             ServerSocket peerPortTaken = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
             NodeConfig config = TestNodes.local(dir).metrics(TestNodes.metrics())
+                    .host(NodeConfig.DEFAULTS.host().toBuilder()
+                            .listenAddress(new InetSocketAddress("127.0.0.1", peerPortTaken.getLocalPort())).build())
                     .rest(TestNodes.rest().port(taken.getLocalPort()).build()).build();
 
-            assertThatThrownBy(() -> WakuNode.start(config)).as("REST starts last, after the archive, host and relay")
-                    .isInstanceOf(RuntimeException.class);
+            // both ports are taken: the one the node tried first says which it binds first
+            assertThatThrownBy(() -> WakuNode.start(config)).as("REST's port is held before the host listens")
+                    .isInstanceOf(BindFailedException.class)
+                    .hasMessage("cannot listen on 127.0.0.1:" + taken.getLocalPort() + " (REST): address already in use; "
+                            + "choose another port with --rest-port (or --ports-shift), or stop what uses it");
         }
         // RocksDB holds a lock on its directory while open: a second node on the same data starts only if the
         // first one closed its archive
         try (WakuNode node = WakuNode.start(TestNodes.local(dir).build())) {
             assertThat(node.archive()).isNotNull();
             assertThat(node.archive().healthy()).isTrue();
+        }
+    }
+
+    @Test
+    void aNodeWhoseMetricsPortIsTakenNamesTheMetricsPortOption() throws IOException {
+        try (ServerSocket taken = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            NodeConfig config = TestNodes.local(dir)
+                    .metrics(TestNodes.metrics().toBuilder().port(taken.getLocalPort()).build()).build();
+            assertThatThrownBy(() -> WakuNode.start(config)).isInstanceOf(BindFailedException.class)
+                    .hasMessageContaining("cannot listen on 127.0.0.1:" + taken.getLocalPort() + " (metrics)")
+                    .hasMessageContaining("--metrics-server-port");
         }
     }
 

@@ -99,15 +99,16 @@ class NodeCommandLineTest {
 
     @Test
     void automaticShardingRelaysEveryShardOfTheNetworkUnlessShardsAreNamedAsNwakuDoes() {
-        NodeConfig all = NodeMain.parse(new String[]{"--data-dir", dir.toString(), "--cluster-id", "1",
+        // cluster 16: cluster 1 is The Waku Network's preset (NetworkPresetTest)
+        NodeConfig all = NodeMain.parse(new String[]{"--data-dir", dir.toString(), "--cluster-id", "16",
                 "--num-shards-in-network", "8"}, Map.of());
-        assertThat(all.autoSharding()).isEqualTo(new io.wakurelay.protocol.AutoSharding(1, 8));
-        assertThat(all.relay().pubsubTopics()).containsExactly("/waku/2/rs/1/0", "/waku/2/rs/1/1", "/waku/2/rs/1/2",
-                "/waku/2/rs/1/3", "/waku/2/rs/1/4", "/waku/2/rs/1/5", "/waku/2/rs/1/6", "/waku/2/rs/1/7");
+        assertThat(all.autoSharding()).isEqualTo(new io.wakurelay.protocol.AutoSharding(16, 8));
+        assertThat(all.relay().pubsubTopics()).containsExactly("/waku/2/rs/16/0", "/waku/2/rs/16/1", "/waku/2/rs/16/2",
+                "/waku/2/rs/16/3", "/waku/2/rs/16/4", "/waku/2/rs/16/5", "/waku/2/rs/16/6", "/waku/2/rs/16/7");
 
-        NodeConfig one = NodeMain.parse(new String[]{"--data-dir", dir.toString(), "--cluster-id", "1",
+        NodeConfig one = NodeMain.parse(new String[]{"--data-dir", dir.toString(), "--cluster-id", "16",
                 "--num-shards-in-network", "8", "--shard", "0"}, Map.of());
-        assertThat(one.relay().pubsubTopics()).containsExactly("/waku/2/rs/1/0");
+        assertThat(one.relay().pubsubTopics()).containsExactly("/waku/2/rs/16/0");
         NodeConfig plain = NodeMain.parse(new String[]{"--data-dir", dir.toString()}, Map.of());
         assertThat(plain.autoSharding()).as("nwaku's default --num-shards-in-network 1")
                 .isEqualTo(new io.wakurelay.protocol.AutoSharding(0, 1));
@@ -118,11 +119,11 @@ class NodeCommandLineTest {
 
     @Test
     void contentTopicsRelayTheirShardsBesidesTheNamedOnesAndAreCachedForRest() {
-        io.wakurelay.protocol.AutoSharding eight = new io.wakurelay.protocol.AutoSharding(1, 8);
+        io.wakurelay.protocol.AutoSharding eight = new io.wakurelay.protocol.AutoSharding(16, 8);
         String content = "/toychat/2/huilong/proto";
-        NodeConfig c = NodeMain.parse(new String[]{"--data-dir", dir.toString(), "--cluster-id", "1",
+        NodeConfig c = NodeMain.parse(new String[]{"--data-dir", dir.toString(), "--cluster-id", "16",
                 "--num-shards-in-network", "8", "--shard", "0", "--content-topic", content, "--content-topic", content}, Map.of());
-        assertThat(c.relay().pubsubTopics()).containsExactlyInAnyOrder("/waku/2/rs/1/0", eight.pubsubTopic(content));
+        assertThat(c.relay().pubsubTopics()).containsExactlyInAnyOrder("/waku/2/rs/16/0", eight.pubsubTopic(content));
         assertThat(c.rest().contentTopics()).containsExactly(content);
         assertThatThrownBy(() -> NodeMain.parse(new String[]{"--data-dir", dir.toString(), "--content-topic", "Hello"}, Map.of()))
                 .as("a content topic that has no shard").hasMessageContaining("--content-topic");
@@ -289,6 +290,8 @@ class NodeCommandLineTest {
                 discv5-discovery = true
                 rln-relay = false
                 nat = "extip:192.0.2.1"
+                agent-string = "nwaku"
+                peer-persistence = false
                 data-dir = "%s"
                 """.formatted(dir.resolve("data")));
         List<String> warnings = new ArrayList<>();
@@ -303,25 +306,30 @@ class NodeCommandLineTest {
         assertThat(config.services().peerExchange().dns().enabled()).isFalse();
         // and so is discv5-discovery: an nwaku config file turns it on here as there
         assertThat(config.services().peerExchange().discv5().enabled()).isTrue();
+        // rln-relay and nat are ours too now
+        assertThat(config.rln()).isNull();
+        assertThat(config.host().announceAddresses()).containsExactly(
+                io.wakurelay.p2p.multiaddr.Multiaddr.parse("/ip4/192.0.2.1/tcp/60123"));
         assertThat(warnings).singleElement().asString()
-                .contains("ignoring 2 key(s)", "rln-relay", "nat").doesNotContain("dns-discovery")
-                .doesNotContain("discv5-discovery");
+                .contains("ignoring 2 key(s)", "agent-string", "peer-persistence").doesNotContain("dns-discovery")
+                .doesNotContain("discv5-discovery").doesNotContain("rln-relay").doesNotContain("nat");
     }
 
     @Test
     void anNwakuKeyThatTurnsOnWhatThisNodeCannotDoStopsTheStartAndTheSameKeySetOffIsIgnored() throws Exception {
         Path on = dir.resolve("rln.toml");
-        Files.writeString(on, "rln-relay = true\nstore-sync = true\nkeep-alive = true\n");
+        Files.writeString(on, "store-sync = true\nmix = true\nkeep-alive = true\n");
         assertThatThrownBy(() -> NodeMain.parse(new String[]{"--config-file", on.toString(), "--data-dir", dir.toString()}, Map.of()))
-                .hasMessageContaining("does not support rln-relay (RLN rate limiting and validation of relay messages), "
-                        + "store-sync (store synchronisation with other store nodes)")
+                .hasMessageContaining("does not support store-sync (store synchronisation with other store nodes), "
+                        + "mix (the mix protocol)")
                 .hasMessageNotContaining("keep-alive");
         Path off = dir.resolve("off.toml");
-        Files.writeString(off, "rln-relay = false\npreset = \"\"\nkeep-alive = true\n");
+        Files.writeString(off, "store-sync = false\nmix = \"\"\nkeep-alive = true\n");
         List<String> warnings = new ArrayList<>();
         assertThat(NodeMain.parse(new String[]{"--config-file", off.toString(), "--data-dir", dir.toString()}, Map.of(), warnings::add))
                 .isNotNull();
-        assertThat(warnings).singleElement().asString().contains("ignoring 3 key(s)", "rln-relay", "preset", "keep-alive");
+        assertThat(warnings).singleElement().asString().contains("ignoring 2 key(s)", "store-sync", "mix")
+                .doesNotContain("keep-alive");
     }
 
     @Test

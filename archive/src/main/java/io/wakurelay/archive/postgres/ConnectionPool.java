@@ -27,9 +27,12 @@ final class ConnectionPool implements AutoCloseable {
     private final HikariDataSource pool;
     private final PostgresConfig config;
 
-    private ConnectionPool(HikariDataSource pool, PostgresConfig config) {
+    private final java.util.Properties driverProperties;
+
+    private ConnectionPool(HikariDataSource pool, PostgresConfig config, java.util.Properties driverProperties) {
         this.pool = pool;
         this.config = config;
+        this.driverProperties = driverProperties;
     }
 
     static ConnectionPool create(PostgresConfig config) {
@@ -48,14 +51,34 @@ final class ConnectionPool implements AutoCloseable {
         // the archive probes the database itself at start, with its own wait and messages
         h.setInitializationFailTimeout(-1);
         h.setAutoCommit(true);
-        h.addDataSourceProperty("ApplicationName", config.applicationName());
-        h.addDataSourceProperty("connectTimeout", seconds(config.connectTimeout()));
-        h.addDataSourceProperty("loginTimeout", seconds(config.connectTimeout()));
-        h.addDataSourceProperty("socketTimeout", seconds(config.statementTimeout().plus(SOCKET_MARGIN)));
-        h.addDataSourceProperty("tcpKeepAlive", "true");
-        h.addDataSourceProperty("options", "-c statement_timeout=" + config.statementTimeout().toMillis()
+        java.util.Properties properties = new java.util.Properties();
+        properties.setProperty("ApplicationName", config.applicationName());
+        properties.setProperty("connectTimeout", seconds(config.connectTimeout()));
+        properties.setProperty("loginTimeout", seconds(config.connectTimeout()));
+        properties.setProperty("socketTimeout", seconds(config.statementTimeout().plus(SOCKET_MARGIN)));
+        properties.setProperty("tcpKeepAlive", "true");
+        properties.setProperty("options", "-c statement_timeout=" + config.statementTimeout().toMillis()
                 + " -c idle_in_transaction_session_timeout=" + IDLE_IN_TRANSACTION.toMillis());
-        return new ConnectionPool(new HikariDataSource(h), config);
+        properties.forEach((k, v) -> h.addDataSourceProperty((String) k, v));
+        java.util.Properties direct = new java.util.Properties();
+        direct.putAll(properties);
+        direct.setProperty("user", config.user());
+        if (!config.password().isEmpty()) {
+            direct.setProperty("password", config.password());
+        }
+        return new ConnectionPool(new HikariDataSource(h), config, direct);
+    }
+
+    /**
+     * A connection of its own, outside the pool, as the pool's are made: the driver's failure comes at once (a server
+     * that refuses the connection is known without waiting for the pool's connect timeout). For the start's probe.
+     */
+    Connection direct() throws SQLException {
+        Connection connection = new org.postgresql.Driver().connect(config.jdbcUrl(), driverProperties);
+        if (connection == null) {
+            throw new SQLException("the PostgreSQL driver does not take " + config.jdbcUrl(), "08001");
+        }
+        return connection;
     }
 
     private static String seconds(Duration d) {

@@ -114,7 +114,8 @@ public final class PostgresArchive implements MessageArchive {
     private static int prepare(ConnectionPool pool, PostgresConfig pg, Partitions partitions, LongSupplier wallClockNanos) {
         long deadline = System.nanoTime() + pg.startWait().toNanos();
         for (int attempt = 1; ; attempt++) {
-            try (Connection connection = pool.connection()) {
+            // a connection of its own: a server that refuses it is known at once, not after the pool's connect timeout
+            try (Connection connection = pool.direct()) {
                 int found = NwakuSchema.migrate(connection);
                 partitions.refresh(connection);
                 partitions.ensureNowAndNext(connection, wallClockNanos.getAsLong());

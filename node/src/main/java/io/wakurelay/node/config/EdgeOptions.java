@@ -1,13 +1,19 @@
 package io.wakurelay.node.config;
 
 import io.wakurelay.p2p.multiaddr.Multiaddr;
+import picocli.CommandLine;
 import picocli.CommandLine.Option;
 
 /**
- * The edge-mode options (nwaku's names), a picocli mixin of {@link NodeOptions}: the service nodes a node that does
- * not relay ({@code --relay=false}) asks instead; a relaying node may use them too.
+ * Relay on or off and the edge-mode options (nwaku's names), a picocli mixin of {@link NodeOptions}: the service nodes
+ * a node that does not relay ({@code --relay=false}) asks instead; a relaying node may use them too.
  */
 public final class EdgeOptions {
+    @Option(names = "--relay", paramLabel = "BOOL", arity = "0..1", fallbackValue = "true", showDefaultValue = CommandLine.Help.Visibility.ALWAYS,
+            description = "relay messages (nwaku's flag); false: an edge node that mounts no relay, archives nothing and "
+                    + "serves no lightpush or filter, and asks --storenode and --lightpushnode instead")
+    boolean relay;
+
     @Option(names = "--storenode", paramLabel = "MULTIADDR",
             description = "store asked by REST queries without peerAddr when this node has no archive (nwaku's flag), "
                     + "/ip4/…/tcp/…/p2p/<peer id>")
@@ -18,8 +24,8 @@ public final class EdgeOptions {
                     + "/ip4/…/tcp/…/p2p/<peer id>")
     String lightpushNode;
 
-    /** The edge part of the node's config; {@code relay} is {@code --relay}. */
-    EdgeConfig edge(boolean relay) {
+    /** The edge part of the node's config. */
+    EdgeConfig edge() {
         return NodeConfig.DEFAULTS.edge().toBuilder().relay(relay)
                 .storeNode(peer("--storenode", storeNode))
                 .lightpushNode(peer("--lightpushnode", lightpushNode))
@@ -30,6 +36,6 @@ public final class EdgeOptions {
         if (text == null || text.isBlank()) {
             return null;
         }
-        return NodeOptions.option(option, () -> RelayConfigs.staticPeer(text.strip()));
+        return NodeOptions.option(option, () -> HostOptions.staticPeer(text.strip()));
     }
 }

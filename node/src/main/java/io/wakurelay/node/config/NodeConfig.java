@@ -10,6 +10,7 @@ import io.wakurelay.p2p.HostConfig;
 import io.wakurelay.p2p.crypto.PrivateKey;
 import io.wakurelay.protocol.AutoSharding;
 import io.wakurelay.relay.RelayConfig;
+import io.wakurelay.rln.RlnConfig;
 
 import java.nio.file.Path;
 import java.time.Duration;
@@ -37,12 +38,14 @@ import java.util.Objects;
  *                      left of it, and are then closed whether or not they finished
  * @param edge    relay on or off, and the service nodes asked instead (edge mode)
  * @param peerManager the peer manager: the split of the connections, the candidate store, dial backoff
+ * @param rln     RLN relay: the proofs of relayed messages validated against the membership contract's roots; null
+ *                when RLN is off ({@code --rln-relay}, or The Waku Network's preset on a relaying node)
  */
 @RecordBuilder
 public record NodeConfig(HostConfig host, RelayConfig relay, PrivateKey nodeKey, ArchiveConfig archive, StoreLimits store,
                          ServicesConfig services, RestConfig rest, MetricsConfig metrics, Path dataDir, String logLevel,
                          LogFormat logFormat, AutoSharding autoSharding, Duration shutdownGrace, EdgeConfig edge,
-                         PeerManagerConfig peerManager) {
+                         PeerManagerConfig peerManager, RlnConfig rln) {
     private static final Path DEFAULT_DATA_DIR = Path.of("data");
 
     /** Every component's DEFAULTS; identify names this build as its agent ({@code wakurelay/<version>}). */
@@ -53,7 +56,7 @@ public record NodeConfig(HostConfig host, RelayConfig relay, PrivateKey nodeKey,
             // automatic sharding over one shard, as nwaku's --num-shards-in-network defaults to 1
             new AutoSharding(RelayConfig.DEFAULTS.clusterId(), 1),
             // 20 s: inside the 30 s that docker-compose and Kubernetes wait after SIGTERM
-            Duration.ofSeconds(20), EdgeConfig.DEFAULTS, PeerManagerConfig.DEFAULTS);
+            Duration.ofSeconds(20), EdgeConfig.DEFAULTS, PeerManagerConfig.DEFAULTS, null);
 
     public NodeConfig {
         Objects.requireNonNull(host, "host");

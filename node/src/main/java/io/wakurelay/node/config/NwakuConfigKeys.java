@@ -1,7 +1,12 @@
 package io.wakurelay.node.config;
 
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -9,11 +14,13 @@ import java.util.Set;
 import java.util.function.Function;
 
 /**
- * The keys of an nwaku config file that this node has no option for. Most only tune nwaku (its peer store's size,
- * its keep-alive, its NAT mapping): the node starts without them and says which it ignored. A few turn on something
- * that changes what the node does to messages, to the archive or to the network it joins (RLN, protected shards,
- * a network preset, store sync): a node started without it would run, and silently not be the node the operator
- * configured, so such a key set to anything but off stops the start, named with what it would have done.
+ * nwaku's options as keys of its config file and as its {@code WAKUNODE2_*} variables, for those this node has no
+ * option for. Most only tune nwaku (its agent string, its metrics logging, its DNS name servers): the node starts
+ * without them and says which it ignored. A few turn on something that changes what the node does to messages, to the
+ * archive or to the network it joins (protected shards, store sync, mix): a node started without it would run, and
+ * silently not be the node the operator configured, so such a key set to anything but off stops the start, named
+ * with what it would have done. A key that is no nwaku option either ({@link Sorted#unknown()}) is a mistake. nwaku's
+ * option names are listed in {@code nwaku-options.txt} beside this class, with where they come from.
  */
 public final class NwakuConfigKeys {
     /** nwaku's options (tools/confutils/cli_args.nim) that change what its node does, with what they do. */
@@ -21,9 +28,7 @@ public final class NwakuConfigKeys {
 
     static {
         Map<String, String> m = new LinkedHashMap<>();
-        m.put("rln-relay", "RLN rate limiting and validation of relay messages");
         m.put("protected-shard", "signed messages on protected shards");
-        m.put("preset", "a network preset (its cluster id, shards and bootstrap nodes)");
         m.put("store-sync", "store synchronisation with other store nodes");
         m.put("store-resume", "filling the archive from other store nodes at start");
         m.put("legacy-store", "the legacy Store protocol");
@@ -34,28 +39,63 @@ public final class NwakuConfigKeys {
         FUNCTIONAL = Map.copyOf(m);
     }
 
+    /** Every option name nwaku has or had (v0.30 on), without the dashes. */
+    static final Set<String> ALL = load();
+
     /** Values that leave an option off, as nwaku's config files write them. */
     private static final Set<String> OFF = Set.of("", "false", "0", "no", "off", "none", "[]");
 
-    /** @param refused keys that would change what the node does, with what; {@code ignored} the others */
-    public record Sorted(List<String> refused, List<String> ignored) {
+    /**
+     * @param refused keys that would change what the node does, with what
+     * @param ignored nwaku's other keys
+     * @param unknown keys that are no nwaku option either
+     */
+    public record Sorted(List<String> refused, List<String> ignored, List<String> unknown) {
     }
 
     private NwakuConfigKeys() {
     }
 
-    /** @param valueOf a key's value as the file has it */
-    static Sorted sort(Iterable<String> unknownKeys, Function<String, String> valueOf) {
+    /** Whether {@code name} (without the dashes) is an option of nwaku's. */
+    static boolean isNwakuOption(String name) {
+        return ALL.contains(name);
+    }
+
+    /**
+     * @param keys    keys this node has no option for
+     * @param valueOf a key's value as the file or the environment has it
+     */
+    static Sorted sort(Iterable<String> keys, Function<String, String> valueOf) {
         List<String> refused = new ArrayList<>();
         List<String> ignored = new ArrayList<>();
-        for (String key : unknownKeys) {
+        List<String> unknown = new ArrayList<>();
+        for (String key : keys) {
             String what = FUNCTIONAL.get(key);
             if (what != null && !OFF.contains(String.valueOf(valueOf.apply(key)).trim().toLowerCase(Locale.ROOT))) {
                 refused.add(key + " (" + what + ")");
-            } else {
+            } else if (isNwakuOption(key)) {
                 ignored.add(key);
+            } else {
+                unknown.add(key);
             }
         }
-        return new Sorted(refused, ignored);
+        return new Sorted(refused, ignored, unknown);
+    }
+
+    private static Set<String> load() {
+        try (InputStream in = NwakuConfigKeys.class.getResourceAsStream("nwaku-options.txt")) {
+            if (in == null) {
+                throw new IllegalStateException("nwaku-options.txt is missing from the class path");
+            }
+            Set<String> names = new LinkedHashSet<>();
+            for (String line : new String(in.readAllBytes(), StandardCharsets.UTF_8).split("\n")) {
+                if (!line.isBlank() && !line.startsWith("#")) {
+                    names.add(line.strip());
+                }
+            }
+            return Set.copyOf(names);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 }

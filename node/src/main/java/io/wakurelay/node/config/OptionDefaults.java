@@ -6,6 +6,7 @@ import io.wakurelay.node.rest.RestConfig;
 import io.wakurelay.p2p.HostConfig;
 import io.wakurelay.protocol.ProtocolLimits;
 import io.wakurelay.relay.RelayConfig;
+import io.wakurelay.rln.RlnConfig;
 import io.wakurelay.services.FilterConfig;
 
 import java.util.LinkedHashMap;
@@ -44,6 +45,8 @@ final class OptionDefaults {
         d.put("--listen-address", host.listenAddress().getHostString());
         d.put("--tcp-port", String.valueOf(host.listenAddress().getPort()));
         d.put("--ports-shift", "0"); // a command-line convenience only: no component has it
+        d.put("--nat", "none"); // folded into the announced addresses; nwaku's "any" would map ports by default
+        d.put("--keep-alive", "true"); // nwaku's default; ignored there and here
         d.put("--websocket-support", String.valueOf(host.webSocket().listen()));
         d.put("--ext-multiaddr-only", String.valueOf(host.externalAddressesOnly()));
         d.put("--websocket-port", String.valueOf(host.webSocket().port()));
@@ -67,6 +70,15 @@ final class OptionDefaults {
         d.put("--relay-message-cache-size", ByteSize.format(relay.messageCacheBytes()));
         d.put("--relay-rpc-timeout", DurationText.format(relay.rpcReadTimeout()));
         d.put("--relay", String.valueOf(node.edge().relay()));
+        RlnConfig rln = RlnConfig.DEFAULTS; // RLN is off unless turned on; its values are the record's
+        d.put("--rln-relay", String.valueOf(node.rln() != null));
+        d.put("--rln-relay-eth-client-address", String.join(",", rln.ethClientAddresses().stream().map(Object::toString).toList()));
+        d.put("--rln-relay-eth-contract-address", rln.ethContractAddress());
+        d.put("--rln-relay-chain-id", String.valueOf(rln.chainId()));
+        d.put("--rln-relay-epoch-sec", String.valueOf(rln.epochSizeSec()));
+        d.put("--rln-relay-user-message-limit", String.valueOf(rln.userMessageLimit()));
+        d.put("--rln-relay-dynamic", "false"); // nwaku's default; the membership is read from the contract either way
+        d.put("--rln-relay-nullifier-derivation", RlnOptions.derivationName(rln.derivation()));
         d.put("--store", String.valueOf(archive != null));
         PostgresConfig postgres = PostgresConfig.DEFAULTS; // the node archives in RocksDB unless a postgres:// URL is given
         d.put("--store-message-db-url", "");

@@ -8,6 +8,7 @@ import io.wakurelay.archive.StoreDbUrl;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
+import java.util.Map;
 
 /**
  * Where the archive is, from {@code --store-message-db-url} and the PostgreSQL options: the embedded RocksDB store (in
@@ -22,7 +23,7 @@ final class StoreLocation {
     }
 
     /** @param embedded the archive's config with the embedded store in the data directory */
-    static ArchiveConfig apply(NodeOptions options, ArchiveConfig embedded) {
+    static ArchiveConfig apply(StoreOptions options, Map<String, String> environment, ArchiveConfig embedded) {
         StoreDbUrl url = StoreDbUrl.parse(options.storeMessageDbUrl);
         if (url instanceof StoreDbUrl.RocksDb rocks) {
             return rocks.dir() == null ? embedded : embedded.toBuilder().dataDir(rocks.dir()).build();
@@ -34,12 +35,12 @@ final class StoreLocation {
                 .connectTimeout(DurationText.parse(options.storeMessageDbConnectTimeout))
                 .startWait(DurationText.parse(options.storeMessageDbStartWait));
         if (pg.password().isEmpty()) {
-            config.password(password(options));
+            config.password(password(options, environment));
         }
         return embedded.withPostgres(config.build());
     }
 
-    private static String password(NodeOptions options) {
+    private static String password(StoreOptions options, Map<String, String> environment) {
         if (options.storeMessageDbPasswordFile != null) {
             try {
                 return Files.readAllLines(options.storeMessageDbPasswordFile).stream().findFirst().orElse("").strip();
@@ -48,6 +49,6 @@ final class StoreLocation {
                         + ": " + e.getMessage(), e);
             }
         }
-        return options.environment.getOrDefault(PASSWORD_VARIABLE, "");
+        return environment.getOrDefault(PASSWORD_VARIABLE, "");
     }
 }

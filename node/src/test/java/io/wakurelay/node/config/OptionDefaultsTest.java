@@ -14,13 +14,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 class OptionDefaultsTest {
     /**
      * Options that have no default: lists, the key (made in the data dir), the config file, help and version, the DNS
-     * name, the TLS files, the peer exchange node and the edge service nodes.
+     * name, the TLS files, the peer exchange node, the edge service nodes, the preset and nwaku's RLN credentials.
      */
     private static final Set<String> WITHOUT_DEFAULT = Set.of("--config-file", "--nodekey", "--ext-multiaddr", "--staticnode",
             "--shard", "--pubsub-topic", "--content-topic", "--rate-limit", "--rest-allow-origin", "--rest-allow-host", "--help", "--version",
             "--store-message-db-password-file", "--dns4-domain-name", "--websocket-secure-key-path",
             "--websocket-secure-cert-path", "--peer-exchange-node", "--dns-discovery-url",
-            "--dns-discovery-name-server", "--storenode", "--lightpushnode", "--filternode", "--discv5-bootstrap-node");
+            "--dns-discovery-name-server", "--storenode", "--lightpushnode", "--filternode", "--discv5-bootstrap-node",
+            "--preset", "--rln-relay-cred-path", "--rln-relay-cred-password", "--rln-relay-membership-index",
+            "--rln-relay-eth-private-key");
 
     private static Iterable<OptionSpec> options() {
         return new CommandLine(new NodeOptions()).getCommandSpec().options();
@@ -59,7 +61,7 @@ class OptionDefaultsTest {
     void theEnvironmentStillBeatsTheBuiltInDefaults() {
         NodeOptions options = new NodeOptions();
         NodeOptions.commandLine(options, ConfigSources.of(Map.of("WAKURELAY_TCP_PORT", "61000"), null)).parseArgs();
-        assertThat(options.tcpPort).isEqualTo(61000);
-        assertThat(options.restPort).isEqualTo(8645);
+        assertThat(options.host.tcpPort).isEqualTo(61000);
+        assertThat(options.rest.restPort).isEqualTo(8645);
     }
 }
