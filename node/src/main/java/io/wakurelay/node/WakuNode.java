@@ -39,6 +39,8 @@ import io.wakurelay.protocol.PathCounters;
 import io.wakurelay.protocol.WallClock;
 import io.wakurelay.protocol.proto.WakuMessage;
 import io.wakurelay.relay.Relay;
+import io.wakurelay.rln.validation.RlnRelay;
+import io.wakurelay.services.ProofSource;
 import io.wakurelay.services.FilterService;
 import io.wakurelay.services.LightpushClient;
 import io.wakurelay.services.LightpushService;
@@ -80,6 +82,7 @@ public final class WakuNode implements NodeStatus, AutoCloseable {
     private final ArchivePipeline pipeline;
     private final Host host;
     private final Relay relay;
+    private final RlnRelay rln;
     private final PeerOrigins origins;
     private final PeerManager peerManager;
     private final LightpushService lightpush;
@@ -111,8 +114,16 @@ public final class WakuNode implements NodeStatus, AutoCloseable {
             Host host = Host.start(config.host().toBuilder().staticPeers(List.of()).build(), key, metrics.registry());
             this.host = components.add("p2p host", host, host::shutdown, host);
             ConnectedPeers.bind(metrics.registry(), host);
+            // RLN before the relay it validates for: it fails fast (the native pairing, the chain) and reads the first root
+            RlnRelay rln = config.rln() == null || !config.edge().relay() ? null : RlnRelay.start(config.rln(),
+                    config.relay().pubsubTopics(), metrics.registry(), WallClock::nowNanos);
+            this.rln = rln == null ? null : components.add("rln relay", rln, rln::shutdown, rln);
+            ProofSource proofs = rln == null ? null : message -> {
+                throw new ProofSource.ProofUnavailableException(RlnRelay.NO_CREDENTIALS);
+            };
             // --relay=false: an edge node mounts no relay protocol (nwaku's), and with it no lightpush or filter service
-            Relay relay = config.edge().relay() ? Relay.start(config.relay(), host, counters, metrics.registry()) : null;
+            Relay relay = config.edge().relay() ? Relay.start(config.relay(), host, counters, metrics.registry(),
+                    rln == null ? null : rln.validator()) : null;
             this.relay = relay == null ? null : components.add("relay", relay, relay::shutdown, relay);
             if (relay == null) { // nwaku's service nodes disconnect a peer that does not answer metadata
                 components.add("metadata", Relay.serveMetadata(host, config.relay().clusterId(),
@@ -138,7 +149,7 @@ public final class WakuNode implements NodeStatus, AutoCloseable {
                 components.add("store service", store, store::shutdown, store);
             }
             LightpushService lightpush = services.lightpush() == null || relay == null ? null
-                    : LightpushService.start(services.lightpush(), host, relay, metrics.registry());
+                    : LightpushService.start(services.lightpush(), host, relay, proofs, metrics.registry());
             this.lightpush = lightpush == null ? null : components.add("lightpush service", lightpush, lightpush::shutdown, lightpush);
             FilterService filter = services.filter() == null || relay == null ? null
                     : FilterService.start(services.filter(), host, relay, metrics.registry());
@@ -172,7 +183,7 @@ public final class WakuNode implements NodeStatus, AutoCloseable {
             accepted.connect(relay == null ? List.of() : List.of(relay.accepted()));
 
             RestServer rest = config.rest() == null ? null
-                    : restPort.bind(() -> RestServer.start(config.rest(), relay == null ? null : new RelayBinding(relay), queries, storeClient::open,
+                    : restPort.bind(() -> RestServer.start(config.rest(), relay == null ? null : new RelayBinding(relay, proofs), queries, storeClient::open,
                     config.edge().storeNode(), this, mapper, cache, streams, WakuNode::nowNanos,
                     config.relay().limits().maxTopicBytes(), config.autoSharding(), NodeLightpush.of(lightpush,
                             lightpushClient, config.edge().lightpushNode(), config.relay().limits().maxMessageSize()),
@@ -376,6 +387,11 @@ public final class WakuNode implements NodeStatus, AutoCloseable {
             return "NotReady: " + failure.getMessage();
         }
         return archive.healthy() ? "Ready" : "NotReady: " + archive.lastWriteError().orElse("the archive is not writing");
+    }
+
+    @Override
+    public String rlnHealth() {
+        return rln == null ? null : rln.health();
     }
 
     @Override

@@ -32,6 +32,9 @@ class MetricNamesTest {
     static final String ROCKSDB_SECTION = "## Archive on RocksDB";
     /** Served only by a relay with a validator (relay's {@code ValidationMetricsDocTest} checks it), none here. */
     static final String VALIDATION_SECTION = "## Relay validation";
+    /** Served only by a node that validates RLN proofs ({@code RlnNodeTest} checks them), none here. */
+    static final String RLN_ROOTS_SECTION = "## RLN: membership roots";
+    static final String RLN_VALIDATION_SECTION = "## RLN: validation";
 
     @TempDir
     Path dir;
@@ -40,7 +43,8 @@ class MetricNamesTest {
     void everyServedMetricIsDocumentedAndEveryDocumentedMetricIsServed() throws Exception {
         try (TwoNodes nodes = TwoNodes.withOneMessageRelayed(dir)) {
             Set<String> served = served(nodes.scrapeA());
-            Set<String> documented = documented(POSTGRES_SECTION, VALIDATION_SECTION);
+            Set<String> documented = documented(POSTGRES_SECTION, VALIDATION_SECTION, RLN_ROOTS_SECTION,
+                    RLN_VALIDATION_SECTION);
             assertThat(served).as("served, as documented in docs/metrics.md").isEqualTo(documented);
         }
     }

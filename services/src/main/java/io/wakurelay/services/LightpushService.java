@@ -7,6 +7,7 @@ import io.wakurelay.protocol.Violation;
 import io.wakurelay.protocol.proto.WakuMessage;
 import io.wakurelay.relay.PublishResult;
 import io.wakurelay.relay.Relay;
+import io.wakurelay.relay.MessageRejectedException;
 import io.wakurelay.relay.RelayBusyException;
 import io.wakurelay.relay.RelayClosedException;
 import io.wakurelay.relay.RelayPeer;
@@ -27,6 +28,8 @@ import java.util.Objects;
  */
 public final class LightpushService implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(LightpushService.class);
+    /** nwaku's error of its RLN validator (waku/node/kernel_api/relay.nim), the one validator a relay has. */
+    static final String RLN_VALIDATION_FAILED = "RLN validation failed";
 
     private final LightpushConfig config;
     private final Host host;
@@ -34,10 +37,12 @@ public final class LightpushService implements AutoCloseable {
     private final Meters meters;
     private final LightpushMetrics metrics;
     private final PeerRateLimiter rateLimiter;
+    private final ProofSource proofs;
     private volatile boolean closing;
 
-    private LightpushService(LightpushConfig config, Host host, Relay relay, MeterRegistry registry) {
+    private LightpushService(LightpushConfig config, Host host, Relay relay, ProofSource proofs, MeterRegistry registry) {
         this.config = config;
+        this.proofs = proofs;
         this.host = host;
         this.relay = relay;
         this.meters = new Meters(registry);
@@ -51,8 +56,20 @@ public final class LightpushService implements AutoCloseable {
      * @param registry where the service registers its meters (docs/services.md); removed at shutdown
      */
     public static LightpushService start(LightpushConfig config, Host host, Relay relay, MeterRegistry registry) {
+        return start(config, host, relay, null, registry);
+    }
+
+    /**
+     * As {@link #start(LightpushConfig, Host, Relay, MeterRegistry)} on a relay that validates RLN: a message pushed
+     * without a proof gets one from {@code proofs} (nwaku's 504 {@code OUT_OF_RLN_PROOF} when it cannot), and one pushed
+     * with a proof is validated by the relay (420 {@code INVALID_MESSAGE} when it fails).
+     *
+     * @param proofs null when the relay validates no proofs
+     */
+    public static LightpushService start(LightpushConfig config, Host host, Relay relay, ProofSource proofs,
+                                         MeterRegistry registry) {
         LightpushService service = new LightpushService(Objects.requireNonNull(config, "config"),
-                Objects.requireNonNull(host, "host"), Objects.requireNonNull(relay, "relay"),
+                Objects.requireNonNull(host, "host"), Objects.requireNonNull(relay, "relay"), proofs,
                 Objects.requireNonNull(registry, "registry"));
         host.handle(LightpushConfig.PROTOCOL_ID, stream -> new LightpushExchange(service));
         log.info("lightpush service started: {} (requests up to {} bytes, rate {} per peer)", LightpushConfig.PROTOCOL_ID,
@@ -85,7 +102,13 @@ public final class LightpushService implements AutoCloseable {
         if (refused != null) {
             return Mono.just(counted(refused));
         }
-        return relay.publish(pubsubTopic, message)
+        WakuMessage proved;
+        try {
+            proved = withProof(message);
+        } catch (ProofSource.ProofUnavailableException e) {
+            return Mono.just(counted(LightpushOutcome.error(LightpushStatus.OUT_OF_RLN_PROOF, e.getMessage())));
+        }
+        return relay.publish(pubsubTopic, proved)
                 .map(result -> counted(published(pubsubTopic, result)))
                 .onErrorResume(e -> Mono.just(counted(publishFailed(e))));
     }
@@ -114,12 +137,26 @@ public final class LightpushService implements AutoCloseable {
             // said before publishing, so that nothing is stored or marked seen and a retry later can succeed
             return Mono.just(LegacyLightpushOutcome.failed(LegacyLightpushOutcome.NOT_PUBLISHED));
         }
-        return relay.publish(pubsubTopic, message)
+        WakuMessage proved;
+        try {
+            proved = withProof(message);
+        } catch (ProofSource.ProofUnavailableException e) {
+            return Mono.just(LegacyLightpushOutcome.failed(e.getMessage()));
+        }
+        return relay.publish(pubsubTopic, proved)
                 .map(result -> result.duplicate() || result.relayedTo() == 0
                         ? LegacyLightpushOutcome.failed(LegacyLightpushOutcome.NOT_PUBLISHED) : LegacyLightpushOutcome.OK)
                 .onErrorResume(e -> Mono.just(LegacyLightpushOutcome.failed(e instanceof ProtocolViolation violation
                         ? (violation.violation() == Violation.MESSAGE_TOO_LARGE ? LegacyLightpushOutcome.tooLarge(maxBytes) : violation.getMessage())
-                        : LegacyLightpushOutcome.NOT_PUBLISHED)));
+                        : e instanceof MessageRejectedException ? RLN_VALIDATION_FAILED : LegacyLightpushOutcome.NOT_PUBLISHED)));
+    }
+
+    /** As nwaku's checkAndGenerateRLNProof: a message with a proof keeps it; one without gets one, where RLN is on. */
+    private WakuMessage withProof(WakuMessage message) {
+        if (proofs == null || !message.getRateLimitProof().isEmpty()) {
+            return message;
+        }
+        return proofs.prove(message);
     }
 
     private LightpushOutcome refusal(String topic, WakuMessage message) {
@@ -172,6 +209,10 @@ public final class LightpushService implements AutoCloseable {
         if (e instanceof ProtocolViolation violation) {
             return LightpushOutcome.error(violation.violation() == Violation.MESSAGE_TOO_LARGE
                     ? LightpushStatus.PAYLOAD_TOO_LARGE : LightpushStatus.INVALID_MESSAGE, violation.getMessage());
+        }
+        if (e instanceof MessageRejectedException rejected) {
+            // nwaku's relay names the validator that failed ("RLN validation failed"); ours adds the RLN outcome
+            return LightpushOutcome.error(LightpushStatus.INVALID_MESSAGE, RLN_VALIDATION_FAILED + ": " + rejected.reason());
         }
         if (e instanceof RelayBusyException) {
             return LightpushOutcome.error(LightpushStatus.SERVICE_UNAVAILABLE, "this node is busy (its archive is behind); try again");

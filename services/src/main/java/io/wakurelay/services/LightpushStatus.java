@@ -14,6 +14,8 @@ enum LightpushStatus {
     TOO_MANY_REQUESTS(429),
     INTERNAL_SERVER_ERROR(500),
     SERVICE_UNAVAILABLE(503),
+    /** The relay validates RLN and this node could not prove a message that came without a proof (nwaku's). */
+    OUT_OF_RLN_PROOF(504),
     NO_PEERS_TO_RELAY(505);
 
     private final int code;

@@ -73,7 +73,8 @@ class PostgresFleetNodeTest {
             String exposition = metricsA.get("/metrics").body();
             assertThat(MetricNamesTest.served(exposition)).as("served by a node on PostgreSQL, as docs/metrics.md documents")
                     .isEqualTo(MetricNamesTest.documented(MetricNamesTest.ROCKSDB_SECTION,
-                            MetricNamesTest.VALIDATION_SECTION));
+                            MetricNamesTest.VALIDATION_SECTION, MetricNamesTest.RLN_ROOTS_SECTION,
+                            MetricNamesTest.RLN_VALIDATION_SECTION));
             assertThat(Http.metric(exposition, "waku_postgres_up")).isEqualTo(1);
         }
     }

@@ -67,6 +67,12 @@ final class NodeApi {
         } else {
             protocol(protocols, "Relay", READY, null);
         }
+        String rln = node.rlnHealth(); // nwaku's second line, whether RLN is on or not
+        if (rln == null) {
+            protocol(protocols, "Rln Relay", NOT_MOUNTED, null);
+        } else {
+            protocol(protocols, "Rln Relay", rln.equals("Ready") ? READY : NOT_READY, rln.equals("Ready") ? null : rln);
+        }
         // in nwaku's order and words (node_health_monitor.nim): lightpush and filter serve from the relay's peers
         Set<String> services = node.services();
         served(protocols, services, "Lightpush", relayHealthy, "Node has no relay peers to fullfill push requests");

@@ -88,7 +88,10 @@ final class RelayApi {
     private Mono<Void> publish(HttpServerResponse response, Mono<?> published) {
         return published.flatMap(result -> Mono.from(Responses.text(response, HttpResponseStatus.OK, "OK")))
                 .onErrorMap(ProtocolViolation.class, e -> HttpError.badRequest(e.getMessage()))
-                .onErrorMap(RelayPort.Busy.class, e -> new HttpError(HttpResponseStatus.SERVICE_UNAVAILABLE, e.getMessage()));
+                .onErrorMap(RelayPort.Busy.class, e -> new HttpError(HttpResponseStatus.SERVICE_UNAVAILABLE, e.getMessage()))
+                .onErrorMap(RelayPort.Unprovable.class, e -> HttpError.nwakuText(HttpResponseStatus.INTERNAL_SERVER_ERROR,
+                        e.getMessage()))
+                .onErrorMap(RelayPort.Rejected.class, e -> HttpError.badRequest(e.getMessage()));
     }
 
     /** POST /relay/v1/auto/subscriptions with content topics: relays their shards and caches their messages. */

@@ -16,8 +16,9 @@ public interface RelayPort {
      * Publishes a message from this node on a topic it relays.
      *
      * @return the message hash; errors with {@link io.wakurelay.protocol.ProtocolViolation} for an invalid
-     * message, with {@link Busy} when the node's local queue is full (retry later), with
-     * {@link IllegalStateException} once the relay is shut down
+     * message, with {@link Busy} when the node's local queue is full (retry later), with {@link Unprovable} when the
+     * relay validates RLN and the node cannot prove the message, with {@link Rejected} when the relay's validator
+     * refused it, with {@link IllegalStateException} once the relay is shut down
      */
     Mono<MessageHash> publish(String pubsubTopic, WakuMessage message);
 
@@ -38,6 +39,27 @@ public interface RelayPort {
         private static final long serialVersionUID = 1L;
 
         public TooManyTopics(String message) {
+            super(message, null, false, false);
+        }
+    }
+
+    /**
+     * The relay validates RLN and the node could not prove the message (nwaku's REST appends a proof of the node's
+     * membership to every message it publishes; REST answers 500 with nwaku's text, which this message is).
+     */
+    final class Unprovable extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        public Unprovable(String message) {
+            super(message, null, false, false);
+        }
+    }
+
+    /** The relay's validator refused the message (REST answers 400 with nwaku's text, which this message is). */
+    final class Rejected extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        public Rejected(String message) {
             super(message, null, false, false);
         }
     }

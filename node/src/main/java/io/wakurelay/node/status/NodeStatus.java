@@ -40,6 +40,11 @@ public interface NodeStatus {
     /** "Ready", or a short description of what is wrong; null when the node does not archive. */
     String storeHealth();
 
+    /** "Ready", or why RLN cannot validate proofs yet (no membership root read); null when RLN is off. */
+    default String rlnHealth() {
+        return null;
+    }
+
     List<PeerView> peers();
 
     /** The cluster this node's shards belong to ({@code /waku/2/rs/<cluster>/<shard>}). */

@@ -4,6 +4,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.wakurelay.rln.RlnConfig;
 import io.wakurelay.rln.chain.MembershipRoots;
 import io.wakurelay.rln.proof.ProofVerifier;
+import io.wakurelay.relay.validation.RelayValidator;
 import reactor.core.publisher.Mono;
 
 import java.time.Duration;
@@ -18,6 +19,13 @@ import java.util.function.LongSupplier;
  * the chain's id, the contract); it blocks while it reads the first root, so never call it on an event loop.
  */
 public final class RlnRelay implements AutoCloseable {
+    /**
+     * nwaku's words when it cannot prove a message of its own: this node has no membership credentials (a prover is a
+     * later step), so its REST publish answers this as nwaku does without a keystore, and lightpush v3 a message that
+     * carries no proof ({@code OUT_OF_RLN_PROOF}).
+     */
+    public static final String NO_CREDENTIALS = "could not generate rln-v2 proof: identity credentials are not set";
+
     private final MembershipRoots roots;
     private final RlnMetrics metrics;
     private final RlnValidation validation;
@@ -60,6 +68,11 @@ public final class RlnRelay implements AutoCloseable {
     /** The checks the relay runs on each message. */
     public RlnValidation validation() {
         return validation;
+    }
+
+    /** The checks as the relay's validator, to give {@code Relay.start}. */
+    public RelayValidator validator() {
+        return new RlnRelayValidator(validation);
     }
 
     /** Whether proofs can be checked: at least one membership root is known. */
