@@ -140,11 +140,13 @@ final class ConnectionUpgrader {
             @Override
             public void streamOpened(Stream stream) {
                 counted.streamOpened(stream);
+                connection.get().use().streamOpened(stream.protocol());
             }
 
             @Override
             public void streamClosed(Stream stream) {
                 counted.streamClosed(stream);
+                connection.get().use().streamClosed(stream.protocol(), System.nanoTime());
             }
 
             @Override

@@ -46,6 +46,8 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
 /**
@@ -77,6 +79,8 @@ public final class Host implements AutoCloseable {
     private final IdentifyService identify;
     private final PingService ping;
     private final StaticPeers staticPeers;
+    private final ConnectionTrimmer trimmer;
+    private volatile ScheduledFuture<?> trimming;
     private final Map<Object, Mono<HostConnection>> dialsInProgress = new ConcurrentHashMap<>();
     private final Sinks.Empty<Void> terminated = Sinks.empty();
     private final WebSocketTransport webSocket;
@@ -102,6 +106,8 @@ public final class Host implements AutoCloseable {
                 () -> List.copyOf(protocols.keySet()), this::identified, metrics);
         this.ping = new PingService(config.pingInterval(), config.pingTimeout(), metrics);
         this.staticPeers = new StaticPeers(this::dialInternal, config.redialMinBackoff(), config.redialMaxBackoff());
+        this.trimmer = new ConnectionTrimmer(config.gracePeriod(), config.idleTimeout(), protocols::keySet,
+                staticPeers::contains);
         protocols.put(IdentifyService.PROTOCOL, identify.server());
         protocols.put(IdentifyService.PUSH_PROTOCOL, identify.pushServer());
         protocols.put(PingService.PROTOCOL, ping.server());
@@ -123,6 +129,8 @@ public final class Host implements AutoCloseable {
             throw e;
         }
         config.staticPeers().forEach(host::addStaticPeer);
+        long period = host.trimmer.sweepPeriod().toNanos();
+        host.trimming = host.group.next().scheduleAtFixedRate(host::sweep, period, period, TimeUnit.NANOSECONDS);
         log.info("p2p host {} started: listening on {}, transport {}, muxers {}, static peers {}, ChaCha20-Poly1305 {} ({})",
                 host.peerId, host.listenAddresses(), host.nativeTransport ? "native" : "nio", config.muxers(),
                 config.staticPeers(), host.aead.current().label(), config.aead().label());
@@ -186,6 +194,14 @@ public final class Host implements AutoCloseable {
         }
         InetAddress from = ((InetSocketAddress) channel.remoteAddress()).getAddress();
         ConnectionManager.Admission admission = manager.openInbound(channel, from);
+        HostConnection victim = null;
+        if (admission instanceof ConnectionManager.Admission.Full) {
+            // the trimmer is asked outside the manager's lock: it asks the relay and the services in turn
+            victim = trimmer.victim(manager.inboundConnections(), System.nanoTime());
+            admission = victim == null
+                    ? new ConnectionManager.Admission.Refused(ConnectionManager.Refusal.TOO_MANY_CONNECTIONS)
+                    : manager.evictFor(channel, from, victim);
+        }
         if (admission instanceof ConnectionManager.Admission.Refused refused) {
             metrics.rejected(refused.refusal().label(), transport);
             log.debug("refusing a connection from {}: {}", from.getHostAddress(), refused.refusal().label());
@@ -194,7 +210,11 @@ public final class Host implements AutoCloseable {
         }
         channel.closeFuture().addListener(f -> manager.closedInbound(channel));
         Channel evicted = ((ConnectionManager.Admission.Admitted) admission).evicted();
-        if (evicted != null) {
+        if (evicted != null && victim != null && evicted == victim.channel()) {
+            log.debug("every inbound slot is taken: {} takes the slot of {} ({})", from.getHostAddress(), victim,
+                    trimmer.usefulness(victim));
+            victim.close(ConnectionTrimmer.EVICTED);
+        } else if (evicted != null) {
             log.debug("every inbound slot is taken: {} takes the slot of {}, handshaking longest", from.getHostAddress(),
                     evicted.remoteAddress());
             evicted.pipeline().fireUserEventTriggered(UpgradeLifecycle.EVICTION);
@@ -437,6 +457,27 @@ public final class Host implements AutoCloseable {
         return Collections.unmodifiableSet(protocols.keySet());
     }
 
+    /**
+     * Tells the host which peers to keep and what the others are worth when it trims inbound connections (ADR 0086):
+     * the relay's mesh peers, the services' clients in use.
+     */
+    public void addPeerValues(PeerValues values) {
+        trimmer.add(Objects.requireNonNull(values, "values"));
+    }
+
+    public void removePeerValues(PeerValues values) {
+        trimmer.remove(values);
+    }
+
+    /** Closes the inbound connections not worth their slot (ConnectionTrimmer); on an event loop, every second at most. */
+    private void sweep() {
+        try {
+            trimmer.sweep(manager.inboundConnections(), System.nanoTime());
+        } catch (RuntimeException e) {
+            log.warn("trimming connections failed", e);
+        }
+    }
+
     public void addListener(ConnectionListener listener) {
         listeners.add(Objects.requireNonNull(listener, "listener"));
     }
@@ -543,6 +584,9 @@ public final class Host implements AutoCloseable {
     private void beginShutdown(Duration grace) {
         log.info("p2p host {} shutting down", peerId);
         staticPeers.close();
+        if (trimming != null) {
+            trimming.cancel(false);
+        }
         for (Channel s : new Channel[]{server, webSocketServer}) {
             if (s != null) {
                 s.close();

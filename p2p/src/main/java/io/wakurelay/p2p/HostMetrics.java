@@ -97,10 +97,11 @@ final class HostMetrics implements NoiseCounters {
             WebSocketException.UPGRADE_FAILED, WebSocketException.TEXT_FRAME, WebSocketException.FRAME_TOO_LARGE,
             WebSocketException.PROTOCOL_ERROR);
     private static final List<String> REJECTION_REASONS = List.of("too_many_connections",
-            "too_many_from_address", "shutting_down", "duplicate");
+            "too_many_from_address", "too_many_from_subnet", "shutting_down", "duplicate");
     private static final List<String> DISCONNECT_REASONS = List.of("closed_by_peer", "closed_locally",
             "ping_timeout", "duplicate", "shutting_down", "peer_removed", "io_error", "protocol_error",
-            ConnectionUpgrader.WRITE_STALLED, WebSocketException.TEXT_FRAME, WebSocketException.FRAME_TOO_LARGE,
+            ConnectionUpgrader.WRITE_STALLED, ConnectionTrimmer.UNIDENTIFIED, ConnectionTrimmer.NO_SHARED_PROTOCOL,
+            ConnectionTrimmer.IDLE, ConnectionTrimmer.EVICTED, WebSocketException.TEXT_FRAME, WebSocketException.FRAME_TOO_LARGE,
             WebSocketException.PROTOCOL_ERROR);
     private static final List<String> DIAL_OUTCOMES = List.of("success", "connect_failed",
             "handshake_failed", "no_slot", "refused");
