@@ -94,6 +94,7 @@ final class HostMetrics implements NoiseCounters {
     private static final List<String> HANDSHAKE_OUTCOMES = List.of("success", "timeout",
             FirstBytesDeadline.OUTCOME, UpgradeLifecycle.EVICTED, "negotiation_failed", "noise_failed",
             UpgradeLifecycle.KEY_REFUSED, "wrong_peer_id", "closed", "io_error", "error", UpgradeLifecycle.TLS_FAILED,
+            ConnectionUpgrader.WRITE_STALLED,
             WebSocketException.UPGRADE_FAILED, WebSocketException.TEXT_FRAME, WebSocketException.FRAME_TOO_LARGE,
             WebSocketException.PROTOCOL_ERROR);
     private static final List<String> REJECTION_REASONS = List.of("too_many_connections",
@@ -231,6 +232,11 @@ final class HostMetrics implements NoiseCounters {
             @Override
             public void pongDropped() {
                 replyDropped(WEBSOCKET_PONG);
+            }
+
+            @Override
+            public void readPaused(String reason) {
+                counter(READ_PAUSES, "reason", reason).increment();
             }
         };
     }

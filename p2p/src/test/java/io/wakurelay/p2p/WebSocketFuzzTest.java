@@ -40,6 +40,10 @@ class WebSocketFuzzTest {
                 @Override
                 public void pongDropped() {
                 }
+
+                @Override
+                public void readPaused(String reason) {
+                }
             });
     private final Map<String, Integer> outcomes = new TreeMap<>();
 
