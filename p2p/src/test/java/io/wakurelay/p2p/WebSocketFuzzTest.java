@@ -44,6 +44,10 @@ class WebSocketFuzzTest {
                 @Override
                 public void readPaused(String reason) {
                 }
+
+                @Override
+                public void renegotiationRefused() {
+                }
             });
     private final Map<String, Integer> outcomes = new TreeMap<>();
 

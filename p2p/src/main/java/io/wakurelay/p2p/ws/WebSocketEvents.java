@@ -16,6 +16,9 @@ public interface WebSocketEvents {
      */
     void pongDropped();
 
+    /** A TLS client's renegotiation was refused and its connection closed ({@code TlsRenegotiationGuard}). */
+    void renegotiationRefused();
+
     /** Reading the connection paused (a {@code ReadPauses} reason's label): a ping came while it was unwritable. */
     void readPaused(String reason);
 }

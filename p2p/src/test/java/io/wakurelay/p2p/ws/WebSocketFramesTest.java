@@ -44,6 +44,11 @@ class WebSocketFramesTest {
         public void readPaused(String reason) {
             events.add("read paused " + reason);
         }
+
+        @Override
+        public void renegotiationRefused() {
+            events.add("renegotiation refused");
+        }
     };
     private final EmbeddedChannel channel = new EmbeddedChannel(new WebSocketFrames(counting));
 
