@@ -24,7 +24,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * {@code -Dn2.seconds} (12; the handshake deadline is 10 s, as the node's); the direct memory the host's pool hands
  * out must stay within {@link #BOUND} of where it was. (Under the tests' paranoid leak detector the host reads the
  * pings slowly enough that the kernel's socket buffers take most pongs; {@code WebSocketFramesTest} holds the one
- * pending pong exactly, and system-tests' {@code P2pAttacksTest} measures a node process as the issue did.)
+ * pending pong exactly, and the hostile-peer fuzzer's WebSocket pingers play it against a node process.)
  */
 @Tag("slow")
 class WebSocketPingFloodTest {

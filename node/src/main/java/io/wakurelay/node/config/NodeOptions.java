@@ -324,6 +324,9 @@ public final class NodeOptions {
     @CommandLine.Mixin
     PeerManagerOptions peerManagerOptions = new PeerManagerOptions();
 
+    @CommandLine.Mixin
+    ConnectionOptions connectionOptions = new ConnectionOptions();
+
     @Option(names = "--rate-limit", paramLabel = "PROTOCOL:RATE", split = ",",
             description = "per-peer request rate of store, lightpush, filter or px (peer exchange) (nwaku's form, e.g. "
                     + "store:30/1s, lightpush:none; without PROTOCOL: all four); defaults: store 30/1s, lightpush 30/1s, "

@@ -32,7 +32,7 @@ final class RelayConfigs {
         for (String s : o.extMultiaddrs) {
             announced.add(NodeOptions.option("--ext-multiaddr", () -> Multiaddr.parse(s).withoutPeerId()));
         }
-        return NodeConfig.DEFAULTS.host().toBuilder()
+        return o.connectionOptions.apply(NodeConfig.DEFAULTS.host().toBuilder())
                 .listenAddress(new InetSocketAddress(o.listenAddress, o.shifted(o.tcpPort)))
                 .announceAddresses(announced)
                 .externalAddressesOnly(o.extMultiaddrOnly)

@@ -4,7 +4,8 @@
  * {@link io.wakurelay.node.config.EdgeConfig} ({@code --relay}, {@code --storenode}, {@code --lightpushnode}, from the
  * {@link io.wakurelay.node.config.EdgeOptions} mixin), {@link io.wakurelay.node.config.PeerManagerConfig}
  * ({@code --relay-service-ratio} as {@link io.wakurelay.node.config.RelayServiceRatio}, {@code --peer-store-capacity},
- * from the {@link io.wakurelay.node.config.PeerManagerOptions} mixin), and the
+ * from the {@link io.wakurelay.node.config.PeerManagerOptions} mixin, the host's trimming from the
+ * {@link io.wakurelay.node.config.ConnectionOptions} mixin), and the
  * command line that builds them, creating nothing: {@link io.wakurelay.node.config.NodeOptions} (picocli options, also read from
  * {@code WAKURELAY_*} variables and a TOML file by {@link io.wakurelay.node.config.ConfigSources}, and otherwise from
  * {@code OptionDefaults}, which writes them from {@link io.wakurelay.node.config.NodeConfig#DEFAULTS}) mapped onto the

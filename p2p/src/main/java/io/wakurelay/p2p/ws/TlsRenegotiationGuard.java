@@ -6,7 +6,7 @@ import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.util.ReferenceCountUtil;
 
 /**
- * Refuses a TLS client's renegotiation on the {@code /wss} listener (issue 43, N5; ADR 0087): the JDK's TLS server
+ * Refuses a TLS client's renegotiation on the {@code /wss} listener (issue 43, N5; ADR 0086): the JDK's TLS server
  * accepts client-initiated renegotiation in TLS 1.2, and each full renegotiation costs the server a private-key
  * operation (375 a second from one connection took 81 % of a core). Go's TLS server, go-libp2p's, never renegotiates;
  * nginx closes such a connection; so does this handler.
