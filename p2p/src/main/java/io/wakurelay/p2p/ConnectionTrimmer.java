@@ -20,7 +20,9 @@ import java.util.function.Supplier;
  * Which inbound connections are not worth their slot (ADR 0086, after go-libp2p's connection manager and nwaku's
  * peer manager). A connection is, from least to most useful:
  * <ol>
- * <li>{@link Usefulness#UNIDENTIFIED}: identify has not told who the peer is (refused, failed, or not answered yet);</li>
+ * <li>{@link Usefulness#UNIDENTIFIED}: identify has not told who the peer is (refused, failed, or not answered yet)
+ *     and the peer never used a protocol this host serves (one that did is judged by its streams: identify may be
+ *     late on a loaded machine, and use says more than identify);</li>
  * <li>{@link Usefulness#NO_SHARED_PROTOCOL}: its peer names no protocol this host serves and never used one;</li>
  * <li>{@link Usefulness#IDLE}: no stream open now (identify's and ping's do not count);</li>
  * <li>{@link Usefulness#ACTIVE}: streams open.</li>
@@ -83,10 +85,10 @@ final class ConnectionTrimmer {
 
     Usefulness usefulness(HostConnection c) {
         ConnectionUse use = c.use();
-        if (use.identify() != ConnectionUse.Identify.DONE) {
+        if (use.identify() != ConnectionUse.Identify.DONE && !use.used()) {
             return Usefulness.UNIDENTIFIED;
         }
-        if (!use.used() && !namesServed(c.record().protocols())) {
+        if (use.identify() == ConnectionUse.Identify.DONE && !use.used() && !namesServed(c.record().protocols())) {
             return Usefulness.NO_SHARED_PROTOCOL;
         }
         return use.openStreams() == 0 ? Usefulness.IDLE : Usefulness.ACTIVE;
@@ -143,7 +145,7 @@ final class ConnectionTrimmer {
         Map<HostConnection, Usefulness> of = new HashMap<>();
         for (HostConnection c : inbound) {
             Usefulness u = usefulness(c);
-            boolean failed = c.use().identify() == ConnectionUse.Identify.FAILED;
+            boolean failed = u == Usefulness.UNIDENTIFIED && c.use().identify() == ConnectionUse.Identify.FAILED;
             if (c.isOpen() && u != Usefulness.ACTIVE && (failed || nowNanos - c.establishedNanos() >= graceNanos)) {
                 candidates.add(c);
                 of.put(c, u);

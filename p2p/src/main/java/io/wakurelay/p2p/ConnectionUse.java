@@ -42,7 +42,7 @@ final class ConnectionUse {
         identify = Identify.DONE;
     }
 
-    /** identify failed; an identify that succeeded meanwhile (a push) stays done. */
+    /** identify failed (for now: a late answer or a push still makes it done); one that succeeded stays done. */
     void identifyFailed() {
         if (identify == Identify.PENDING) {
             identify = Identify.FAILED;

@@ -22,7 +22,6 @@ import java.util.List;
 import java.util.TreeSet;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.BiConsumer;
 import java.util.function.Supplier;
 
@@ -39,7 +38,8 @@ final class IdentifyService {
     static final int MAX_MESSAGE_BYTES = 64 * 1024;
     /**
      * How long a peer has to answer identify (go-libp2p's and js-libp2p's identify timeout): after it the connection
-     * counts as unidentified ({@link ConnectionUse.Identify#FAILED}) and its identify stream is reset.
+     * counts as unidentified ({@link ConnectionUse.Identify#FAILED}) until an answer comes after all (the stream is
+     * left to its own end: a late answer on a loaded machine still identifies the peer).
      */
     static final Duration TIMEOUT = Duration.ofSeconds(5);
     /** The {@code libp2p_replies_dropped_total} label of an identify not answered. */
@@ -98,8 +98,7 @@ final class IdentifyService {
      * time leaves the connection unidentified (an answer or a push may still come later).
      */
     void identify(HostConnection connection) {
-        AtomicReference<Stream> asked = new AtomicReference<>();
-        connection.openStream(PROTOCOL, reader(connection)).subscribe(asked::set, e -> {
+        connection.openStream(PROTOCOL, reader(connection)).subscribe(null, e -> {
             log.debug("identify of {} failed: {}", connection.remotePeer(), e.toString());
             connection.use().identifyFailed();
         });
@@ -107,10 +106,6 @@ final class IdentifyService {
             if (connection.use().identify() == ConnectionUse.Identify.PENDING) {
                 log.debug("identify of {} not answered within {}", connection.remotePeer(), TIMEOUT);
                 connection.use().identifyFailed();
-                Stream s = asked.get();
-                if (s != null) {
-                    s.reset();
-                }
             }
         }, TIMEOUT.toNanos(), TimeUnit.NANOSECONDS);
         // a closed connection is not held until its deadline (as ping's next tick, ClosedConnectionsTest)
