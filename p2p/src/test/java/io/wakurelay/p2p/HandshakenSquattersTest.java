@@ -59,8 +59,11 @@ class HandshakenSquattersTest {
         Eventually.until("every inbound slot held by a squatter", WAIT,
                 () -> target.connections().size() == HostConfig.DEFAULTS.maxInbound());
 
+        long baseline = TestHosts.pooledBytesInUse();
+        long peak = baseline;
         int succeeded = 0;
         for (int i = 0; i < ATTEMPTS; i++) {
+            peak = Math.max(peak, TestHosts.pooledBytesInUse());
             Host honest = Host.start(TestHosts.loopback().listenAddress(new InetSocketAddress("127.0.0.9", 0)).build(),
                     PrivateKey.generateEd25519(), new SimpleMeterRegistry());
             try {
@@ -78,11 +81,15 @@ class HandshakenSquattersTest {
 
         System.out.printf("HandshakenSquattersTest, N1: %d squatters from %d addresses: %d of %d honest handshakes "
                         + "from a 9th address got in; squatters evicted %.0f, pruned unidentified %.0f; refused "
-                        + "too_many_connections %.0f, too_many_from_address %.0f; squatter connections made %d%n",
+                        + "too_many_connections %.0f, too_many_from_address %.0f; squatter connections made %d; pooled "
+                        + "direct memory in use %.2f MB, at its peak +%.2f MB; heap used %.1f MB%n",
                 ADDRESSES * PER_ADDRESS, ADDRESSES, succeeded, ATTEMPTS, count(target, "evicted"),
                 count(target, "unidentified"), rejected(target, "too_many_connections"),
-                rejected(target, "too_many_from_address"), squatters.stream().mapToInt(s -> s.connections).sum());
-        assertThat(succeeded).as("honest handshakes of " + ATTEMPTS).isGreaterThanOrEqualTo((int) Math.ceil(MIN_SUCCESS * ATTEMPTS));
+                rejected(target, "too_many_from_address"), squatters.stream().mapToInt(s -> s.connections).sum(),
+                baseline / 1e6, (peak - baseline) / 1e6,
+                (Runtime.getRuntime().totalMemory() - Runtime.getRuntime().freeMemory()) / 1e6);
+        assertThat(succeeded).as("honest handshakes of " + ATTEMPTS)
+                .isGreaterThanOrEqualTo((int) Math.ceil(MIN_SUCCESS * ATTEMPTS));
         assertThat(count(target, "evicted")).as("squatters evicted for honest newcomers").isPositive();
     }
 
