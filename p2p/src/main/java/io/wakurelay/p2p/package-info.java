@@ -4,6 +4,7 @@
  * <li>{@link io.wakurelay.p2p.HostConfig}: listen and announce addresses, limits, static peers; {@code DEFAULTS}.</li>
  * <li>{@link io.wakurelay.p2p.Host}: start, accept and dial (TCP and WebSocket), protocols, peers, shutdown.</li>
  * <li>{@code AnnouncedAddresses}: what identify announces (bound addresses, a DNS name, --ext-multiaddr).</li>
+ * <li>{@code Dialer}: the host's dials, one attempt per peer at a time.</li>
  * <li>{@code ConnectionManager}: connection slots, the per-address and per-subnet limits, eviction of the longest
  *     handshake or of the connection the trimmer names, one connection per peer id.</li>
  * <li>{@code ConnectionTrimmer}, {@code ConnectionUse}: which inbound connections are not worth their slot (pruned
