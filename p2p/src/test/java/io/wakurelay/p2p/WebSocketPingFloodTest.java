@@ -74,8 +74,9 @@ class WebSocketPingFloodTest {
                 .forEach(c -> System.out.println("  bytes " + c.getId().getTags() + " " + c.count()));
         hosts.registry(target).find("libp2p.handshakes").counters().stream().filter(c -> c.count() > 0)
                 .forEach(c -> System.out.println("  handshakes " + c.getId().getTags() + " " + c.count()));
+        // how many pongs are dropped depends on how fast the host reads the pings (the kernel's buffers take the rest):
+        // WebSocketFramesTest holds the one pending pong exactly
         assertThat(peak - baseline).as("direct memory the pings took").isLessThanOrEqualTo(BOUND);
-        assertThat(dropped).as("pongs not queued").isPositive();
     }
 
     /** Opens a WebSocket and pings without reading, again whenever the host closes it, until {@code until}. */
