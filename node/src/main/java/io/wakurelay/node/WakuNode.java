@@ -154,6 +154,7 @@ public final class WakuNode implements NodeStatus, AutoCloseable {
             FilterService filter = services.filter() == null || relay == null ? null
                     : FilterService.start(services.filter(), host, relay, metrics.registry());
             this.filter = filter == null ? null : components.add("filter service", filter, filter::shutdown, filter);
+            host.addPeerValues(new NodePeerValues(relay, filter)); // mesh peers and subscribers kept (ADR 0086)
             StoreClient storeClient = StoreClient.start(services.storeClient(), host, metrics.registry());
             components.add("store client", storeClient, storeClient::shutdown, storeClient);
             // always started, as the store client: its meters are there from the start (a dashboard shows 0, not no

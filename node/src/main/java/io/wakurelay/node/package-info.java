@@ -9,7 +9,8 @@
  * one line from {@code StartFailures} (a port in use is a {@link io.wakurelay.node.BindFailedException}). What REST
  * may ask of the node is a {@link io.wakurelay.node.status.NodeStatus} (package {@code status},
  * with the {@code PeerView}s built by {@code PeerViews}); log format and levels are package {@code logging};
- * {@code RelayBinding} gives REST the relay (none with {@code --relay=false}: an edge node); {@code NodeLightpush}
+ * {@code RelayBinding} gives REST the relay (none with {@code --relay=false}: an edge node); {@code NodePeerValues}
+ * tells the host which inbound peers to keep when it trims (the relay's mesh, the filter's subscribers); {@code NodeLightpush}
  * gives REST lightpush (the node's own service, or the {@code --lightpushnode} through the lightpush client);
  * {@code NodeRecord} makes the node's ENR (module {@code discovery}) once the services are up; {@code NodePeerExchange}
  * wires peer exchange, {@code NodeDnsDiscovery} DNS discovery and {@code NodeDiscv5} discv5, whose finds

@@ -3,8 +3,9 @@ package io.wakurelay.node;
 import java.util.Map;
 
 /**
- * Where each kind of attack of {@link HostileRelaySteps} and {@link FuzzPeer} shows in a node's metrics: a metric name
- * and the labels that say the reason. Kinds that are not attacks (a valid message, subscriptions) have none.
+ * Where each kind of attack of {@link HostileRelaySteps}, {@link FuzzPeer} and {@link P2pAttacker} shows in a node's
+ * metrics: a metric name and the labels that say the reason, or several such selectors separated by {@code |}, any
+ * of which may show it. Kinds that are not attacks (a valid message, subscriptions) have none.
  */
 final class FuzzMetrics {
     static final Map<String, String> SHOWN_BY = Map.ofEntries(
@@ -26,9 +27,24 @@ final class FuzzMetrics {
             Map.entry("IWANT_FLOOD", "waku_relay_control_ignored_total{kind=\"iwant\",reason=\"heartbeat_limit\""),
             Map.entry("IDONTWANT_FLOOD", "waku_relay_control_ignored_total{kind=\"idontwant\""),
             Map.entry("CONTROL_FLOOD", "waku_relay_control_ignored_total{kind=\"graft\",reason=\"rpc_limit\""),
-            Map.entry("SLOW_READER", "waku_relay_peer_drops_total{kind=\"message\""));
+            Map.entry("SLOW_READER", "waku_relay_peer_drops_total{kind=\"message\""),
+            // issue 43's p2p rows (P2pAttacker): pruned or evicted; pongs bounded and the socket closed; refused
+            Map.entry("SQUATTER", "libp2p_disconnects_total{reason=\"unidentified\""
+                    + "|libp2p_disconnects_total{reason=\"evicted\""),
+            Map.entry("WS_PING_FLOOD", "libp2p_handshakes_total{outcome=\"timeout\",transport=\"wss\""
+                    + "|libp2p_handshakes_total{outcome=\"write_stalled\",transport=\"wss\""),
+            Map.entry("TLS_RENEGOTIATION", "libp2p_websocket_tls_renegotiations_refused_total"));
 
     private FuzzMetrics() {
+    }
+
+    /** The sum of the samples {@link #sum} finds for each of the {@code |}-separated selectors of {@code shownBy}. */
+    static double shown(String exposition, String shownBy) {
+        double total = 0;
+        for (String selector : shownBy.split("\\|")) {
+            total += sum(exposition, selector);
+        }
+        return total;
     }
 
     /**

@@ -220,7 +220,7 @@ class NodeCommandLineTest {
         assertRefused("--websocket-secure-support --websocket-secure-key-path " + notPem + " --websocket-secure-cert-path "
                 + missing, "--websocket-secure-cert-path: cannot read the certificate file " + missing);
         assertRefused("--websocket-secure-support --websocket-secure-key-path " + missing + " --websocket-secure-cert-path "
-                + notPem, "--websocket-secure-cert-path: " + notPem + " is not a PEM certificate file");
+                + notPem, "--websocket-secure-cert-path: " + notPem + " holds no certificate");
         assertRefused("--websocket-support --websocket-port 60000", "port 60000 is used twice");
         assertRefused("--dns4-domain-name bad_name!", "--dns4-domain-name");
     }

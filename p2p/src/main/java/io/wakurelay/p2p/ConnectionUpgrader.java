@@ -39,8 +39,8 @@ import java.util.concurrent.atomic.AtomicReference;
  * </pre>
  * where the prelude is nothing on TCP, and TLS and the HTTP upgrade to binary WebSocket frames on WebSocket ({@link
  * io.wakurelay.p2p.ws.WebSocketTransport}); with a {@link FirstBytesDeadline} in front of an inbound socket until its
- * first bytes, and a {@link WriteStallGuard} in front of all of them, next to the socket, once the connection is
- * upgraded.
+ * first bytes, and a {@link WriteStallGuard} in front of all of them, next to the socket, from the first byte (a
+ * WebSocket peer can make the host write pongs before libp2p's upgrade: issue 43, N2).
  */
 final class ConnectionUpgrader {
     private static final Logger log = LoggerFactory.getLogger(ConnectionUpgrader.class);
@@ -78,7 +78,7 @@ final class ConnectionUpgrader {
     /**
      * Sets up the pipeline of a socket that was just opened:
      * <pre>
-     * first-bytes (inbound) → bytes → the transport's prelude → security-select → … → lifecycle
+     * write-stall → first-bytes (inbound) → bytes → the transport's prelude → security-select → … → lifecycle
      * </pre>
      * The handshake deadline runs from now, so it covers the prelude (a WebSocket upgrade) too.
      *
@@ -94,6 +94,10 @@ final class ConnectionUpgrader {
         if (!outbound) {
             pipeline.addFirst("first-bytes", new FirstBytesDeadline(config.firstBytesTimeout()));
         }
+        pipeline.addFirst("write-stall", new WriteStallGuard(config.writeStallTimeout(), () -> {
+            log.debug("{} took nothing of what waits for it within {}; closing", channel, config.writeStallTimeout());
+            lifecycle.writeStalled(WRITE_STALLED);
+        }));
         MultistreamSelect security = outbound
                 ? MultistreamSelect.dialer(List.of(NoiseHandshakeHandler.PROTOCOL_ID))
                 : MultistreamSelect.listener(NoiseHandshakeHandler.PROTOCOL_ID::equals);
@@ -125,11 +129,6 @@ final class ConnectionUpgrader {
         connection.set(upgraded);
         session.bind(upgraded);
         ctx.pipeline().addAfter(ctx.name(), "muxer", session);
-        ctx.pipeline().addFirst("write-stall", new WriteStallGuard(config.writeStallTimeout(), () -> {
-            log.debug("{} took nothing of what waits for it within {}; closing", upgraded, config.writeStallTimeout());
-            upgraded.noteCloseReason(WRITE_STALLED);
-            channel.close();
-        }));
         lifecycle.upgraded(upgraded);
     }
 
@@ -140,11 +139,13 @@ final class ConnectionUpgrader {
             @Override
             public void streamOpened(Stream stream) {
                 counted.streamOpened(stream);
+                connection.get().use().streamOpened(stream.protocol());
             }
 
             @Override
             public void streamClosed(Stream stream) {
                 counted.streamClosed(stream);
+                connection.get().use().streamClosed(stream.protocol(), System.nanoTime());
             }
 
             @Override

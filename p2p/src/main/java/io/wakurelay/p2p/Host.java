@@ -5,7 +5,6 @@ import io.wakurelay.p2p.connection.ProtocolHandler;
 import io.wakurelay.p2p.connection.P2pException;
 import io.wakurelay.p2p.connection.Transport;
 import io.micrometer.core.instrument.MeterRegistry;
-import io.netty.bootstrap.Bootstrap;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.buffer.PooledByteBufAllocator;
 import io.netty.channel.Channel;
@@ -15,7 +14,6 @@ import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.WriteBufferWaterMark;
 import io.netty.channel.socket.ServerSocketChannel;
-import io.netty.channel.socket.SocketChannel;
 import io.netty.util.concurrent.Promise;
 import io.wakurelay.p2p.crypto.PeerId;
 import io.wakurelay.p2p.crypto.PrivateKey;
@@ -28,14 +26,10 @@ import org.slf4j.LoggerFactory;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 import reactor.core.publisher.Sinks;
-import reactor.core.scheduler.Schedulers;
 import reactor.netty.resources.LoopResources;
 
-import java.net.Inet6Address;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.net.NetworkInterface;
-import java.net.SocketException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -46,6 +40,8 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
 /**
@@ -77,7 +73,9 @@ public final class Host implements AutoCloseable {
     private final IdentifyService identify;
     private final PingService ping;
     private final StaticPeers staticPeers;
-    private final Map<Object, Mono<HostConnection>> dialsInProgress = new ConcurrentHashMap<>();
+    private final ConnectionTrimmer trimmer;
+    private volatile ScheduledFuture<?> trimming;
+    private final Dialer dialer;
     private final Sinks.Empty<Void> terminated = Sinks.empty();
     private final WebSocketTransport webSocket;
     private volatile Channel server;
@@ -101,7 +99,11 @@ public final class Host implements AutoCloseable {
         this.identify = new IdentifyService(identity, config.agentVersion(), this::announcedAddresses,
                 () -> List.copyOf(protocols.keySet()), this::identified, metrics);
         this.ping = new PingService(config.pingInterval(), config.pingTimeout(), metrics);
+        this.dialer = new Dialer(config, peerId, manager, metrics, upgrader, webSocket, loops, group, () -> closing,
+                this::onUpgraded, this::handshakeFailed);
         this.staticPeers = new StaticPeers(this::dialInternal, config.redialMinBackoff(), config.redialMaxBackoff());
+        this.trimmer = new ConnectionTrimmer(config.gracePeriod(), config.idleTimeout(), protocols::keySet,
+                staticPeers::contains);
         protocols.put(IdentifyService.PROTOCOL, identify.server());
         protocols.put(IdentifyService.PUSH_PROTOCOL, identify.pushServer());
         protocols.put(PingService.PROTOCOL, ping.server());
@@ -123,6 +125,8 @@ public final class Host implements AutoCloseable {
             throw e;
         }
         config.staticPeers().forEach(host::addStaticPeer);
+        long period = host.trimmer.sweepPeriod().toNanos();
+        host.trimming = host.group.next().scheduleAtFixedRate(host::sweep, period, period, TimeUnit.NANOSECONDS);
         log.info("p2p host {} started: listening on {}, transport {}, muxers {}, static peers {}, ChaCha20-Poly1305 {} ({})",
                 host.peerId, host.listenAddresses(), host.nativeTransport ? "native" : "nio", config.muxers(),
                 config.staticPeers(), host.aead.current().label(), config.aead().label());
@@ -153,7 +157,7 @@ public final class Host implements AutoCloseable {
                 .option(ChannelOption.SO_REUSEADDR, true)
                 .childOption(ChannelOption.ALLOCATOR, PooledByteBufAllocator.DEFAULT)
                 .childOption(ChannelOption.TCP_NODELAY, true)
-                .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK, waterMark())
+                .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK, waterMark(config))
                 .childHandler(new ChannelInitializer<>() {
                     @Override
                     protected void initChannel(Channel channel) {
@@ -173,7 +177,7 @@ public final class Host implements AutoCloseable {
         return webSocket.secure() ? Transport.WSS : Transport.WS;
     }
 
-    private WriteBufferWaterMark waterMark() {
+    static WriteBufferWaterMark waterMark(HostConfig config) {
         return new WriteBufferWaterMark(config.writeBufferHighWater() / 2, config.writeBufferHighWater());
     }
 
@@ -186,6 +190,14 @@ public final class Host implements AutoCloseable {
         }
         InetAddress from = ((InetSocketAddress) channel.remoteAddress()).getAddress();
         ConnectionManager.Admission admission = manager.openInbound(channel, from);
+        HostConnection victim = null;
+        if (admission instanceof ConnectionManager.Admission.Full) {
+            // the trimmer is asked outside the manager's lock: it asks the relay and the services in turn
+            victim = trimmer.victim(manager.inboundConnections(), System.nanoTime());
+            admission = victim == null
+                    ? new ConnectionManager.Admission.Refused(ConnectionManager.Refusal.TOO_MANY_CONNECTIONS)
+                    : manager.evictFor(channel, from, victim);
+        }
         if (admission instanceof ConnectionManager.Admission.Refused refused) {
             metrics.rejected(refused.refusal().label(), transport);
             log.debug("refusing a connection from {}: {}", from.getHostAddress(), refused.refusal().label());
@@ -194,7 +206,11 @@ public final class Host implements AutoCloseable {
         }
         channel.closeFuture().addListener(f -> manager.closedInbound(channel));
         Channel evicted = ((ConnectionManager.Admission.Admitted) admission).evicted();
-        if (evicted != null) {
+        if (evicted != null && victim != null && evicted == victim.channel()) {
+            log.debug("every inbound slot is taken: {} takes the slot of {} ({})", from.getHostAddress(), victim,
+                    trimmer.usefulness(victim));
+            victim.close(ConnectionTrimmer.EVICTED);
+        } else if (evicted != null) {
             log.debug("every inbound slot is taken: {} takes the slot of {}, handshaking longest", from.getHostAddress(),
                     evicted.remoteAddress());
             evicted.pipeline().fireUserEventTriggered(UpgradeLifecycle.EVICTION);
@@ -304,121 +320,7 @@ public final class Host implements AutoCloseable {
     }
 
     private Mono<HostConnection> dialInternal(Multiaddr address) {
-        return Mono.defer(() -> {
-            if (closing) {
-                return Mono.error(new P2pException.ConnectionClosed("the host is shutting down"));
-            }
-            if (!address.isTcp() && !address.isWebSocket()) {
-                return Mono.error(new P2pException("only TCP and WebSocket addresses can be dialled: " + address));
-            }
-            Optional<PeerId> expected = address.peerId();
-            if (expected.isPresent()) {
-                if (expected.get().equals(peerId)) {
-                    return Mono.error(new P2pException("refusing to dial this host's own peer id " + peerId));
-                }
-                HostConnection existing = manager.connection(expected.get());
-                if (existing != null && existing.isOpen()) {
-                    return Mono.just(existing);
-                }
-            }
-            Object key = expected.isPresent() ? expected.get() : address;
-            Mono<HostConnection> attempt = dialsInProgress.computeIfAbsent(key, k -> resolve(address)
-                    .flatMap(target -> connect(target, expected.orElse(null), address))
-                    .doFinally(s -> dialsInProgress.remove(k))
-                    .cache());
-            return attempt;
-        });
-    }
-
-    private static Mono<InetSocketAddress> resolve(Multiaddr address) {
-        InetSocketAddress target = address.toSocketAddress();
-        if (!target.isUnresolved()) {
-            return Mono.just(target);
-        }
-        return Mono.fromCallable(() -> {
-            InetSocketAddress resolved = new InetSocketAddress(target.getHostString(), target.getPort());
-            if (resolved.isUnresolved()) {
-                throw new P2pException("cannot resolve " + target.getHostString());
-            }
-            return resolved;
-        }).subscribeOn(Schedulers.boundedElastic());
-    }
-
-    private Mono<HostConnection> connect(InetSocketAddress target, PeerId expected, Multiaddr address) {
-        Transport transport = Transport.of(address);
-        ConnectionUpgrader.Prelude prelude = transport == Transport.TCP ? ConnectionUpgrader.Prelude.NONE
-                : (pipeline, before, ready) -> webSocket.installDialling(pipeline, before,
-                address.tlsServerName().orElse(target.getAddress().getHostAddress()), target.getPort(),
-                transport == Transport.WSS, ready);
-        return Mono.create(sink -> {
-            if (!manager.openOutbound()) {
-                metrics.dial("no_slot", transport);
-                sink.error(new P2pException("no connection slot free to dial " + target + " (max " + config.maxConnections() + ")"));
-                return;
-            }
-            Promise<HostConnection> upgraded = group.next().newPromise();
-            Bootstrap bootstrap = new Bootstrap()
-                    .group(group)
-                    .channel(loops.onChannelClass(SocketChannel.class, group))
-                    .option(ChannelOption.ALLOCATOR, PooledByteBufAllocator.DEFAULT)
-                    .option(ChannelOption.TCP_NODELAY, true)
-                    .option(ChannelOption.WRITE_BUFFER_WATER_MARK, waterMark())
-                    .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) Math.min(Integer.MAX_VALUE, config.handshakeTimeout().toMillis()))
-                    .handler(new ChannelInitializer<>() {
-                        @Override
-                        protected void initChannel(Channel channel) {
-                            upgrader.init(channel, true, expected, upgraded, transport, prelude);
-                        }
-                    });
-            InetSocketAddress source = sourceAddressFor(target);
-            ChannelFuture connected = source == null ? bootstrap.connect(target) : bootstrap.connect(target, source);
-            Channel channel = connected.channel();
-            channel.closeFuture().addListener(f -> manager.closedOutbound());
-            connected.addListener(f -> {
-                if (!f.isSuccess()) {
-                    upgraded.tryFailure(new P2pException("could not connect to " + target + ": " + f.cause(), f.cause()));
-                }
-            });
-            upgraded.addListener(f -> {
-                if (!f.isSuccess()) {
-                    metrics.dial(f.cause() instanceof HandshakeException ? "handshake_failed" : "connect_failed",
-                            transport);
-                    if (f.cause() instanceof HandshakeException) {
-                        handshakeFailed(f.cause(), transport);
-                    }
-                    sink.error(f.cause());
-                    return;
-                }
-                try {
-                    HostConnection connection = onUpgraded(upgraded.getNow());
-                    metrics.dial("success", transport);
-                    sink.success(connection);
-                } catch (RuntimeException e) {
-                    metrics.dial("refused", transport);
-                    sink.error(e);
-                }
-            });
-            sink.onCancel(() -> {
-                if (!upgraded.isDone()) {
-                    channel.close();
-                }
-            });
-        });
-    }
-
-    /**
-     * A host bound to one address dials from it too, so that peers see its connections come from its own address
-     * (several nodes on one machine on 127.0.0.x are then told apart, as gossipsub's IP colocation score expects);
-     * only when the target is reachable from it (loopback to loopback, or a routable bind address).
-     */
-    private InetSocketAddress sourceAddressFor(InetSocketAddress target) {
-        InetSocketAddress listen = config.listenAddress();
-        if (listen == null || listen.getAddress().isAnyLocalAddress()
-                || listen.getAddress().isLoopbackAddress() != target.getAddress().isLoopbackAddress()
-                || (listen.getAddress() instanceof Inet6Address) != (target.getAddress() instanceof Inet6Address)) {
-            return null;
-        }
-        return new InetSocketAddress(listen.getAddress(), 0);
+        return dialer.dial(address);
     }
 
     // ---- protocols, peers, addresses
@@ -435,6 +337,27 @@ public final class Host implements AutoCloseable {
     /** The protocol ids this host serves (what identify tells peers). */
     public Set<String> protocols() {
         return Collections.unmodifiableSet(protocols.keySet());
+    }
+
+    /**
+     * Tells the host which peers to keep and what the others are worth when it trims inbound connections (ADR 0086):
+     * the relay's mesh peers, the services' clients in use.
+     */
+    public void addPeerValues(PeerValues values) {
+        trimmer.add(Objects.requireNonNull(values, "values"));
+    }
+
+    public void removePeerValues(PeerValues values) {
+        trimmer.remove(values);
+    }
+
+    /** Closes the inbound connections not worth their slot (ConnectionTrimmer); on an event loop, every second at most. */
+    private void sweep() {
+        try {
+            trimmer.sweep(manager.inboundConnections(), System.nanoTime());
+        } catch (RuntimeException e) {
+            log.warn("trimming connections failed", e);
+        }
     }
 
     public void addListener(ConnectionListener listener) {
@@ -543,6 +466,9 @@ public final class Host implements AutoCloseable {
     private void beginShutdown(Duration grace) {
         log.info("p2p host {} shutting down", peerId);
         staticPeers.close();
+        if (trimming != null) {
+            trimming.cancel(false);
+        }
         for (Channel s : new Channel[]{server, webSocketServer}) {
             if (s != null) {
                 s.close();

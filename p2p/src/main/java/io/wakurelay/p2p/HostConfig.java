@@ -32,6 +32,14 @@ import java.util.regex.Pattern;
  *                              dialling its own peers
  * @param ipColocationLimit inbound connections from one IP address, handshaking ones included (0: no
  *                              limit); nwaku's {@code --ip-colocation-limit}, also 5 by default
+ * @param subnetColocationLimit inbound connections from one /24 of IPv4 or one /64 of IPv6, handshaking ones
+ *                              included (0: no limit); loopback is exempt, as in go-libp2p's resource manager
+ * @param gracePeriod           an inbound connection still unidentified, or that neither names nor used a protocol this
+ *                              host serves (beyond identify and ping), this long after its upgrade is closed; until
+ *                              then a newcomer evicts it only when its identify failed (go-libp2p's connection
+ *                              manager's grace period; ADR 0086)
+ * @param idleTimeout           an inbound connection that had no stream open (beyond identify and ping) for this long
+ *                              is closed
  * @param handshakeTimeout      time a new connection has for TCP, security and muxer negotiation together
  * @param firstBytesTimeout     time an inbound socket has to send its first bytes (an honest dialer sends its
  *                              multistream-select header at once); a silent socket is closed at this deadline
@@ -62,7 +70,8 @@ import java.util.regex.Pattern;
 public record HostConfig(InetSocketAddress listenAddress, List<Multiaddr> announceAddresses,
                          boolean externalAddressesOnly, String agentVersion,
                          List<String> muxers, int maxConnections, int reservedOutboundSlots,
-                         int ipColocationLimit, Duration handshakeTimeout, Duration firstBytesTimeout,
+                         int ipColocationLimit, int subnetColocationLimit, Duration gracePeriod,
+                         Duration idleTimeout, Duration handshakeTimeout, Duration firstBytesTimeout,
                          Duration pingInterval, Duration pingTimeout, Duration redialMinBackoff,
                          Duration redialMaxBackoff, Duration duplicateWindow, int writeBufferHighWater,
                          Duration writeStallTimeout, MuxerLimits muxerLimits, List<Multiaddr> staticPeers,
@@ -75,7 +84,8 @@ public record HostConfig(InetSocketAddress listenAddress, List<Multiaddr> announ
             "(?i)[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?(\\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*");
 
     public static final HostConfig DEFAULTS = new HostConfig(new InetSocketAddress("0.0.0.0", 60000), List.of(), false,
-            "wakurelay", SUPPORTED_MUXERS, 50, 10, 5, Duration.ofSeconds(10), Duration.ofSeconds(3),
+            "wakurelay", SUPPORTED_MUXERS, 50, 10, 5, 10, Duration.ofSeconds(30), Duration.ofMinutes(5),
+            Duration.ofSeconds(10), Duration.ofSeconds(3),
             Duration.ofSeconds(15), Duration.ofSeconds(10), Duration.ofSeconds(1), Duration.ofSeconds(30),
             Duration.ofSeconds(2), 4 * 1024 * 1024, Duration.ofSeconds(10), MuxerLimits.DEFAULTS, List.of(),
             AeadSelection.Choice.AUTO, WebSocketConfig.DEFAULTS, null, "wakurelay-p2p");
@@ -117,6 +127,12 @@ public record HostConfig(InetSocketAddress listenAddress, List<Multiaddr> announ
         if (ipColocationLimit < 0) {
             throw new IllegalArgumentException("ipColocationLimit must not be negative, was " + ipColocationLimit);
         }
+        if (subnetColocationLimit < 0) {
+            throw new IllegalArgumentException("subnetColocationLimit must not be negative, was "
+                    + subnetColocationLimit);
+        }
+        positive("gracePeriod", gracePeriod);
+        positive("idleTimeout", idleTimeout);
         positive("handshakeTimeout", handshakeTimeout);
         positive("firstBytesTimeout", firstBytesTimeout);
         positive("pingInterval", pingInterval);

@@ -26,6 +26,7 @@ final class HostConnection implements Connection {
     private final Multiaddr remoteAddress;
     private final Multiaddr localAddress;
     private final long establishedNanos = System.nanoTime();
+    private final ConnectionUse use = new ConnectionUse(establishedNanos);
     private final Sinks.Empty<Void> closed = Sinks.empty();
     private volatile String closeReason;
     private volatile boolean staticPeer;
@@ -134,6 +135,11 @@ final class HostConnection implements Connection {
 
     Channel channel() {
         return channel;
+    }
+
+    /** What the connection has been good for ({@link ConnectionTrimmer}). */
+    ConnectionUse use() {
+        return use;
     }
 
     boolean isStaticPeer() {

@@ -75,6 +75,9 @@ final class HostMetrics implements NoiseCounters {
         counter(REPLIES_DROPPED, "reply", IdentifyService.DROPPED_REPLY);
         MuxerEvents.READ_PAUSE_REASONS.forEach(r -> counter(READ_PAUSES, "reason", r));
         NEGOTIATION_FAILURES.forEach(r -> counter(NEGOTIATIONS_FAILED, "reason", r));
+        renegotiationsRefused = Counter.builder("libp2p.websocket.tls.renegotiations.refused")
+                .description("TLS renegotiations a /wss client asked for, refused by closing its connection")
+                .register(registry);
         overflowed = Counter.builder("libp2p.streams.overflowed")
                 .description("mplex streams reset because their paused reader buffered too much").register(registry);
     }
@@ -89,18 +92,22 @@ final class HostMetrics implements NoiseCounters {
     private static final String READ_PAUSES = "libp2p.read.pauses";
     private static final String WEBSOCKET_REFUSED = "libp2p.websocket.requests.refused";
     private static final String WEBSOCKET_PONG = "websocket_pong";
+    private final Counter renegotiationsRefused;
     private static final List<String> WEBSOCKET_VIOLATIONS = List.of(WebSocketException.TEXT_FRAME,
             WebSocketException.FRAME_TOO_LARGE, WebSocketException.PROTOCOL_ERROR);
     private static final List<String> HANDSHAKE_OUTCOMES = List.of("success", "timeout",
             FirstBytesDeadline.OUTCOME, UpgradeLifecycle.EVICTED, "negotiation_failed", "noise_failed",
             UpgradeLifecycle.KEY_REFUSED, "wrong_peer_id", "closed", "io_error", "error", UpgradeLifecycle.TLS_FAILED,
+            ConnectionUpgrader.WRITE_STALLED, WebSocketException.TLS_RENEGOTIATION,
             WebSocketException.UPGRADE_FAILED, WebSocketException.TEXT_FRAME, WebSocketException.FRAME_TOO_LARGE,
             WebSocketException.PROTOCOL_ERROR);
     private static final List<String> REJECTION_REASONS = List.of("too_many_connections",
-            "too_many_from_address", "shutting_down", "duplicate");
+            "too_many_from_address", "too_many_from_subnet", "shutting_down", "duplicate");
     private static final List<String> DISCONNECT_REASONS = List.of("closed_by_peer", "closed_locally",
             "ping_timeout", "duplicate", "shutting_down", "peer_removed", "io_error", "protocol_error",
-            ConnectionUpgrader.WRITE_STALLED, WebSocketException.TEXT_FRAME, WebSocketException.FRAME_TOO_LARGE,
+            ConnectionUpgrader.WRITE_STALLED, ConnectionTrimmer.UNIDENTIFIED, ConnectionTrimmer.NO_SHARED_PROTOCOL,
+            ConnectionTrimmer.IDLE, ConnectionTrimmer.EVICTED, WebSocketException.TLS_RENEGOTIATION,
+            WebSocketException.TEXT_FRAME, WebSocketException.FRAME_TOO_LARGE,
             WebSocketException.PROTOCOL_ERROR);
     private static final List<String> DIAL_OUTCOMES = List.of("success", "connect_failed",
             "handshake_failed", "no_slot", "refused");
@@ -230,6 +237,16 @@ final class HostMetrics implements NoiseCounters {
             @Override
             public void pongDropped() {
                 replyDropped(WEBSOCKET_PONG);
+            }
+
+            @Override
+            public void readPaused(String reason) {
+                counter(READ_PAUSES, "reason", reason).increment();
+            }
+
+            @Override
+            public void renegotiationRefused() {
+                renegotiationsRefused.increment();
             }
         };
     }

@@ -16,9 +16,12 @@ import io.wakurelay.p2p.wire.Frames;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.TreeSet;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
 import java.util.function.BiConsumer;
 import java.util.function.Supplier;
 
@@ -33,6 +36,12 @@ final class IdentifyService {
     static final String PUSH_PROTOCOL = "/ipfs/id/push/1.0.0";
     /** Larger than any honest identify (js-libp2p allows 8 KiB). */
     static final int MAX_MESSAGE_BYTES = 64 * 1024;
+    /**
+     * How long a peer has to answer identify (go-libp2p's and js-libp2p's identify timeout): after it the connection
+     * counts as unidentified ({@link ConnectionUse.Identify#FAILED}) until an answer comes after all (the stream is
+     * left to its own end: a late answer on a loaded machine still identifies the peer).
+     */
+    static final Duration TIMEOUT = Duration.ofSeconds(5);
     /** The {@code libp2p_replies_dropped_total} label of an identify not answered. */
     static final String DROPPED_REPLY = "identify";
 
@@ -84,10 +93,23 @@ final class IdentifyService {
         return stream -> reader((HostConnection) stream.connection());
     }
 
-    /** Asks the peer of {@code connection} who it is. */
+    /**
+     * Asks the peer of {@code connection} who it is, within {@link #TIMEOUT}; a refusal, a failure or no answer in
+     * time leaves the connection unidentified (an answer or a push may still come later).
+     */
     void identify(HostConnection connection) {
-        connection.openStream(PROTOCOL, reader(connection)).subscribe(null,
-                e -> log.debug("identify of {} failed: {}", connection.remotePeer(), e.toString()));
+        connection.openStream(PROTOCOL, reader(connection)).subscribe(null, e -> {
+            log.debug("identify of {} failed: {}", connection.remotePeer(), e.toString());
+            connection.use().identifyFailed();
+        });
+        ScheduledFuture<?> deadline = connection.executor().schedule(() -> {
+            if (connection.use().identify() == ConnectionUse.Identify.PENDING) {
+                log.debug("identify of {} not answered within {}", connection.remotePeer(), TIMEOUT);
+                connection.use().identifyFailed();
+            }
+        }, TIMEOUT.toNanos(), TimeUnit.NANOSECONDS);
+        // a closed connection is not held until its deadline (as ping's next tick, ClosedConnectionsTest)
+        connection.onClose().subscribe(null, e -> deadline.cancel(false), () -> deadline.cancel(false));
     }
 
     Identify identifyFor(HostConnection connection) {
@@ -157,6 +179,7 @@ final class IdentifyService {
                 message.hasProtocolVersion() ? message.getProtocolVersion() : previous.protocolVersion(),
                 observed != null ? observed : previous.observedAddress());
         connection.record(record);
+        connection.use().identified();
         onIdentified.accept(connection, record);
     }
 }

@@ -43,6 +43,7 @@ final class UpgradeLifecycle extends ChannelInboundHandlerAdapter {
 
     private final Promise<HostConnection> result;
     private final Duration deadline;
+    private ChannelHandlerContext ctx;
     private ScheduledFuture<?> timeout;
     private HostConnection connection;
 
@@ -53,6 +54,7 @@ final class UpgradeLifecycle extends ChannelInboundHandlerAdapter {
 
     @Override
     public void handlerAdded(ChannelHandlerContext ctx) {
+        this.ctx = ctx;
         timeout = ctx.executor().schedule(() -> fail(ctx, "timeout", "the handshake did not finish within " + deadline, null),
                 deadline.toNanos(), TimeUnit.NANOSECONDS);
     }
@@ -61,6 +63,19 @@ final class UpgradeLifecycle extends ChannelInboundHandlerAdapter {
         this.connection = connection;
         timeout.cancel(false);
         result.trySuccess(connection);
+    }
+
+    /**
+     * The socket took nothing of what waits for it for too long ({@link WriteStallGuard}): the handshake fails with
+     * {@code reason} as its outcome, or the upgraded connection closes with it as its reason. On the event loop.
+     */
+    void writeStalled(String reason) {
+        if (connection == null) {
+            fail(ctx, reason, "the peer took none of the bytes waiting for it", null);
+        } else {
+            connection.noteCloseReason(reason);
+            ctx.close();
+        }
     }
 
     @Override

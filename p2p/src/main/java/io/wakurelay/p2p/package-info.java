@@ -4,14 +4,18 @@
  * <li>{@link io.wakurelay.p2p.HostConfig}: listen and announce addresses, limits, static peers; {@code DEFAULTS}.</li>
  * <li>{@link io.wakurelay.p2p.Host}: start, accept and dial (TCP and WebSocket), protocols, peers, shutdown.</li>
  * <li>{@code AnnouncedAddresses}: what identify announces (bound addresses, a DNS name, --ext-multiaddr).</li>
- * <li>{@code ConnectionManager}: connection slots, the per-address limit, eviction of the longest handshake, one
- *     connection per peer id.</li>
+ * <li>{@code Dialer}: the host's dials, one attempt per peer at a time.</li>
+ * <li>{@code ConnectionManager}: connection slots, the per-address and per-subnet limits, eviction of the longest
+ *     handshake or of the connection the trimmer names, one connection per peer id.</li>
+ * <li>{@code ConnectionTrimmer}, {@code ConnectionUse}: which inbound connections are not worth their slot (pruned
+ *     after a grace period or an idle timeout, or given up for a newcomer); {@link io.wakurelay.p2p.PeerValues}: what
+ *     the layers above say to keep (ADR 0086).</li>
  * <li>{@code ConnectionUpgrader}: a socket's pipeline, from the transport's prelude (WebSocket) and
  *     multistream-select through Noise to the muxer.</li>
  * <li>{@code FirstBytesDeadline}: an inbound socket that sends nothing is cut off within seconds.</li>
  * <li>{@code ByteCounter}: the socket's bytes, counted.</li>
  * <li>{@code UpgradeLifecycle}: the handshake deadline, eviction, and each failure's counted outcome.</li>
- * <li>{@code WriteStallGuard}: an upgraded connection whose socket takes nothing for a while is closed.</li>
+ * <li>{@code WriteStallGuard}: a connection whose socket takes nothing for a while is closed (from its first byte).</li>
  * <li>{@link io.wakurelay.p2p.HandshakeException}: an upgrade that failed, with its outcome.</li>
  * <li>{@code HostConnection}: an upgraded connection to a proven peer (a {@code connection.Connection}).</li>
  * <li>{@link io.wakurelay.p2p.LengthPrefixedHandler}: a stream read as length-prefixed messages.</li>

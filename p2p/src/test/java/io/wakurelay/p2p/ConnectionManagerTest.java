@@ -49,7 +49,7 @@ class ConnectionManagerTest {
     }
 
     @Test
-    void anUpgradedConnectionIsNeverEvictedForANewcomer() throws Exception {
+    void aNewcomerFindingOnlyUpgradedConnectionsIsToldTheSlotsAreFullForTheTrimmerToChoose() throws Exception {
         Channel established = socket();
         Channel handshaking = socket();
         open(established, 2);
@@ -59,8 +59,47 @@ class ConnectionManagerTest {
         assertThat(open(socket(), 4)).isEqualTo(new ConnectionManager.Admission.Admitted(handshaking));
         Channel alsoEstablished = channels.get(2);
         assertThat(manager.upgraded(alsoEstablished)).isTrue();
-        assertThat(open(socket(), 5)).isEqualTo(new ConnectionManager.Admission.Refused(
-                ConnectionManager.Refusal.TOO_MANY_CONNECTIONS));
+        assertThat(open(socket(), 5)).isEqualTo(new ConnectionManager.Admission.Full());
+        assertThat(manager.sockets()).isEqualTo(2);
+    }
+
+    @Test
+    void oneSubnetMayHoldOnlyItsShareOfInboundSockets() throws Exception {
+        ConnectionManager m = new ConnectionManager(HostConfig.builder().maxConnections(20).reservedOutboundSlots(1)
+                .ipColocationLimit(5).subnetColocationLimit(3).build());
+        for (int i = 1; i <= 3; i++) {
+            assertThat(m.openInbound(socket(), InetAddress.getByName("10.1.2." + i)))
+                    .isInstanceOf(ConnectionManager.Admission.Admitted.class);
+        }
+        Channel fourth = socket();
+        assertThat(m.openInbound(fourth, InetAddress.getByName("10.1.2.200"))).isEqualTo(
+                new ConnectionManager.Admission.Refused(ConnectionManager.Refusal.TOO_MANY_FROM_SUBNET));
+        assertThat(m.openInbound(socket(), InetAddress.getByName("10.1.3.1")))
+                .as("the next /24").isInstanceOf(ConnectionManager.Admission.Admitted.class);
+        for (int i = 1; i <= 3; i++) {
+            assertThat(m.openInbound(socket(), InetAddress.getByName("2001:db8:0:1::" + i)))
+                    .isInstanceOf(ConnectionManager.Admission.Admitted.class);
+        }
+        assertThat(m.openInbound(socket(), InetAddress.getByName("2001:db8:0:1:ffff::9"))).as("the same /64")
+                .isEqualTo(new ConnectionManager.Admission.Refused(ConnectionManager.Refusal.TOO_MANY_FROM_SUBNET));
+        assertThat(m.openInbound(socket(), InetAddress.getByName("2001:db8:0:2::1"))).as("the next /64")
+                .isInstanceOf(ConnectionManager.Admission.Admitted.class);
+
+        m.closedInbound(channels.get(0));
+        assertThat(m.openInbound(fourth, InetAddress.getByName("10.1.2.200"))).as("a slot of the /24 given back")
+                .isInstanceOf(ConnectionManager.Admission.Admitted.class);
+    }
+
+    @Test
+    void loopbackAddressesAreExemptFromTheSubnetLimit() throws Exception {
+        ConnectionManager m = new ConnectionManager(HostConfig.builder().maxConnections(20).reservedOutboundSlots(1)
+                .ipColocationLimit(5).subnetColocationLimit(1).build());
+        for (int i = 1; i <= 4; i++) {
+            assertThat(m.openInbound(socket(), address(i))).isInstanceOf(ConnectionManager.Admission.Admitted.class);
+        }
+        assertThat(ConnectionManager.subnet(InetAddress.getByName("::1"))).isNull();
+        assertThat(ConnectionManager.subnet(InetAddress.getByName("10.0.0.1")))
+                .isNotEqualTo(ConnectionManager.subnet(InetAddress.getByName("0:a00::1")));
     }
 
     @Test

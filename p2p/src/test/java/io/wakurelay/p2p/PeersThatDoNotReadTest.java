@@ -1,7 +1,6 @@
 package io.wakurelay.p2p;
 
 import io.wakurelay.p2p.connection.Connection;
-import io.netty.buffer.PooledByteBufAllocator;
 import io.wakurelay.p2p.crypto.PrivateKey;
 import io.wakurelay.p2p.echo.EchoClient;
 import io.wakurelay.p2p.echo.EchoProtocol;
@@ -165,20 +164,7 @@ class PeersThatDoNotReadTest {
         assertThat(result.receivedSha256()).isEqualTo(result.sentSha256());
     }
 
-    /**
-     * The direct memory {@code PooledByteBufAllocator.DEFAULT} has handed out and not had back, in its chunks (what
-     * its threads' caches keep included). Its {@code usedDirectMemory()} counts whole 4 MiB chunks, one or more for
-     * each of the event loops' arenas, too coarse for a bound of a few MiB.
-     */
     private static long pooledBytesInUse() {
-        long used = 0;
-        for (var a : PooledByteBufAllocator.DEFAULT.metric().directArenas()) {
-            for (var list : a.chunkLists()) {
-                for (var c : list) {
-                    used += c.chunkSize() - c.freeBytes();
-                }
-            }
-        }
-        return used;
+        return TestHosts.pooledBytesInUse();
     }
 }

@@ -19,6 +19,14 @@ final class RawWebSocket implements Closeable {
     private final InputStream in;
 
     RawWebSocket(InetSocketAddress address) throws IOException {
+        this(address, 0);
+    }
+
+    /** @param receiveBufferBytes the socket's receive buffer, set before connecting (0: the system's) */
+    RawWebSocket(InetSocketAddress address, int receiveBufferBytes) throws IOException {
+        if (receiveBufferBytes > 0) {
+            socket.setReceiveBufferSize(receiveBufferBytes);
+        }
         socket.connect(address, 2000);
         socket.setSoTimeout(10_000);
         in = socket.getInputStream();

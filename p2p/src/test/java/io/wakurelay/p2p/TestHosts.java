@@ -71,6 +71,23 @@ final class TestHosts implements AutoCloseable {
         return g == null ? Double.NaN : g.value();
     }
 
+    /**
+     * The direct memory {@code PooledByteBufAllocator.DEFAULT} has handed out and not had back, in its chunks (what
+     * its threads' caches keep included). Its {@code usedDirectMemory()} counts whole 4 MiB chunks, one or more for
+     * each of the event loops' arenas, too coarse for a bound of a few MiB.
+     */
+    static long pooledBytesInUse() {
+        long used = 0;
+        for (var a : io.netty.buffer.PooledByteBufAllocator.DEFAULT.metric().directArenas()) {
+            for (var list : a.chunkLists()) {
+                for (var c : list) {
+                    used += c.chunkSize() - c.freeBytes();
+                }
+            }
+        }
+        return used;
+    }
+
     @Override
     public void close() {
         hosts.forEach(Host::close);

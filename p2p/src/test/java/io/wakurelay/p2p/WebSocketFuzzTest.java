@@ -40,6 +40,14 @@ class WebSocketFuzzTest {
                 @Override
                 public void pongDropped() {
                 }
+
+                @Override
+                public void readPaused(String reason) {
+                }
+
+                @Override
+                public void renegotiationRefused() {
+                }
             });
     private final Map<String, Integer> outcomes = new TreeMap<>();
 

@@ -7,7 +7,12 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import io.netty.handler.ssl.util.SelfSignedCertificate;
+
 import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -30,7 +35,10 @@ import static org.assertj.core.api.Assertions.assertThat;
  * {@link HostileRelaySteps} (every control kind, valid and invalid WakuMessages, known and unknown topics, duplicates,
  * RPCs packed to the limit, oversized and truncated frames): half of them anything ({@code CHAOTIC}), half control
  * floods only, for as long as the node keeps them ({@code CONTROL_FLOODER}); and {@code fuzz.slowReaders} peers join
- * the mesh and never read; all for {@code fuzz.seconds}.
+ * the mesh and never read; and, for issue 43's p2p rows, {@code fuzz.p2pAttackers} of each {@link P2pAttacker}
+ * persona: squatters that handshake and answer nothing (N1; the node's grace period is 2 s here), {@code /wss}
+ * sockets that ping without reading (N2) and {@code /wss} clients that renegotiate TLS (N5); all for
+ * {@code fuzz.seconds}.
  *
  * <p>Asserted: the node stays up and healthy; its heap after a full GC grows by less than {@link #HEAP_GROWTH}, its
  * Netty direct memory never passes {@link #DIRECT_PEAK}, and the direct buffers it has handed out come back to within
@@ -47,6 +55,7 @@ class HostilePeerFuzzTest {
     private static final int PEERS = Integer.getInteger("fuzz.peers", 4);
     private static final int SLOW_READERS = Integer.getInteger("fuzz.slowReaders", 1);
     private static final int SECONDS = Integer.getInteger("fuzz.seconds", 20);
+    private static final int P2P_ATTACKERS = Integer.getInteger("fuzz.p2pAttackers", 1);
     private static final String TOPIC = "/waku/2/rs/0/0";
     private static final String CONTENT = "/app/1/honest/proto";
     private static final Duration RPC_READ_TIMEOUT = Duration.ofSeconds(2);
@@ -66,13 +75,19 @@ class HostilePeerFuzzTest {
         System.out.printf("HostilePeerFuzzTest: seed %d, %d hostile peers and %d slow readers for %d s%n", SEED, PEERS,
                 SLOW_READERS, SECONDS);
         Set<String> delivered = ConcurrentHashMap.newKeySet();
-        try (WakuNode publisher = WakuNode.start(TestNodes.local(dir.resolve("publisher"))
+        SelfSignedCertificate cert = new SelfSignedCertificate("localhost");
+        int wssPort;
+        try (ServerSocket free = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            wssPort = free.getLocalPort();
+        }
+        try (AutoCloseable certFiles = cert::delete;
+             WakuNode publisher = WakuNode.start(TestNodes.local(dir.resolve("publisher"))
                 .host(TestNodes.host("127.0.0.2").build()).rest(null).archive(null).build());
              WakuNode receiver = WakuNode.start(TestNodes.local(dir.resolve("receiver"))
                      .host(TestNodes.host("127.0.0.3").build()).rest(null).archive(null).build());
              AutoCloseable tap = receiver.tap(e -> delivered.add(e.hash().toHex()));
-             NodeProcess target = NodeProcess.start(JVM, targetArgs(dir.resolve("target-data"), publisher, receiver), Duration.ofSeconds(60),
-                     dir.resolve("target.log"))) {
+             NodeProcess target = NodeProcess.start(JVM, targetArgs(dir.resolve("target-data"), publisher, receiver,
+                     cert, wssPort), Duration.ofSeconds(60), dir.resolve("target.log"))) {
             Http rest = new Http(target.restAddress());
             Http metrics = new Http(target.metricsAddress());
             Eventually.until("both honest peers are in the node's mesh", Duration.ofSeconds(30),
@@ -91,6 +106,16 @@ class HostilePeerFuzzTest {
                         persona, TOPIC, CONTENT, RPC_READ_TIMEOUT.multipliedBy(2), kindsSent, problems);
                 peers.add(peer);
                 threads.add(new Thread(peer, "fuzz-peer-" + i));
+            }
+            List<P2pAttacker> attackers = new ArrayList<>();
+            InetSocketAddress wss = new InetSocketAddress("127.0.0.1", wssPort);
+            for (int i = 0; i < P2P_ATTACKERS; i++) {
+                for (P2pAttacker.Persona persona : P2pAttacker.Persona.values()) {
+                    P2pAttacker a = new P2pAttacker(persona, target.multiaddr(), wss, "127.0.0." + (40 + i),
+                            SEED + 100 * i + persona.ordinal(), Duration.ofSeconds(SECONDS), kindsSent, problems);
+                    attackers.add(a);
+                    threads.add(new Thread(a, "p2p-attacker-" + persona + "-" + i));
+                }
             }
             AtomicBoolean publishing = new AtomicBoolean(true);
             Thread honest = new Thread(() -> publish(publisher, publishing, published, problems), "honest-publisher");
@@ -125,7 +150,7 @@ class HostilePeerFuzzTest {
             List<String> unseen = new ArrayList<>();
             for (String kind : kindsSent) {
                 String shownBy = FuzzMetrics.SHOWN_BY.get(kind);
-                if (shownBy != null && FuzzMetrics.sum(exposition, shownBy) <= 0) {
+                if (shownBy != null && FuzzMetrics.shown(exposition, shownBy) <= 0) {
                     unseen.add(kind + " (" + shownBy + ")");
                 }
             }
@@ -141,6 +166,17 @@ class HostilePeerFuzzTest {
                     FuzzMetrics.sum(exposition, "waku_relay_peer_drops_total{kind=\"message\""),
                     FuzzMetrics.sum(exposition, "waku_relay_peer_drops_total{kind=\"control\""),
                     FuzzMetrics.sum(exposition, "waku_relay_control_ignored_total{kind=\"graft\",reason=\"rpc_limit\""));
+            System.out.printf("HostilePeerFuzzTest: p2p attackers (%s): squatters pruned %.0f, evicted %.0f; WebSocket "
+                            + "pongs dropped %.0f, reads paused %.0f, wss sockets closed at the deadline %.0f or stalled "
+                            + "%.0f; TLS renegotiations refused %.0f%n",
+                    attackers.stream().map(a -> a.rounds() + "").toList(),
+                    FuzzMetrics.sum(exposition, "libp2p_disconnects_total{reason=\"unidentified\""),
+                    FuzzMetrics.sum(exposition, "libp2p_disconnects_total{reason=\"evicted\""),
+                    FuzzMetrics.sum(exposition, "libp2p_replies_dropped_total{reply=\"websocket_pong\""),
+                    FuzzMetrics.sum(exposition, "libp2p_read_pauses_total{reason=\"unwritable\""),
+                    FuzzMetrics.sum(exposition, "libp2p_handshakes_total{outcome=\"timeout\",transport=\"wss\""),
+                    FuzzMetrics.sum(exposition, "libp2p_handshakes_total{outcome=\"write_stalled\",transport=\"wss\""),
+                    FuzzMetrics.sum(exposition, "libp2p_websocket_tls_renegotiations_refused_total"));
             assertThat(unseen).as("attacks sent but not in the node's metrics").isEmpty();
             if (PEERS > 0) {
                 assertThat(FuzzMetrics.sum(exposition, "waku_relay_peer_disconnects_total{reason=\"graylisted\""))
@@ -161,11 +197,15 @@ class HostilePeerFuzzTest {
         }
     }
 
-    private static List<String> targetArgs(Path data, WakuNode publisher, WakuNode receiver) {
+    private static List<String> targetArgs(Path data, WakuNode publisher, WakuNode receiver,
+                                           SelfSignedCertificate cert, int wssPort) {
         return List.of("--data-dir", data.toString(), "--listen-address", "127.0.0.1", "--tcp-port", "0", "--rest-port", "0",
                 "--metrics-server-port", "0", "--staticnode", publisher.multiaddr() + "," + receiver.multiaddr(),
                 "--relay-rpc-timeout", RPC_READ_TIMEOUT.toMillis() + "ms", "--peer-queue-messages", "256",
-                "--peer-queue-size", "2MiB", "--peer-max-drops", "20");
+                "--peer-queue-size", "2MiB", "--peer-max-drops", "20", "--connection-grace-period", "2s",
+                "--websocket-secure-support", "--websocket-port", String.valueOf(wssPort),
+                "--websocket-secure-cert-path", cert.certificate().toString(),
+                "--websocket-secure-key-path", cert.privateKey().toString());
     }
 
     private static String metricLines(Http metrics, String name) {

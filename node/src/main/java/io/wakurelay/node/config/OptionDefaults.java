@@ -61,6 +61,9 @@ final class OptionDefaults {
         d.put("--peer-store-capacity", String.valueOf(node.peerManager().storeCapacity()));
         d.put("--reserved-outbound-slots", String.valueOf(host.reservedOutboundSlots()));
         d.put("--ip-colocation-limit", String.valueOf(host.ipColocationLimit()));
+        d.put("--subnet-colocation-limit", String.valueOf(host.subnetColocationLimit()));
+        d.put("--connection-grace-period", DurationText.format(host.gracePeriod()));
+        d.put("--connection-idle-timeout", DurationText.format(host.idleTimeout()));
         d.put("--handshake-timeout", DurationText.format(host.handshakeTimeout()));
         d.put("--aead-provider", host.aead().label());
         d.put("--ping-interval", DurationText.format(host.pingInterval()));

@@ -229,7 +229,7 @@ public abstract class MuxerSession extends ChannelDuplexHandler {
     @Override
     public void handlerAdded(ChannelHandlerContext ctx) {
         this.ctx = ctx;
-        this.readPauses = new ReadPauses(ctx.channel().config(), events);
+        this.readPauses = ReadPauses.of(ctx.channel(), events::readPaused);
     }
 
     @Override

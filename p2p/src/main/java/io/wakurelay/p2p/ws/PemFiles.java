@@ -1,43 +1,35 @@
 package io.wakurelay.p2p.ws;
 
-import org.bouncycastle.asn1.ASN1Sequence;
-import org.bouncycastle.asn1.DERNull;
-import org.bouncycastle.asn1.pkcs.PKCSObjectIdentifiers;
 import org.bouncycastle.asn1.pkcs.PrivateKeyInfo;
-import org.bouncycastle.asn1.sec.ECPrivateKey;
-import org.bouncycastle.asn1.x509.AlgorithmIdentifier;
-import org.bouncycastle.asn1.x9.X9ObjectIdentifiers;
+import org.bouncycastle.cert.X509CertificateHolder;
+import org.bouncycastle.cert.jcajce.JcaX509CertificateConverter;
+import org.bouncycastle.openssl.PEMEncryptedKeyPair;
+import org.bouncycastle.openssl.PEMKeyPair;
+import org.bouncycastle.openssl.PEMParser;
+import org.bouncycastle.openssl.jcajce.JcaPEMKeyConverter;
+import org.bouncycastle.pkcs.PKCS8EncryptedPrivateKeyInfo;
 
-import java.io.ByteArrayInputStream;
 import java.io.IOException;
-import java.io.InputStream;
+import java.io.Reader;
+import java.io.StringReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.GeneralSecurityException;
-import java.security.KeyFactory;
 import java.security.PrivateKey;
 import java.security.Signature;
-import java.security.cert.CertificateException;
-import java.security.cert.CertificateFactory;
 import java.security.cert.X509Certificate;
-import java.security.spec.PKCS8EncodedKeySpec;
 import java.util.ArrayList;
-import java.util.Base64;
 import java.util.List;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /**
  * Reads the PEM files of a TLS server (what certbot writes: {@code fullchain.pem} and {@code privkey.pem}; what
- * {@code openssl req -x509} writes) and of trusted certificates. Private keys are read as PKCS#8
- * ({@code BEGIN PRIVATE KEY}), PKCS#1 RSA ({@code BEGIN RSA PRIVATE KEY}) or SEC1 EC ({@code BEGIN EC PRIVATE KEY});
- * an encrypted key is refused. Every error says which file and what is wrong with it.
+ * {@code openssl req -x509} writes) and of trusted certificates, with BouncyCastle's {@code PEMParser}. Private keys
+ * are read as PKCS#8 ({@code BEGIN PRIVATE KEY}), PKCS#1 RSA ({@code BEGIN RSA PRIVATE KEY}) or SEC1 EC
+ * ({@code BEGIN EC PRIVATE KEY}), of RSA, EC or Ed25519; an encrypted key is refused. Every error says which file and
+ * what is wrong with it.
  */
 public final class PemFiles {
-    private static final Pattern BLOCK = Pattern.compile(
-            "-----BEGIN ([A-Z0-9 ]+)-----\\s*([A-Za-z0-9+/=\\s]+?)\\s*-----END \\1-----");
-
     private PemFiles() {
     }
 
@@ -61,84 +53,59 @@ public final class PemFiles {
 
     /** The certificates of a PEM file, in file order; at least one. */
     public static List<X509Certificate> certificates(Path path) {
-        byte[] bytes = read(path, "certificate");
-        try (InputStream in = new ByteArrayInputStream(bytes)) {
-            List<X509Certificate> out = new ArrayList<>();
-            CertificateFactory.getInstance("X.509").generateCertificates(in)
-                    .forEach(c -> out.add((X509Certificate) c));
-            if (out.isEmpty()) {
-                throw new IllegalArgumentException(path
-                        + " holds no certificate (expected PEM: -----BEGIN CERTIFICATE-----)");
+        List<X509Certificate> out = new ArrayList<>();
+        JcaX509CertificateConverter converter = new JcaX509CertificateConverter();
+        for (Object o : objects(path, "certificate")) {
+            if (o instanceof X509CertificateHolder holder) {
+                try {
+                    out.add(converter.getCertificate(holder));
+                } catch (GeneralSecurityException e) {
+                    throw new IllegalArgumentException(path + " is not a PEM certificate file: " + e.getMessage(), e);
+                }
             }
-            return out;
-        } catch (CertificateException | IOException e) {
-            throw new IllegalArgumentException(path + " is not a PEM certificate file: " + e.getMessage(), e);
         }
+        if (out.isEmpty()) {
+            throw new IllegalArgumentException(path + " holds no certificate (expected PEM: -----BEGIN CERTIFICATE-----)");
+        }
+        return out;
     }
 
-    /** The private key of a PEM file. */
+    /** The private key of a PEM file: its first key (an {@code EC PARAMETERS} block before it is skipped). */
     public static PrivateKey privateKey(Path path) {
-        String text = new String(read(path, "private key"), StandardCharsets.US_ASCII);
-        Matcher m = BLOCK.matcher(text);
-        while (m.find()) {
-            String type = m.group(1);
-            byte[] der;
+        JcaPEMKeyConverter converter = new JcaPEMKeyConverter();
+        for (Object o : objects(path, "private key")) {
             try {
-                der = Base64.getMimeDecoder().decode(m.group(2));
-            } catch (IllegalArgumentException e) {
-                throw new IllegalArgumentException(path + ": the " + type + " block is not valid base64", e);
+                if (o instanceof PrivateKeyInfo pkcs8) {
+                    return converter.getPrivateKey(pkcs8);
+                }
+                if (o instanceof PEMKeyPair pkcs1OrSec1) {
+                    return converter.getKeyPair(pkcs1OrSec1).getPrivate();
+                }
+            } catch (IOException | RuntimeException e) {
+                throw new IllegalArgumentException(path + ": the private key does not parse: " + e.getMessage()
+                        + " (RSA, EC and Ed25519 keys are read)", e);
             }
-            switch (type) {
-                case "PRIVATE KEY":
-                    return pkcs8(path, der);
-                case "RSA PRIVATE KEY":
-                    return pkcs8(path, wrap(new AlgorithmIdentifier(PKCSObjectIdentifiers.rsaEncryption,
-                            DERNull.INSTANCE), der));
-                case "EC PRIVATE KEY":
-                    ECPrivateKey ec = ECPrivateKey.getInstance(ASN1Sequence.getInstance(der));
-                    if (ec.getParametersObject() == null) {
-                        throw new IllegalArgumentException(path + ": the EC private key does not name its curve");
-                    }
-                    return pkcs8(path, wrap(new AlgorithmIdentifier(X9ObjectIdentifiers.id_ecPublicKey,
-                            ec.getParametersObject()), der));
-                case "ENCRYPTED PRIVATE KEY":
-                    throw new IllegalArgumentException(path + " holds an encrypted private key; give it unencrypted "
-                            + "(openssl pkcs8 -in " + path + " -nocrypt -topk8 -out key.pem)");
-                default:
-                    // e.g. EC PARAMETERS before an EC key: skip it
+            if (o instanceof PKCS8EncryptedPrivateKeyInfo || o instanceof PEMEncryptedKeyPair) {
+                throw new IllegalArgumentException(path + " holds an encrypted private key; give it unencrypted "
+                        + "(openssl pkcs8 -in " + path + " -nocrypt -topk8 -out key.pem)");
             }
         }
         throw new IllegalArgumentException(path + " holds no PEM private key (expected -----BEGIN PRIVATE KEY-----, "
                 + "BEGIN RSA PRIVATE KEY or BEGIN EC PRIVATE KEY)");
     }
 
-    private static byte[] wrap(AlgorithmIdentifier algorithm, byte[] der) {
-        try {
-            return new PrivateKeyInfo(algorithm, org.bouncycastle.asn1.ASN1Primitive.fromByteArray(der)).getEncoded();
-        } catch (IOException e) {
-            throw new IllegalArgumentException("a private key that is not DER: " + e.getMessage(), e);
-        }
-    }
-
-    private static PrivateKey pkcs8(Path path, byte[] der) {
-        String algorithm;
-        try {
-            String oid = PrivateKeyInfo.getInstance(der).getPrivateKeyAlgorithm().getAlgorithm().getId();
-            algorithm = switch (oid) {
-                case "1.2.840.113549.1.1.1" -> "RSA";
-                case "1.2.840.10045.2.1" -> "EC";
-                case "1.3.101.112" -> "Ed25519";
-                default -> throw new IllegalArgumentException(path + ": a private key of algorithm " + oid
-                        + " (RSA, EC and Ed25519 keys are read)");
-            };
-            return KeyFactory.getInstance(algorithm).generatePrivate(new PKCS8EncodedKeySpec(der));
-        } catch (GeneralSecurityException | RuntimeException e) {
-            if (e instanceof IllegalArgumentException iae && iae.getMessage() != null
-                    && iae.getMessage().startsWith(path.toString())) {
-                throw iae;
+    /** Every PEM object of a file, in file order. */
+    private static List<Object> objects(Path path, String what) {
+        String text = read(path, what);
+        List<Object> out = new ArrayList<>();
+        try (Reader reader = new StringReader(text); PEMParser parser = new PEMParser(reader)) {
+            for (Object o = parser.readObject(); o != null; o = parser.readObject()) {
+                out.add(o);
             }
-            throw new IllegalArgumentException(path + ": the private key does not parse: " + e.getMessage(), e);
+        } catch (IOException | RuntimeException e) {
+            throw new IllegalArgumentException(path + " is not a PEM " + what + " file: " + e.getMessage(), e);
         }
+        return out;
     }
 
     private static boolean matches(PrivateKey key, X509Certificate cert) {
@@ -162,9 +129,9 @@ public final class PemFiles {
         }
     }
 
-    private static byte[] read(Path path, String what) {
+    private static String read(Path path, String what) {
         try {
-            return Files.readAllBytes(path);
+            return Files.readString(path, StandardCharsets.ISO_8859_1);
         } catch (IOException e) {
             throw new IllegalArgumentException("cannot read the " + what + " file " + path + ": " + e, e);
         }

@@ -10,6 +10,15 @@ public interface WebSocketEvents {
     /** An HTTP request on the WebSocket port was refused, for one of {@link #REFUSAL_REASONS}. */
     void requestRefused(String reason);
 
-    /** A peer's WebSocket ping was not answered: its connection was past its write high water mark. */
+    /**
+     * A peer's WebSocket ping was not answered: a pong to it was still waiting to be written, or its connection was
+     * past its write high water mark.
+     */
     void pongDropped();
+
+    /** A TLS client's renegotiation was refused and its connection closed ({@code TlsRenegotiationGuard}). */
+    void renegotiationRefused();
+
+    /** Reading the connection paused (a {@code ReadPauses} reason's label): a ping came while it was unwritable. */
+    void readPaused(String reason);
 }

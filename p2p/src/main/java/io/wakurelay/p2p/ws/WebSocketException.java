@@ -14,6 +14,8 @@ public final class WebSocketException extends IOException {
     public static final String FRAME_TOO_LARGE = "websocket_frame_too_large";
     /** Any other broken framing (an unmasked client frame, a bad opcode, a fragmented control frame, …). */
     public static final String PROTOCOL_ERROR = "websocket_protocol_error";
+    /** A TLS client asked to renegotiate on the {@code /wss} listener ({@code TlsRenegotiationGuard}). */
+    public static final String TLS_RENEGOTIATION = "tls_renegotiation";
     /** Our HTTP upgrade request was not answered with 101 (dialling), or a peer's was refused (listening). */
     public static final String UPGRADE_FAILED = "websocket_upgrade_failed";
 

@@ -13,18 +13,24 @@ import io.netty.handler.codec.http.websocketx.PongWebSocketFrame;
 import io.netty.handler.codec.http.websocketx.TextWebSocketFrame;
 import io.netty.handler.codec.http.websocketx.WebSocketCloseStatus;
 import io.netty.util.ReferenceCountUtil;
+import io.wakurelay.p2p.mux.ReadPauses;
 
 /**
  * Turns an upgraded WebSocket into the byte stream libp2p's upgrade runs on: the payload of each binary frame (and
  * of its continuations) goes on as it is, every buffer written goes out as one binary frame. A ping is answered
- * with a pong while the connection takes writes (otherwise counted and dropped, as the host's other replies are); a
- * close frame closes the connection, and closing it sends one. A text frame, a frame over the bound or broken
+ * with a pong as go-yamux and this host's yamux answer theirs: at most one pong waits to be written, and none while
+ * the connection is past its write high water mark (a ping then is counted and dropped, as the host's other replies
+ * are, and reading pauses until the connection is writable again: {@link ReadPauses.Reason#UNWRITABLE}); so a peer
+ * that pings without reading the pongs gets at most one queued (issue 43, N2). A close frame closes the connection,
+ * and closing it sends one. A text frame, a frame over the bound or broken
  * framing ends the connection with a {@link WebSocketException} naming why, after a close frame with the matching
  * status (1003, 1009, 1002).
  */
 final class WebSocketFrames extends ChannelDuplexHandler {
     private final WebSocketEvents events;
     private boolean inTextMessage;
+    /** A pong was written and has not reached the socket yet. */
+    private boolean pongPending;
     private boolean closeSent;
     private WebSocketCloseStatus closeStatus = WebSocketCloseStatus.NORMAL_CLOSURE;
 
@@ -45,12 +51,7 @@ final class WebSocketFrames extends ChannelDuplexHandler {
             violation(ctx, WebSocketException.TEXT_FRAME, WebSocketCloseStatus.INVALID_MESSAGE_TYPE,
                     "a text frame: libp2p over WebSocket carries binary frames only");
         } else if (msg instanceof PingWebSocketFrame ping) {
-            if (ctx.channel().isWritable()) {
-                ctx.writeAndFlush(new PongWebSocketFrame(ping.content()));
-            } else {
-                ping.release();
-                events.pongDropped();
-            }
+            pinged(ctx, ping);
         } else if (msg instanceof PongWebSocketFrame pong) {
             pong.release();
         } else if (msg instanceof CloseWebSocketFrame close) {
@@ -60,6 +61,28 @@ final class WebSocketFrames extends ChannelDuplexHandler {
         } else {
             ctx.fireChannelRead(msg);
         }
+    }
+
+    private void pinged(ChannelHandlerContext ctx, PingWebSocketFrame ping) {
+        if (!ctx.channel().isWritable()) {
+            ping.release();
+            events.pongDropped();
+            ReadPauses.of(ctx.channel(), events::readPaused).hold(ReadPauses.Reason.UNWRITABLE);
+        } else if (pongPending) {
+            ping.release();
+            events.pongDropped();
+        } else {
+            pongPending = true;
+            ctx.writeAndFlush(new PongWebSocketFrame(ping.content())).addListener(f -> pongPending = false);
+        }
+    }
+
+    @Override
+    public void channelWritabilityChanged(ChannelHandlerContext ctx) {
+        if (ctx.channel().isWritable()) {
+            ReadPauses.of(ctx.channel(), events::readPaused).release(ReadPauses.Reason.UNWRITABLE);
+        }
+        ctx.fireChannelWritabilityChanged();
     }
 
     private static void data(ChannelHandlerContext ctx, ByteBuf payload) {

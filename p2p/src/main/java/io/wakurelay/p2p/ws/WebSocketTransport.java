@@ -80,6 +80,7 @@ public final class WebSocketTransport {
      */
     public void installListening(ChannelPipeline pipeline, String before, Runnable ready) {
         if (serverTls != null) {
+            pipeline.addBefore(before, "tls-renegotiation", new TlsRenegotiationGuard(events));
             pipeline.addBefore(before, "tls", serverTls.newHandler(pipeline.channel().alloc()));
         }
         pipeline.addBefore(before, "http-codec", new HttpServerCodec(4096, MAX_HEADER_BYTES, 8192));

@@ -18,6 +18,10 @@ import org.junit.jupiter.api.Test;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelOutboundHandlerAdapter;
+import io.netty.channel.ChannelPromise;
+import io.netty.util.ReferenceCountUtil;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -25,7 +29,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 /** {@link WebSocketFrames} on an {@link EmbeddedChannel}: frames to bytes and back, and what it refuses. */
 class WebSocketFramesTest {
     private final List<String> events = new ArrayList<>();
-    private final EmbeddedChannel channel = new EmbeddedChannel(new WebSocketFrames(new WebSocketEvents() {
+    private final WebSocketEvents counting = new WebSocketEvents() {
         @Override
         public void requestRefused(String reason) {
             events.add("refused " + reason);
@@ -35,7 +39,18 @@ class WebSocketFramesTest {
         public void pongDropped() {
             events.add("pong dropped");
         }
-    }));
+
+        @Override
+        public void readPaused(String reason) {
+            events.add("read paused " + reason);
+        }
+
+        @Override
+        public void renegotiationRefused() {
+            events.add("renegotiation refused");
+        }
+    };
+    private final EmbeddedChannel channel = new EmbeddedChannel(new WebSocketFrames(counting));
 
     @AfterEach
     void close() {
@@ -110,7 +125,38 @@ class WebSocketFramesTest {
         assertThat(channel.isWritable()).isFalse();
         channel.writeInbound(new PingWebSocketFrame(bytes("p2")));
 
-        assertThat(events).containsExactly("pong dropped");
+        assertThat(events).containsExactly("pong dropped", "read paused unwritable");
+        assertThat(channel.config().isAutoRead()).as("reading paused while unwritable").isFalse();
+        channel.flush();
+        channel.releaseOutbound();
+        assertThat(channel.isWritable()).isTrue();
+        assertThat(channel.config().isAutoRead()).as("reading again once writable").isTrue();
+    }
+
+    @Test
+    void atMostOnePongWaitsToBeWrittenAndPingsMeanwhileAreDropped() {
+        List<ChannelPromise> held = new ArrayList<>();
+        EmbeddedChannel slow = new EmbeddedChannel(new ChannelOutboundHandlerAdapter() {
+            @Override
+            public void write(ChannelHandlerContext ctx, Object msg, ChannelPromise promise) {
+                ReferenceCountUtil.release(msg);
+                held.add(promise); // the socket takes nothing: the write stays pending
+            }
+        }, new WebSocketFrames(counting));
+        try {
+            for (int i = 0; i < 3; i++) {
+                slow.writeInbound(new PingWebSocketFrame(bytes("p" + i)));
+            }
+            assertThat(held).hasSize(1);
+            assertThat(events).containsExactly("pong dropped", "pong dropped");
+
+            held.get(0).setSuccess();
+            slow.writeInbound(new PingWebSocketFrame(bytes("p3")));
+            assertThat(held).as("answered once the pong was written").hasSize(2);
+            held.get(1).setSuccess();
+        } finally {
+            slow.finishAndReleaseAll();
+        }
     }
 
     @Test
