@@ -28,9 +28,9 @@ import java.util.regex.Pattern;
  * @param rootPollInterval          how often the roots are read from the chain (nwaku's 5 s)
  * @param unknownRootRefreshInterval at most one extra read per this interval, made when a message names a root not in
  *                                  the window
- * @param nullifiersPerEpoch        nullifiers remembered per epoch (at most 32 bytes each, 43 bytes a slot at worst);
- *                                  past it a further valid message of that epoch is dropped without penalty and
- *                                  counted. The Waku Network's contract caps all memberships together at 160,000
+ * @param nullifiersPerEpoch        nullifiers remembered per epoch, and twice that over all epochs kept (32 bytes a
+ *                                  slot: 16 MiB for a full epoch); past it a further valid message is dropped without
+ *                                  penalty and counted. The Waku Network's contract caps all memberships together at 160,000
  *                                  messages per epoch, so 200,000 is never reached by honest traffic
  */
 @RecordBuilder

@@ -11,10 +11,10 @@ import java.util.TreeMap;
  * still map to, so that a double signal across an epoch boundary is still caught (nwaku keeps only the current epoch
  * and forgets the previous one during the first seconds of each); older epochs are dropped as the clock moves.
  *
- * <p>Bounded: at most {@code perEpoch} nullifiers per epoch. The membership contract caps the rate limits of all
- * memberships together (160,000 messages per epoch on The Waku Network), so an epoch that fills its log has seen more
- * valid messages than the network can carry; {@link #record} then answers {@link Outcome#FULL} and the caller drops the
- * message without penalty. Nullifiers are kept whole (32 bytes) in an open-addressing table per epoch that grows with
+ * <p>Bounded: at most {@code perEpoch} nullifiers per epoch, and twice that over all the epochs kept (short epochs keep
+ * many: 43 of 1 s). The membership contract caps the rate limits of all memberships together (160,000 messages per
+ * epoch on The Waku Network), so an epoch that fills its log has seen more valid messages than the network can carry;
+ * {@link #record} then answers {@link Outcome#FULL} and the caller drops the message without penalty. Nullifiers are kept whole (32 bytes) in an open-addressing table per epoch that grows with
  * use, 32 bytes per slot, so an idle node holds almost nothing.
  */
 final class NullifierLog {
@@ -55,7 +55,7 @@ final class NullifierLog {
         }
         forgetBefore(Math.floorDiv(nowNanos - reachNanos, epochNanos));
         EpochTable table = epochs.computeIfAbsent(epoch, e -> new EpochTable());
-        Outcome outcome = table.add(nullifier, perEpoch);
+        Outcome outcome = table.add(nullifier, Math.min(perEpoch, table.count + 2 * perEpoch - size));
         if (outcome == Outcome.LOGGED) {
             size++;
         }
@@ -87,6 +87,7 @@ final class NullifierLog {
         private boolean zeroLogged; // the all-zero nullifier cannot sit in a slot, whose emptiness is all zeros
         private int count;
 
+        /** Adds the nullifier unless known, or unless this table holds {@code capacity} already. */
         Outcome add(byte[] nullifier, int capacity) {
             long a = word(nullifier, 0), b = word(nullifier, 8), c = word(nullifier, 16), d = word(nullifier, 24);
             if ((a | b | c | d) == 0) {

@@ -68,6 +68,25 @@ class NullifierLogTest {
     }
 
     @Test
+    void allTheEpochsKeptTogetherHoldAtMostTwiceOneEpochsBound() {
+        // epochs of 1 s with a gap of 20 s keep 43 epochs: the bound over all of them is what bounds the memory
+        NullifierLog shortEpochs = new NullifierLog(3, 1, Duration.ofSeconds(20));
+        long now = EPOCH_START;
+        int logged = 0;
+        for (int epoch = 0; epoch < 10; epoch++) {
+            for (int i = 0; i < 3; i++) {
+                if (shortEpochs.record(now / S + epoch, nullifier(1000 * epoch + i), now) == LOGGED) {
+                    logged++;
+                }
+            }
+        }
+        assertThat(logged).isEqualTo(6);
+        assertThat(shortEpochs.size()).isEqualTo(6);
+        assertThat(shortEpochs.record(now / S + 20, nullifier(5000), now)).isEqualTo(FULL);
+        assertThat(shortEpochs.record(now / S, nullifier(0), now)).as("a known one is still spam").isEqualTo(SEEN);
+    }
+
+    @Test
     void manyNullifiersAreAllFoundAfterTheTableGrows() {
         NullifierLog big = new NullifierLog(50_000, 600, Duration.ofSeconds(20));
         Random random = new Random(42);
