@@ -149,7 +149,9 @@ public final class WakuNode implements NodeStatus, AutoCloseable {
             components.add("lightpush client", lightpushClient, lightpushClient::shutdown, lightpushClient);
             FilterMessageCache filterCache = FilterMessageCache.of(config.rest());
             filterCache.bind(metrics.registry());
-            FilterClient filterClient = FilterClient.start(services.filterClient(), host,
+            // pushed messages pass the rules relayed ones pass: the relay's limits
+            FilterClient filterClient = FilterClient.start(services.filterClient().toBuilder()
+                            .limits(config.relay().limits()).build(), host,
                     (topic, message) -> cachePush(mapper, filterCache, topic, message), metrics.registry());
             components.add("filter client", filterClient, filterClient::shutdown, filterClient);
             NodePeerExchange peerExchange = NodePeerExchange.start(services.peerExchange(), config.peerManager(),
