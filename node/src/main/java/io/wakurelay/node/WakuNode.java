@@ -96,6 +96,9 @@ public final class WakuNode implements NodeStatus, AutoCloseable {
             MetricsConfig metricsConfig = config.metrics();
             this.metricsServer = metricsConfig == null ? null : components.add("metrics server",
                     MetricsServer.start(metricsConfig, metrics::scrape));
+            if (metricsServer != null) {
+                metricsServer.bind(metrics.registry());
+            }
             PrivateKey key = config.nodeKey() != null ? config.nodeKey() : NodeKey.loadOrCreate(config.dataDir());
             // without relay nothing would reach an archive (an edge node asks --storenode instead)
             this.archive = config.archive() == null || !config.edge().relay() ? null

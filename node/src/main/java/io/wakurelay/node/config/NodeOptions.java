@@ -371,8 +371,8 @@ public final class NodeOptions {
     List<String> restAllowOrigins = new ArrayList<>();
 
     @Option(names = "--rest-allow-host", paramLabel = "NAME", split = ",",
-            description = "host name accepted in the Host header of REST requests besides the bound IP address and localhost "
-                    + "(repeatable; * accepts any); other names are refused, which defeats DNS rebinding")
+            description = "host name accepted in the Host header of REST and /metrics requests besides the bound IP address "
+                    + "and localhost (repeatable; * accepts any); other names are refused, which defeats DNS rebinding")
     List<String> restAllowHosts = new ArrayList<>();
 
     @Option(names = "--metrics-server", paramLabel = "BOOL", arity = "0..1", fallbackValue = "true", showDefaultValue = CommandLine.Help.Visibility.ALWAYS, description = "serve /metrics")
@@ -464,8 +464,8 @@ public final class NodeOptions {
                 .streamBufferBytes(ByteSize.parse(restStreamBufferSize)).streamsMemoryBytes(ByteSize.parse(restStreamsMemory))
                 .allowOrigins(restAllowOrigins).allowHosts(restAllowHosts)
                 .contentTopics(contentTopicOptions.contentTopics()).build());
-        MetricsConfig metrics = !metricsServer ? null : option("metrics options",
-                () -> defaults.metrics().toBuilder().address(metricsAddress).port(shifted(metricsPort)).build());
+        MetricsConfig metrics = !metricsServer ? null : option("metrics options", () -> defaults.metrics().toBuilder()
+                .address(metricsAddress).port(shifted(metricsPort)).allowHosts(restAllowHosts).build());
         StoreLimits storeLimits = option("--store-max-queries/--store-max-page-bytes",
                 () -> new StoreLimits(storeMaxQueries, ByteSize.parse(storeMaxPageBytes)));
         node.rest(restConfig).metrics(metrics).store(storeLimits)
