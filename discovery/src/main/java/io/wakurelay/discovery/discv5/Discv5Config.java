@@ -13,8 +13,9 @@ import java.util.List;
  * @param bootstrap              records put in the table at start and pinged
  * @param sessions               session keys kept (least recently used go first)
  * @param challenges             WHOAREYOU challenges awaiting a handshake; one younger than the request timeout is
- *                               never pushed out by a newcomer, so it must hold a request timeout of
- *                               {@code whoareyouPerSecond} and its burst ({@link RecipientHandshakes})
+ *                               never pushed out by a newcomer (who then gets none): the defaults hold a request
+ *                               timeout of {@code whoareyouPerSecond} and its burst (640 of 1,024), so that this does
+ *                               not happen ({@link RecipientHandshakes})
  * @param pendingRequests        our requests awaiting an answer; a request past it fails at once
  * @param packetsPerSecond       per source (an IPv4 address or an IPv6 /64, whatever the port: {@link SourcePrefix}):
  *                               the packets taken in a second on average (a bucket of twice that absorbs bursts);
@@ -52,11 +53,8 @@ public record Discv5Config(InetSocketAddress bind, List<Enr> bootstrap, int sess
             throw new IllegalArgumentException("discv5's packet and WHOAREYOU rates and its rate-limited sources must be"
                     + " at least 1, were " + packetsPerSecond + ", " + whoareyouPerSecond + " and " + rateLimitedSources);
         }
-        double inFlight = whoareyouPerSecond * (requestTimeout.toNanos() / 1e9) + whoareyouBurst(whoareyouPerSecond);
-        if (challenges < inFlight) {
-            throw new IllegalArgumentException("discv5's challenge table (" + challenges + ") must hold the WHOAREYOUs"
-                    + " of a request timeout (" + requestTimeout.toMillis() + " ms at " + whoareyouPerSecond
-                    + "/s, and the burst: " + (long) Math.ceil(inFlight) + ")");
+        if (challenges < 1) {
+            throw new IllegalArgumentException("discv5's challenge table needs room for one, was " + challenges);
         }
         if (tableIpLimit < 1 || bucketIpLimit < 1) {
             throw new IllegalArgumentException("the discv5 IP limits must be at least 1, were " + tableIpLimit
