@@ -69,7 +69,7 @@ final class PostgresWriter implements WriteSession.Writer, AutoCloseable {
     /** Whether the server compresses TOASTed values with lz4 when asked (PostgreSQL 14+ built with lz4). */
     private final boolean lz4;
     private final Counter refusedMessages;
-    /** Rows of the batch being retried that a split cut short by a failure already inserted or refused. Writer thread. */
+    /** Rows of the batch being retried that a split, cut short by a failure, inserted or refused. Writer thread. */
     private final Set<MessageHash> insertedBefore = new HashSet<>();
     private final Set<MessageHash> refusedBefore = new HashSet<>();
 
@@ -212,7 +212,8 @@ final class PostgresWriter implements WriteSession.Writer, AutoCloseable {
     private void refuse(Envelope envelope, SQLException why) {
         refusedMessages.increment();
         log.warn("archive: PostgreSQL refused message {} on {} for a reason retrying cannot change ({}); it is not "
-                + "archived, and the rest of its batch is", envelope.hash(), envelope.pubsubTopic(), SqlErrors.describe(why));
+                + "archived, and the rest of its batch is", envelope.hash(), envelope.pubsubTopic(),
+                SqlErrors.describe(why));
     }
 
     private Set<MessageHash> insert(List<Envelope> rows) throws SQLException {

@@ -8,8 +8,8 @@
  * hands batches to the {@code PostgresWriter}, which commits each as one transaction of {@code BatchInsert}'s two
  * multi-row INSERTs (nwaku's rows, lower-case {@code Hex}), retrying what the database refused for a passing reason
  * ({@code SqlErrors} says which), and writing in halves ({@code SplitInsert}) a batch it refused for good, so that only
- * the message it cannot take is skipped. Querying: {@code PostgresReader} opens a {@code PostgresPage} in a repeatable-read transaction with the SQL of
- * {@code QuerySql}. Background: {@code Housekeeping} checks the database, keeps the partitions, counts, and runs
+ * the message it cannot take is skipped. Querying: {@code PostgresReader} opens a {@code PostgresPage} in a
+ * repeatable-read transaction with the SQL of {@code QuerySql}. Background: {@code Housekeeping} checks the database, keeps the partitions, counts, and runs
  * {@code PostgresRetention} once for the fleet. Meters: {@code PostgresMetrics} beside the common ones.
  */
 package io.wakurelay.archive.postgres;

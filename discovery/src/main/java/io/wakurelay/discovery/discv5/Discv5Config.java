@@ -50,8 +50,9 @@ public record Discv5Config(InetSocketAddress bind, List<Enr> bootstrap, int sess
     public Discv5Config {
         bootstrap = List.copyOf(bootstrap);
         if (packetsPerSecond < 1 || rateLimitedSources < 1 || whoareyouPerSecond < 1) {
-            throw new IllegalArgumentException("discv5's packet and WHOAREYOU rates and its rate-limited sources must be"
-                    + " at least 1, were " + packetsPerSecond + ", " + whoareyouPerSecond + " and " + rateLimitedSources);
+            throw new IllegalArgumentException("discv5's packet and WHOAREYOU rates and its rate-limited sources must "
+                    + "be at least 1, were " + packetsPerSecond + ", " + whoareyouPerSecond + " and "
+                    + rateLimitedSources);
         }
         if (challenges < 1) {
             throw new IllegalArgumentException("discv5's challenge table needs room for one, was " + challenges);

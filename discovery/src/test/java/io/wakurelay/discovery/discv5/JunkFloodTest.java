@@ -40,7 +40,8 @@ class JunkFloodTest {
              UdpDelayProxy path = new UdpDelayProxy(InetAddress.getByName("127.0.0.3"), target.service.localAddress(),
                      DELAY_MILLIS)) {
             NodeEntry viaSlowPath = new NodeEntry(target.record(), target.node().id(), path.address());
-            try (LocalDiscv5Node warmUp = new LocalDiscv5Node(List.of())) { // the JVM's first handshake, before the flood
+            // the JVM's first handshake (class loading, the JIT), before the flood
+            try (LocalDiscv5Node warmUp = new LocalDiscv5Node(List.of())) {
                 warmUp.service.ping(viaSlowPath).get(10, TimeUnit.SECONDS);
             }
             try (Discv5JunkSender junk = new Discv5JunkSender(InetAddress.getByName("127.0.0.2"), PORTS,

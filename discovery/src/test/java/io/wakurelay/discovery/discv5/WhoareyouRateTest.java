@@ -35,7 +35,8 @@ class WhoareyouRateTest {
     @Test
     void junkFromSixteenAddressesGetsAtMostTheWhoareyouRateOfAllSources() throws Exception {
         List<Discv5JunkSender> senders = new ArrayList<>();
-        try (LocalDiscv5Node target = new LocalDiscv5Node(List.of(), c -> c.toBuilder().whoareyouPerSecond(RATE).build());
+        try (LocalDiscv5Node target = new LocalDiscv5Node(List.of(),
+                c -> c.toBuilder().whoareyouPerSecond(RATE).build());
              LocalDiscv5Node honest = new LocalDiscv5Node(List.of())) {
             long start = System.nanoTime();
             try {
