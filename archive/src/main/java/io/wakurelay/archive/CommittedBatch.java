@@ -10,7 +10,9 @@ import java.util.List;
  * whose nwaku schema keys a message by its own timestamp) without a timestamp.
  *
  * @param withoutTimestamp envelopes not stored because their message has no timestamp: PostgreSQL only, as nwaku
- *                         refuses them too; always 0 with RocksDB, which indexes them by their receive time
+ *                         refuses them too; always 0 with RocksDB, which indexes them by their receive time. With
+ *                         PostgreSQL also those with a timestamp no partition can hold, and those the database
+ *                         refused for a reason retrying cannot change (docs/archive.md)
  * @param committedAtNanos {@link System#nanoTime()} when the batch was acknowledged: right after its commit with a
  *                         WAL or PostgreSQL, after the flush that wrote it with {@link Durability#FLUSH}
  */

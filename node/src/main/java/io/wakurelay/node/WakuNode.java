@@ -101,6 +101,9 @@ public final class WakuNode implements NodeStatus, AutoCloseable {
                     ServerPorts.metrics(metricsConfig, metrics::scrape));
             // REST's port is held from here until REST binds it: a clash stops the start before the node is dialable
             ServerPorts.Reservation restPort = components.add("REST port", ServerPorts.reserve(config.rest()));
+            if (metricsServer != null) {
+                metricsServer.bind(metrics.registry());
+            }
             PrivateKey key = config.nodeKey() != null ? config.nodeKey() : NodeKey.loadOrCreate(config.dataDir());
             // without relay nothing would reach an archive (an edge node asks --storenode instead)
             this.archive = config.archive() == null || !config.edge().relay() ? null
@@ -163,7 +166,9 @@ public final class WakuNode implements NodeStatus, AutoCloseable {
             components.add("lightpush client", lightpushClient, lightpushClient::shutdown, lightpushClient);
             FilterMessageCache filterCache = FilterMessageCache.of(config.rest());
             filterCache.bind(metrics.registry());
-            FilterClient filterClient = FilterClient.start(services.filterClient(), host,
+            // pushed messages pass the rules relayed ones pass: the relay's limits
+            FilterClient filterClient = FilterClient.start(services.filterClient().toBuilder()
+                            .limits(config.relay().limits()).build(), host,
                     (topic, message) -> cachePush(mapper, filterCache, topic, message), metrics.registry());
             components.add("filter client", filterClient, filterClient::shutdown, filterClient);
             NodePeerExchange peerExchange = NodePeerExchange.start(services.peerExchange(), config.peerManager(),

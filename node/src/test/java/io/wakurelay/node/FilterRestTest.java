@@ -1,6 +1,8 @@
 package io.wakurelay.node;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.google.protobuf.ByteString;
+import io.wakurelay.protocol.proto.WakuMessage;
 import io.wakurelay.node.config.NodeConfig;
 import io.wakurelay.services.FilterClientConfig;
 import io.wakurelay.testkit.Eventually;
@@ -70,6 +72,33 @@ class FilterRestTest {
             return false;
         });
         return got[0];
+    }
+
+    /**
+     * Issue 43's N4: a peer that is not the edge's filter service node writes a push on the edge's push protocol,
+     * matching its subscription, with a timestamp of 1970. It is not served by {@code GET /filter/v2/messages} (it was,
+     * as nwaku's client takes a push from anyone); the service node's own messages still are.
+     */
+    @Test
+    void aPushForgedByAPeerThatIsNotTheServiceNodeIsNotServed() throws Exception {
+        try (WakuNode full = full(0); WakuNode edge = edge(full); ForgedFilterPusher forger = new ForgedFilterPusher("127.0.0.4")) {
+            Http edgeRest = new Http(edge.restAddress());
+            Http.Reply subscribed = edgeRest.post("/filter/v2/subscriptions", subscription("sub-1", CHAT));
+            assertThat(subscribed.status()).as(subscribed.body()).isEqualTo(200);
+            WakuMessage forged = WakuMessage.newBuilder().setContentTopic(CHAT).setTimestamp(1_000_000_000L)
+                    .setPayload(ByteString.copyFromUtf8("forged")).build();
+            boolean refused = forger.push(edge.multiaddr(), TOPIC, forged, Duration.ofSeconds(10));
+            assertThat(edgeRest.get("/filter/v2/messages/" + Http.topic(CHAT)).body()).as("the forged push is not served")
+                    .isEqualTo("[]");
+            Eventually.until("the forged push counted", Duration.ofSeconds(10), () -> edge.metrics().scrape()
+                    .contains("waku_filter_client_pushes_total{outcome=\"not_service_peer\"} 1.0"));
+            assertThat(refused).as("its stream was reset").isTrue();
+
+            publish(new Http(full.restAddress()), CHAT, "from the service node");
+            JsonNode messages = awaitMessage(edgeRest, CHAT);
+            assertThat(messages).hasSize(1);
+            assertThat(payload(messages.get(0))).isEqualTo("from the service node");
+        }
     }
 
     @Test

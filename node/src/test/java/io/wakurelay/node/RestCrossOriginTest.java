@@ -109,4 +109,62 @@ class RestCrossOriginTest {
         RawHttp named = new RawHttp(open.restAddress());
         assertThat(named.request("GET", "/health", null, null, Map.of("Host", "node-b:8645")).status()).as("--rest-allow-host node-b").isEqualTo(200);
     }
+
+    /**
+     * Issue 43's N6: a web page's {@code <img src>} (a no-cors GET, without {@code Origin}) on any site drained the
+     * app's relay and filter caches: the app's next poll got {@code []}. Browsers mark such a request
+     * {@code Sec-Fetch-Site: cross-site} (or {@code same-site}, another port of localhost) with {@code Sec-Fetch-Mode}
+     * {@code no-cors} or {@code navigate}: the draining GETs refuse it, and leave the cache to the app.
+     */
+    @Test
+    void aWebPagesNonCorsRequestToADrainingGetIsRefusedAndLeavesTheCache() {
+        String topic = "/waku/2/rs/0/0";
+        RawHttp raw = new RawHttp(strict.restAddress());
+        assertThat(raw.request("POST", "/relay/v1/subscriptions", utf8("[\"" + topic + "\"]"), "application/json").status())
+                .isEqualTo(200);
+        String message = "{\"payload\":\"" + Base64.getEncoder().encodeToString(utf8("for the app"))
+                + "\",\"contentTopic\":\"/app/1/drain/proto\"}";
+        assertThat(raw.request("POST", "/relay/v1/messages/" + Http.topic(topic), utf8(message), "application/json").status())
+                .isEqualTo(200);
+        String path = "/relay/v1/messages/" + Http.topic(topic);
+        for (Map<String, String> page : List.of(
+                Map.of("Sec-Fetch-Site", "cross-site", "Sec-Fetch-Mode", "no-cors", "Sec-Fetch-Dest", "image"),
+                Map.of("Sec-Fetch-Site", "same-site", "Sec-Fetch-Mode", "no-cors", "Sec-Fetch-Dest", "script"),
+                Map.of("Sec-Fetch-Site", "cross-site", "Sec-Fetch-Mode", "navigate", "Sec-Fetch-Dest", "document"))) {
+            RawHttp.Reply drained = raw.request("GET", path, null, null, page);
+            assertThat(drained.status()).as(page + ": " + drained.body()).isEqualTo(403);
+            assertThat(drained.body()).contains("--rest-allow-origin");
+        }
+        for (String drains : List.of("/relay/v1/auto/messages/" + Http.topic("/app/1/drain/proto"),
+                "/filter/v2/messages/" + Http.topic("/app/1/drain/proto"))) {
+            assertThat(raw.request("GET", drains, null, null, Map.of("Sec-Fetch-Site", "cross-site", "Sec-Fetch-Mode",
+                    "no-cors")).status()).as(drains).isEqualTo(403);
+        }
+        assertThat(raw.request("GET", "/health", null, null, Map.of("Sec-Fetch-Site", "cross-site", "Sec-Fetch-Mode",
+                "no-cors")).status()).as("a GET that drains nothing is not concerned").isEqualTo(200);
+        RawHttp.Reply app = raw.request("GET", path, null, null, Map.of("Sec-Fetch-Site", "none", "Sec-Fetch-Mode", "navigate"));
+        assertThat(app.status()).as("the operator typing the URL").isEqualTo(200);
+        assertThat(app.body()).as("the cache was left to the app").contains(Base64.getEncoder().encodeToString(utf8("for the app")));
+        assertThat(Http.metric(new Http(strict.metricsAddress()).get("/metrics").body(),
+                "waku_rest_requests_forbidden_total{reason=\"cross_site\"}")).isEqualTo(5);
+    }
+
+    /** nwaku's clients (curl, its REST client, the interop tests' requests) send no Sec-Fetch headers; an app's fetch() from an allowed origin is a CORS request: both drain as before. */
+    @Test
+    void clientsThatAreNotPagesAndCorsRequestsOfAllowedOriginsStillDrainTheCache() {
+        String topic = "/waku/2/rs/0/0";
+        for (WakuNode node : List.of(strict, open)) {
+            RawHttp raw = new RawHttp(node.restAddress());
+            assertThat(raw.request("POST", "/relay/v1/subscriptions", utf8("[\"" + topic + "\"]"), "application/json").status())
+                    .isEqualTo(200);
+        }
+        RawHttp plain = new RawHttp(strict.restAddress());
+        assertThat(plain.request("GET", "/relay/v1/messages/" + Http.topic(topic), null, "application/json").status())
+                .as("the interop tests send Content-Type: application/json and nothing else").isEqualTo(200);
+        RawHttp raw = new RawHttp(open.restAddress());
+        RawHttp.Reply cors = raw.request("GET", "/relay/v1/messages/" + Http.topic(topic), null, null, Map.of(
+                "Origin", "http://localhost:3000", "Sec-Fetch-Site", "same-site", "Sec-Fetch-Mode", "cors"));
+        assertThat(cors.status()).as(cors.body()).isEqualTo(200);
+        assertThat(cors.head().toLowerCase()).contains("access-control-allow-origin: http://localhost:3000");
+    }
 }

@@ -5,6 +5,8 @@ import io.wakurelay.p2p.PeerRecord;
 import io.wakurelay.p2p.connection.Connection;
 import io.wakurelay.p2p.connection.Stream;
 import io.wakurelay.p2p.mss.NegotiationException;
+import io.wakurelay.protocol.MessageValidator;
+import io.wakurelay.protocol.ProtocolViolation;
 import io.wakurelay.protocol.proto.WakuMessage;
 import io.wakurelay.services.FilterRequestException.Kind;
 import io.wakurelay.services.proto.FilterSubscribeRequest;
@@ -34,10 +36,17 @@ import java.util.concurrent.atomic.AtomicInteger;
  * {@link PushListener}. While it holds subscriptions it pings the service node every {@code refreshInterval} (which
  * keeps them alive there) and, when the ping fails (the service node restarted, or dropped them), subscribes them all
  * again. Requests fail with a {@link FilterRequestException} carrying nwaku's kind of failure.
+ *
+ * <p>Beyond nwaku's client, which takes a push from any peer and hands it on unchecked: a push stream is read only
+ * from a peer this client subscribed through ({@link FilterServicePeers}; any other is reset unread), and a pushed
+ * message must pass the rules a relayed message passes ({@link MessageValidator} with the relay's limits) and match
+ * a held subscription. Each refusal is counted by outcome (docs/metrics.md).
  */
 public final class FilterClient implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(FilterClient.class);
     private static final SecureRandom RANDOM = new SecureRandom();
+    /** Peers subscribed through whose pushes are read (one with {@code --filternode}). */
+    static final int MAX_SERVICE_PEERS = 8;
 
     /** Where pushed messages go: called on a connection's event loop; must not block. */
     @FunctionalInterface
@@ -51,6 +60,8 @@ public final class FilterClient implements AutoCloseable {
     private final Meters meters;
     private final FilterClientMetrics metrics;
     private final FilterClientCriteria criteria;
+    private final FilterServicePeers servicePeers = new FilterServicePeers(MAX_SERVICE_PEERS);
+    private final MessageValidator validator;
     private final AtomicInteger inFlight = new AtomicInteger();
     private final Disposable refresh;
     private volatile boolean closed;
@@ -62,7 +73,16 @@ public final class FilterClient implements AutoCloseable {
         this.meters = new Meters(registry);
         this.criteria = new FilterClientCriteria(config.maxCriteria());
         this.metrics = new FilterClientMetrics(meters, criteria::size, inFlight::get);
-        host.handle(FilterConfig.PUSH_PROTOCOL_ID, stream -> new FilterPushReceiver(config.maxPushBytes(), new Receiver()));
+        this.validator = new MessageValidator(config.limits(), () -> System.currentTimeMillis() * 1_000_000);
+        host.handle(FilterConfig.PUSH_PROTOCOL_ID, stream -> {
+            if (!servicePeers.contains(stream.remotePeer())) {
+                metrics.push(FilterClientMetrics.NOT_SERVICE_PEER); // reset unread: no subscription was made there
+                log.debug("filter push stream from {}, which this node did not subscribe through: reset",
+                        stream.remotePeer());
+                return null;
+            }
+            return new FilterPushReceiver(config.maxPushBytes(), new Receiver());
+        });
         this.refresh = Flux.interval(config.refreshInterval(), config.refreshInterval(), Schedulers.parallel())
                 .onBackpressureDrop()
                 .concatMap(tick -> refreshOnce().onErrorResume(e -> Mono.empty()), 1)
@@ -162,12 +182,21 @@ public final class FilterClient implements AutoCloseable {
                             new FilterRequestException(Kind.PEER_DIAL_FAILURE, e instanceof NegotiationException.NotSupported
                                     ? connection.remotePeer() + " does not serve " + FilterConfig.SUBSCRIBE_PROTOCOL_ID
                                     : target(connection), e)));
-                }))
+                }).doOnSuccess(v -> agreed(type, connection)))
                 .timeout(config.requestTimeout(), Mono.error(() -> FilterRequestException.timeout(
                         "no answer from the filter service node within " + config.requestTimeout().toMillis() + " ms")))
                 .doOnSuccess(v -> metrics.request(type, FilterClientMetrics.SUCCESS))
                 .doOnError(FilterRequestException.class, e -> metrics.request(type, FilterClientMetrics.label(e.kind())))
                 .doFinally(signal -> inFlight.decrementAndGet());
+    }
+
+    /** The service node agreed: a subscription makes it a peer whose pushes are read, ending them all unmakes it. */
+    private void agreed(FilterSubscribeType type, Connection connection) {
+        if (type == FilterSubscribeType.SUBSCRIBE) {
+            servicePeers.subscribedThrough(connection.remotePeer());
+        } else if (type == FilterSubscribeType.UNSUBSCRIBE_ALL) {
+            servicePeers.unsubscribedAllAt(connection.remotePeer());
+        }
     }
 
     private String target(Connection connection) {
@@ -244,6 +273,15 @@ public final class FilterClient implements AutoCloseable {
             WakuMessage message = push.getWakuMessage();
             if (!push.hasWakuMessage() || !criteria.matches(pubsubTopic, message.getContentTopic())) {
                 metrics.push(FilterClientMetrics.UNSOLICITED);
+                return;
+            }
+            try { // the rules of a relayed message: a service node relays nothing it would not relay
+                validator.checkPubsubTopic(pubsubTopic);
+                validator.checkMessageSize(message.getSerializedSize());
+                validator.checkMessage(message, validator.nowNanos());
+            } catch (ProtocolViolation e) {
+                metrics.push(FilterClientMetrics.INVALID);
+                log.debug("filter push from {} refused: {}", stream.remotePeer(), e.getMessage());
                 return;
             }
             metrics.push(FilterClientMetrics.ACCEPTED);

@@ -24,13 +24,16 @@ import java.time.Duration;
  *                                   (the service node restarted, or forgot them) subscribes them all again (nwaku's
  *                                   filter subscriber example maintains its subscription every 60 s)
  * @param maxInFlightRequests        requests under way at once; one more fails at once (429)
+ * @param limits                     the rules a pushed message must pass, the relay's (the node gives its own): size,
+ *                                   topics, meta; one that fails them is dropped (counted)
  */
 @RecordBuilder
 public record FilterClientConfig(Multiaddr serviceNode, int maxCriteria, int maxContentTopicsPerRequest,
                                  int maxResponseBytes, int maxPushBytes, Duration requestTimeout,
-                                 Duration refreshInterval, int maxInFlightRequests) {
+                                 Duration refreshInterval, int maxInFlightRequests, ProtocolLimits limits) {
     public static final FilterClientConfig DEFAULTS = new FilterClientConfig(null, 1000, 100, 64 * 1024,
-            10 * ProtocolLimits.DEFAULT_MAX_MESSAGE_SIZE + 64 * 1024, Duration.ofSeconds(5), Duration.ofSeconds(60), 16);
+            10 * ProtocolLimits.DEFAULT_MAX_MESSAGE_SIZE + 64 * 1024, Duration.ofSeconds(5), Duration.ofSeconds(60), 16,
+            ProtocolLimits.DEFAULTS);
 
     public FilterClientConfig {
         if (serviceNode != null && serviceNode.peerId().isEmpty()) {
@@ -44,6 +47,7 @@ public record FilterClientConfig(Multiaddr serviceNode, int maxCriteria, int max
         positive("maxInFlightRequests", maxInFlightRequests);
         Durations.positive("requestTimeout", requestTimeout);
         Durations.positive("refreshInterval", refreshInterval);
+        java.util.Objects.requireNonNull(limits, "limits");
     }
 
     private static void positive(String name, int value) {

@@ -23,6 +23,10 @@ final class FilterClientMetrics {
     static final String UNSOLICITED = "unsolicited";
     static final String MALFORMED = "malformed";
     static final String TOO_LARGE = "too_large";
+    /** A push stream from a peer this node did not subscribe through: reset unread (counted per stream). */
+    static final String NOT_SERVICE_PEER = "not_service_peer";
+    /** A pushed message that fails the relay's validation rules. */
+    static final String INVALID = "invalid";
 
     private final Map<String, Counter> requests = new HashMap<>();
     private final Map<String, Counter> pushes = new HashMap<>();
@@ -39,7 +43,7 @@ final class FilterClientMetrics {
                 requests.put(key(type, label(kind)), meters.add(request(registry, type, label(kind))));
             }
         }
-        for (String outcome : new String[]{ACCEPTED, UNSOLICITED, MALFORMED, TOO_LARGE}) {
+        for (String outcome : new String[]{ACCEPTED, UNSOLICITED, MALFORMED, TOO_LARGE, NOT_SERVICE_PEER, INVALID}) {
             pushes.put(outcome, meters.add(Counter.builder("waku.filter.client.pushes").tag("outcome", outcome)
                     .description("pushes received from filter service nodes, by outcome").register(registry)));
         }

@@ -28,7 +28,8 @@
  *       subscriber's push stream and its bound); {@code FilterRemoval}, {@code FilterStatus}, {@code FilterMetrics};</li>
  *   <li>the filter client ({@code --filternode}): {@link io.wakurelay.services.FilterClient} (subscribe, unsubscribe,
  *       ping, refresh and re-subscription) and {@link io.wakurelay.services.FilterClientConfig};
- *       {@code FilterClientExchange} (a {@code ClientExchange}); {@code FilterPushReceiver} (the pushes of one push
+ *       {@code FilterClientExchange} (a {@code ClientExchange}); {@code FilterServicePeers} (the peers subscribed
+ *       through, the only ones whose push streams are read); {@code FilterPushReceiver} (the pushes of one push
  *       stream); {@code FilterClientCriteria} (what is subscribed, bounded); failures as
  *       {@link io.wakurelay.services.FilterRequestException} with nwaku's kinds; {@code FilterClientMetrics};</li>
  *   <li>peer exchange (rfc-index core/34): {@link io.wakurelay.services.PeerExchangeService} and

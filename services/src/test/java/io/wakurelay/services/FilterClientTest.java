@@ -38,8 +38,15 @@ class FilterClientTest {
         return new ServiceNode[]{a, b};
     }
 
+    private Host clientHost;
+
+    private io.wakurelay.p2p.multiaddr.Multiaddr clientAddress() {
+        return clientHost.listenAddresses().get(0);
+    }
+
     private FilterClient client(ServiceNode service, Duration refresh) {
         Host host = closer.keep(RawExchange.clientHost(10));
+        clientHost = host;
         FilterClientConfig config = FilterClientConfig.builder().serviceNode(service.address()).refreshInterval(refresh).build();
         return closer.keep(FilterClient.start(config, host, (topic, m) -> pushed.add(m), registry));
     }
@@ -91,31 +98,78 @@ class FilterClientTest {
     }
 
     /**
-     * A peer that pushes what this node did not subscribe to fills nothing; a push that is not a {@code MessagePush},
-     * or is larger than nwaku's push limit, ends its stream. Each is counted.
+     * Issue 43's N4: a peer this node did not subscribe through opens the push protocol and writes a push that matches
+     * the held subscription. The stream is reset before it is read, and counted; nothing reaches the listener. (nwaku's
+     * client takes a push from any peer.)
      */
     @Test
-    void pushesThatWereNotAskedForOrAreBrokenOrTooLargeAreCountedAndNotTaken() {
-        Host host = closer.keep(RawExchange.clientHost(10));
-        closer.keep(FilterClient.start(FilterClientConfig.DEFAULTS, host, (topic, m) -> pushed.add(m), registry));
-        Host pusher = closer.keep(RawExchange.clientHost(11));
+    void aPushFromAPeerThisNodeDidNotSubscribeThroughIsResetUnread() {
+        ServiceNode[] nodes = mesh();
+        FilterClient client = client(nodes[0], Duration.ofMinutes(1));
+        client.subscribe(ServiceNode.TOPIC, List.of(ServiceNode.CONTENT_TOPIC)).block(WAIT);
+        Host forger = closer.keep(RawExchange.clientHost(11));
+        MessagePush forged = MessagePush.newBuilder().setPubsubTopic(ServiceNode.TOPIC)
+                .setWakuMessage(Messages.message(1, 10, 1_000_000_000L, ServiceNode.CONTENT_TOPIC)).build();
+        RawExchange.Result result = RawExchange.run(forger, clientAddress(), FilterConfig.PUSH_PROTOCOL_ID,
+                RawExchange.frame(forged), true, WAIT);
+        assertThat(result.resetCause()).as("the stream is reset").isNotNull();
+        assertThat(pushes("not_service_peer")).isEqualTo(1);
+        assertThat(pushes("unsolicited") + pushes("accepted")).as("nothing of it was read").isZero();
+        assertThat(pushed).isEmpty();
+
+        nodes[1].publish(Messages.message(2, 100, Messages.nowNanos(), ServiceNode.CONTENT_TOPIC));
+        Eventually.until(() -> pushed.size() == 1, () -> pushed.size() + " pushes from the service node");
+    }
+
+    /**
+     * From the service node itself: a push of what this node did not subscribe to fills nothing; one that is not a
+     * {@code MessagePush}, or larger than nwaku's push limit, ends its stream; one whose message a relay would refuse
+     * (meta over 64 bytes) is dropped. Each is counted.
+     */
+    @Test
+    void pushesThatWereNotAskedForOrAreBrokenTooLargeOrInvalidAreCountedAndNotTaken() {
+        ServiceNode[] nodes = mesh();
+        FilterClient client = client(nodes[0], Duration.ofMinutes(1));
+        client.subscribe(ServiceNode.TOPIC, List.of(ServiceNode.CONTENT_TOPIC)).block(WAIT);
+        Host service = nodes[0].host;
         MessagePush unasked = MessagePush.newBuilder().setPubsubTopic(ServiceNode.TOPIC)
-                .setWakuMessage(Messages.message(1, 10, Messages.nowNanos(), ServiceNode.CONTENT_TOPIC)).build();
+                .setWakuMessage(Messages.message(1, 10, Messages.nowNanos(), "/wakurelay/1/other/proto")).build();
         byte[] two = new byte[2 * RawExchange.frame(unasked).length];
         System.arraycopy(RawExchange.frame(unasked), 0, two, 0, two.length / 2);
         System.arraycopy(RawExchange.frame(unasked), 0, two, two.length / 2, two.length / 2);
-        RawExchange.run(pusher, host.listenAddresses().get(0), FilterConfig.PUSH_PROTOCOL_ID, two, true, WAIT);
+        RawExchange.run(service, clientAddress(), FilterConfig.PUSH_PROTOCOL_ID, two, true, WAIT);
         Eventually.until(() -> pushes("unsolicited") == 2, () -> pushes("unsolicited") + " unsolicited");
 
-        RawExchange.Result broken = RawExchange.run(pusher, host.listenAddresses().get(0), FilterConfig.PUSH_PROTOCOL_ID,
+        WakuMessage metaTooLarge = Messages.message(2, 10, Messages.nowNanos(), ServiceNode.CONTENT_TOPIC).toBuilder()
+                .setMeta(com.google.protobuf.ByteString.copyFrom(new byte[65])).build();
+        RawExchange.run(service, clientAddress(), FilterConfig.PUSH_PROTOCOL_ID, RawExchange.frame(MessagePush.newBuilder()
+                .setPubsubTopic(ServiceNode.TOPIC).setWakuMessage(metaTooLarge).build()), true, WAIT);
+        Eventually.until(() -> pushes("invalid") == 1, () -> pushes("invalid") + " invalid");
+
+        RawExchange.Result broken = RawExchange.run(service, clientAddress(), FilterConfig.PUSH_PROTOCOL_ID,
                 RawExchange.frame(new byte[]{(byte) 0xff, (byte) 0xff}), false, WAIT);
         assertThat(broken.resetCause()).as("the stream is reset").isNotNull();
         byte[] huge = RawExchange.frame(new byte[FilterClientConfig.DEFAULTS.maxPushBytes() + 1]);
-        RawExchange.Result large = RawExchange.run(pusher, host.listenAddresses().get(0), FilterConfig.PUSH_PROTOCOL_ID,
+        RawExchange.Result large = RawExchange.run(service, clientAddress(), FilterConfig.PUSH_PROTOCOL_ID,
                 java.util.Arrays.copyOf(huge, 16), false, WAIT);
         assertThat(large.resetCause()).as("reset as soon as the length prefix is read").isNotNull();
         assertThat(pushes("malformed")).isEqualTo(1);
         assertThat(pushes("too_large")).isEqualTo(1);
+        assertThat(pushes("not_service_peer")).isZero();
+        assertThat(pushed).isEmpty();
+    }
+
+    /** A node that ended every subscription at its service node reads its pushes no more. */
+    @Test
+    void afterUnsubscribingAllTheServiceNodesPushesAreNoLongerRead() {
+        ServiceNode[] nodes = mesh();
+        FilterClient client = client(nodes[0], Duration.ofMinutes(1));
+        client.subscribe(ServiceNode.TOPIC, List.of(ServiceNode.CONTENT_TOPIC)).block(WAIT);
+        client.unsubscribeAll().block(WAIT);
+        MessagePush late = MessagePush.newBuilder().setPubsubTopic(ServiceNode.TOPIC)
+                .setWakuMessage(Messages.message(1, 10, Messages.nowNanos(), ServiceNode.CONTENT_TOPIC)).build();
+        RawExchange.run(nodes[0].host, clientAddress(), FilterConfig.PUSH_PROTOCOL_ID, RawExchange.frame(late), true, WAIT);
+        assertThat(pushes("not_service_peer")).isEqualTo(1);
         assertThat(pushed).isEmpty();
     }
 

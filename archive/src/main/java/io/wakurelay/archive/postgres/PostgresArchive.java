@@ -64,7 +64,8 @@ public final class PostgresArchive implements MessageArchive {
             PostgresRetention retention = new PostgresRetention(config.retention(), pool, partitions, metrics, own, wallClockNanos);
             this.housekeeping = new Housekeeping(pool, partitions, retention, metrics, wallClockNanos);
             later[0] = housekeeping;
-            this.writer = new PostgresWriter(config, pool, partitions, metrics, pending, unacknowledged, lz4);
+            this.writer = new PostgresWriter(config, pool, partitions, metrics, own.messagesRefused, pending,
+                    unacknowledged, lz4);
         } catch (RuntimeException e) {
             metrics.close();
             throw e;

@@ -9,11 +9,12 @@ import java.util.function.IntSupplier;
 
 /**
  * The PostgreSQL archive's own meters beside the {@link ArchiveMeters} every backend serves (docs/metrics.md,
- * "Archive on PostgreSQL"): the pool, the partitions, whether the database answers, and the retention passes left to
- * another node of the fleet. Registered on, and removed with, the common meters.
+ * "Archive on PostgreSQL"): the pool, the partitions, whether the database answers, the retention passes left to
+ * another node of the fleet, and the messages it refused for good. Registered on, and removed with, the common meters.
  */
 final class PostgresMetrics {
     final Counter retentionSkipped;
+    final Counter messagesRefused;
 
     PostgresMetrics(ArchiveMeters common, ConnectionPool pool, Partitions partitions, BooleanSupplier up) {
         for (String state : new String[]{"active", "idle", "waiting"}) {
@@ -31,5 +32,8 @@ final class PostgresMetrics {
                 () -> up.getAsBoolean() ? 1 : 0);
         retentionSkipped = common.counter("waku.postgres.retention.skipped",
                 "retention passes left to another node of the fleet, which held the retention lock");
+        messagesRefused = common.counter("waku.postgres.messages.refused",
+                "messages the database refused for a reason retrying cannot change (a row it cannot take): skipped, "
+                        + "the rest of their batch written");
     }
 }

@@ -8,6 +8,7 @@ import io.wakurelay.archive.common.RetryBackoff;
 import io.wakurelay.archive.common.WriteSession;
 import io.wakurelay.protocol.Envelope;
 import io.wakurelay.protocol.MessageHash;
+import io.micrometer.core.instrument.Counter;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import reactor.core.publisher.Flux;
@@ -35,7 +36,10 @@ import java.util.concurrent.atomic.AtomicReference;
  * credits, group commit, an acknowledgement only after the commit returned, and a batch the database refused (down,
  * restarting, unreachable, a statement timeout) held and retried with backoff while upstream is paused. A retry inserts
  * the same rows again, each {@code ON CONFLICT DO NOTHING}: a commit whose answer was lost shows its rows as duplicates
- * then, and nothing is stored twice.
+ * then, and nothing is stored twice. A batch refused for a reason retrying cannot change (a row the database cannot
+ * take, {@link SqlErrors#isPermanent}) is written again in halves ({@link SplitInsert}) instead: the message that
+ * cannot be written is skipped, counted ({@code waku_postgres_messages_refused_total}) and logged at WARN with its
+ * hash, the rest are written, and the batch is acknowledged.
  *
  * <p>Messages without a timestamp are not stored: nwaku's schema keys and partitions a message by its own timestamp
  * (an nwaku node refuses them as too old), and two nodes would give one such message two different receive times.
@@ -64,10 +68,15 @@ final class PostgresWriter implements WriteSession.Writer, AutoCloseable {
     private boolean refreshPartitions;
     /** Whether the server compresses TOASTed values with lz4 when asked (PostgreSQL 14+ built with lz4). */
     private final boolean lz4;
+    private final Counter refusedMessages;
+    /** Rows of the batch being retried that a split, cut short by a failure, inserted or refused. Writer thread. */
+    private final Set<MessageHash> insertedBefore = new HashSet<>();
+    private final Set<MessageHash> refusedBefore = new HashSet<>();
 
     PostgresWriter(ArchiveConfig config, ConnectionPool pool, Partitions partitions, ArchiveMeters metrics,
-                   AtomicInteger pending, AtomicInteger unacknowledged, boolean lz4) {
+                   Counter refusedMessages, AtomicInteger pending, AtomicInteger unacknowledged, boolean lz4) {
         this.config = config;
+        this.refusedMessages = refusedMessages;
         this.lz4 = lz4;
         this.pool = pool;
         this.partitions = partitions;
@@ -114,6 +123,7 @@ final class PostgresWriter implements WriteSession.Writer, AutoCloseable {
         int ephemeral = 0;
         int withoutTimestamp = 0;
         int beyondPartitions = 0;
+        int[] refused = {0};
         for (Envelope envelope : batch) {
             if (envelope.ephemeral()) {
                 ephemeral++;
@@ -121,6 +131,8 @@ final class PostgresWriter implements WriteSession.Writer, AutoCloseable {
                 withoutTimestamp++;
             } else if (envelope.message().timestamp() >= Partitions.FIRST_UNPARTITIONABLE_NANOS) {
                 beyondPartitions++;
+            } else if (refusedBefore.contains(envelope.hash())) {
+                refused[0]++; // refused by this batch's earlier attempt, and counted then
             } else if (!inBatch.add(envelope.hash())) {
                 duplicates++;
             } else {
@@ -132,21 +144,23 @@ final class PostgresWriter implements WriteSession.Writer, AutoCloseable {
             // one order for every node of a fleet: two batches with common hashes then wait for each other, never deadlock
             rows.sort(Comparator.comparing(Envelope::hash));
             Set<MessageHash> inserted;
+            int refusedBeforeNow = refused[0];
             try {
-                inserted = insert(rows);
+                inserted = insertOrSplit(rows, refused);
             } catch (SQLException | RuntimeException e) {
                 refreshPartitions = true;
                 metrics.writeErrors().increment();
                 failed(e, batch.size());
                 return null;
             }
+            inserted.addAll(insertedBefore); // a split cut short stored them: this batch's, not duplicates
             for (Envelope envelope : batch) {
                 if (inserted.remove(envelope.hash())) {
                     stored.add(envelope.hash());
                     metrics.shards().stored(envelope.pubsubTopic());
                 }
             }
-            duplicates += rows.size() - stored.size();
+            duplicates += rows.size() - stored.size() - (refused[0] - refusedBeforeNow);
             sequence++;
             metrics.writes().increment();
             metrics.batchMessages().record(stored.size());
@@ -158,7 +172,48 @@ final class PostgresWriter implements WriteSession.Writer, AutoCloseable {
         metrics.withoutTimestamp().increment(withoutTimestamp);
         metrics.futureTimestamp().increment(beyondPartitions);
         recovered();
-        return new CommittedBatch(stored, duplicates, ephemeral, withoutTimestamp + beyondPartitions, System.nanoTime());
+        insertedBefore.clear();
+        refusedBefore.clear();
+        return new CommittedBatch(stored, duplicates, ephemeral, withoutTimestamp + beyondPartitions + refused[0],
+                System.nanoTime());
+    }
+
+    /**
+     * Inserts {@code rows} in one transaction; when the database refuses them for a reason retrying cannot change,
+     * in halves ({@link SplitInsert}), adding the rows it refused to {@code refused[0]}.
+     *
+     * @throws SQLException a failure that waiting may cure: the batch is retried (what a split did is remembered)
+     */
+    private Set<MessageHash> insertOrSplit(List<Envelope> rows, int[] refused) throws SQLException {
+        try {
+            return insert(rows);
+        } catch (SQLException e) {
+            if (!SqlErrors.isPermanent(e)) {
+                throw e;
+            }
+            refreshPartitions = true; // a partition that could not be made may have been made by another node
+            SplitInsert split = new SplitInsert(this::insert, this::refuse);
+            try {
+                split.run(rows);
+            } catch (SQLException | RuntimeException cutShort) {
+                insertedBefore.addAll(split.inserted());
+                refusedBefore.addAll(split.refusedHashes());
+                throw cutShort;
+            }
+            refused[0] += split.refusedHashes().size();
+            log.info("archive: PostgreSQL refused a batch of {} messages ({}); written again in {} transactions: {} "
+                    + "stored, {} refused", rows.size(), SqlErrors.describe(e), split.transactions(),
+                    split.inserted().size(), split.refusedHashes().size());
+            return new HashSet<>(split.inserted());
+        }
+    }
+
+    /** A message the database will never take: skipped, counted and named, so that the rest of the archive goes on. */
+    private void refuse(Envelope envelope, SQLException why) {
+        refusedMessages.increment();
+        log.warn("archive: PostgreSQL refused message {} on {} for a reason retrying cannot change ({}); it is not "
+                + "archived, and the rest of its batch is", envelope.hash(), envelope.pubsubTopic(),
+                SqlErrors.describe(why));
     }
 
     private Set<MessageHash> insert(List<Envelope> rows) throws SQLException {

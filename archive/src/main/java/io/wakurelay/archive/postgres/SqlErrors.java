@@ -27,6 +27,21 @@ final class SqlErrors {
         return state == null || state.startsWith("08") || state.startsWith("57P");
     }
 
+    /**
+     * Whether the database refused a row for what it holds, which retrying cannot change: SQLSTATE class 22 (data
+     * exception: a value it cannot store), 23 (integrity constraint violation: a CHECK, NOT NULL or foreign key of the
+     * fleet's schema, a default partition the row's range would overlap), 54 (program limit exceeded: an index row too
+     * large), and 42P17 (a partition for the row's hour that cannot be made). Not a failure of every row alike (a
+     * missing table or permission, class 42 otherwise), nor one that waiting may cure ({@link #isTransient}; also
+     * serialization failures and deadlocks, class 40, resources, class 53, a statement timeout, 57014): those keep the
+     * batch and retry it.
+     */
+    static boolean isPermanent(SQLException e) {
+        String state = root(e).getSQLState();
+        return state != null && (state.startsWith("22") || state.startsWith("23") || state.startsWith("54")
+                || state.equals("42P17"));
+    }
+
     /** The driver's failure under the pool's timeout, when there is one. */
     static SQLException root(SQLException e) {
         SQLException root = e;

@@ -12,11 +12,17 @@ import java.util.List;
  * @param bind                   the UDP address (nwaku's default port 9000)
  * @param bootstrap              records put in the table at start and pinged
  * @param sessions               session keys kept (least recently used go first)
- * @param challenges             WHOAREYOU challenges awaiting a handshake
+ * @param challenges             WHOAREYOU challenges awaiting a handshake; one younger than the request timeout is
+ *                               never pushed out by a newcomer (who then gets none): the defaults hold a request
+ *                               timeout of {@code whoareyouPerSecond} and its burst (640 of 1,024), so that this does
+ *                               not happen ({@link RecipientHandshakes})
  * @param pendingRequests        our requests awaiting an answer; a request past it fails at once
- * @param packetsPerSecond       per source address: the packets taken in a second on average (a bucket of twice
- *                               that absorbs bursts); the rest are dropped before any decryption
+ * @param packetsPerSecond       per source (an IPv4 address or an IPv6 /64, whatever the port: {@link SourcePrefix}):
+ *                               the packets taken in a second on average (a bucket of twice that absorbs bursts);
+ *                               the rest are dropped before any decryption
  * @param rateLimitedSources     the sources whose rate is tracked (the least recently seen go first)
+ * @param whoareyouPerSecond     WHOAREYOU challenges sent a second, all sources together (a bucket of a quarter of
+ *                               that absorbs bursts); a packet that needs one past it is dropped
  * @param requestTimeout         an answer (or the whole of a NODES answer) must come within it, and again after a
  *                               handshake the request's WHOAREYOU asked for
  * @param livenessInterval       one table node is pinged every interval; a node that does not answer leaves
@@ -32,7 +38,8 @@ import java.util.List;
  */
 @RecordBuilder
 public record Discv5Config(InetSocketAddress bind, List<Enr> bootstrap, int sessions, int challenges,
-        int pendingRequests, int packetsPerSecond, int rateLimitedSources, Duration requestTimeout,
+        int pendingRequests, int packetsPerSecond, int rateLimitedSources, int whoareyouPerSecond,
+        Duration requestTimeout,
         Duration livenessInterval, int tableIpLimit, int bucketIpLimit, int bitsPerHop, boolean enrAutoUpdate,
         int addressVoteThreshold) {
 
@@ -42,6 +49,14 @@ public record Discv5Config(InetSocketAddress bind, List<Enr> bootstrap, int sess
 
     public Discv5Config {
         bootstrap = List.copyOf(bootstrap);
+        if (packetsPerSecond < 1 || rateLimitedSources < 1 || whoareyouPerSecond < 1) {
+            throw new IllegalArgumentException("discv5's packet and WHOAREYOU rates and its rate-limited sources must "
+                    + "be at least 1, were " + packetsPerSecond + ", " + whoareyouPerSecond + " and "
+                    + rateLimitedSources);
+        }
+        if (challenges < 1) {
+            throw new IllegalArgumentException("discv5's challenge table needs room for one, was " + challenges);
+        }
         if (tableIpLimit < 1 || bucketIpLimit < 1) {
             throw new IllegalArgumentException("the discv5 IP limits must be at least 1, were " + tableIpLimit
                     + " (table) and " + bucketIpLimit + " (bucket)");
@@ -57,9 +72,14 @@ public record Discv5Config(InetSocketAddress bind, List<Enr> bootstrap, int sess
     }
 
     public static Discv5Config defaults(InetSocketAddress bind, List<Enr> bootstrap) {
-        return new Discv5Config(bind, bootstrap, 1024, 256, 512, 50, 4096, Duration.ofSeconds(1),
+        return new Discv5Config(bind, bootstrap, 1024, 1024, 512, 50, 4096, 512, Duration.ofSeconds(1),
                 Duration.ofSeconds(10), RoutingTable.DEFAULT_TABLE_IP_LIMIT, RoutingTable.DEFAULT_BUCKET_IP_LIMIT,
                 RoutingTable.DEFAULT_BITS_PER_HOP, false, AddressVotes.DEFAULT_THRESHOLD);
+    }
+
+    /** The WHOAREYOUs that may leave at once, on top of the rate: a quarter of a second's worth, at least 1. */
+    static double whoareyouBurst(int whoareyouPerSecond) {
+        return Math.max(1, whoareyouPerSecond / 4.0);
     }
 
     public Discv5ConfigBuilder toBuilder() {

@@ -20,9 +20,14 @@ public final class Discv5Metrics implements AutoCloseable {
     /** The kinds of packet, by header flag. */
     public enum Kind { ORDINARY, WHOAREYOU, HANDSHAKE }
 
-    /** Why a packet was dropped. */
+    /**
+     * Why a packet was dropped: its source (address or IPv6 /64) past its rate; not a packet, or a broken one;
+     * answering nothing we asked; a handshake that does not verify; one of our requests past the pending bound; a
+     * packet that needed a WHOAREYOU past the rate of all of them; or while the challenge table held only challenges
+     * younger than the request timeout.
+     */
     public enum Drop {
-        RATE_LIMITED, INVALID, UNSOLICITED, BAD_HANDSHAKE, PENDING_FULL;
+        RATE_LIMITED, INVALID, UNSOLICITED, BAD_HANDSHAKE, PENDING_FULL, WHOAREYOU_RATE, CHALLENGES_FULL;
 
         String label() {
             return name().toLowerCase(java.util.Locale.ROOT);

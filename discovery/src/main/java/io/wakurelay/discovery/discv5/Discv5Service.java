@@ -36,12 +36,15 @@ import org.slf4j.LoggerFactory;
  * A discv5 node on one UDP socket: answers PING, FINDNODE and TALKREQ (empty), sends PING and FINDNODE, runs the
  * handshake on both sides, keeps the routing table alive with pings and runs lookups. All state lives on one Netty
  * event loop (no locks): the public methods hand their work to it. Every map is bounded (see {@link Discv5Config});
- * a packet that does not parse, decrypt or answer something we asked is counted and dropped, and a source past its
- * rate is dropped before any cryptography.
+ * a packet that does not parse, decrypt or answer something we asked is counted and dropped, a source (an address
+ * or an IPv6 /64, {@link SourcePrefix}) past its rate is dropped before any cryptography, and the recipient's side of
+ * the handshake is bounded by {@link RecipientHandshakes}.
  */
 public final class Discv5Service implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(Discv5Service.class);
     static final int RANDOM_MESSAGE_LENGTH = 20;
+    /** Asked for: a flood is read and dropped by source, not by the kernel with honest packets (≤ rmem_max). */
+    static final int RECEIVE_BUFFER_BYTES = 2 << 20;
 
     private final Discv5Config config;
     private final byte[] privateScalar;
@@ -53,9 +56,9 @@ public final class Discv5Service implements AutoCloseable {
     private final SecureRandom random = new SecureRandom();
     private final RoutingTable table;
     private final Sessions sessions;
-    private final Challenges challenges;
+    private final RecipientHandshakes recipient;
     private final PendingRequests requests;
-    private final SourceRateLimiter rateLimiter;
+    private final TokenBuckets<SourcePrefix> sources;
     private final ExternalAddress externalAddress;
     private volatile Channel channel;
     private final AtomicBoolean closed = new AtomicBoolean();
@@ -75,9 +78,11 @@ public final class Discv5Service implements AutoCloseable {
                 config.bitsPerHop());
         this.externalAddress = new ExternalAddress(config, metrics);
         this.sessions = new Sessions(config.sessions());
-        this.challenges = new Challenges(config.challenges());
+        this.recipient = new RecipientHandshakes(config, localId, this.privateScalar, table, sessions, metrics, random,
+                this::write, System.nanoTime());
         this.requests = new PendingRequests(config.pendingRequests());
-        this.rateLimiter = new SourceRateLimiter(config.packetsPerSecond(), config.rateLimitedSources());
+        this.sources = new TokenBuckets<>(config.packetsPerSecond(), config.packetsPerSecond() * 2.0,
+                config.rateLimitedSources());
         metrics.bind(() -> sessionCount, () -> tableCount, externalAddress::votes);
     }
 
@@ -91,6 +96,7 @@ public final class Discv5Service implements AutoCloseable {
 
     private void bind() throws InterruptedException {
         Bootstrap bootstrap = new Bootstrap().group(loop).channel(NioDatagramChannel.class)
+                .option(io.netty.channel.ChannelOption.SO_RCVBUF, RECEIVE_BUFFER_BYTES)
                 .handler(new SimpleChannelInboundHandler<DatagramPacket>() {
                     @Override
                     protected void channelRead0(ChannelHandlerContext ctx, DatagramPacket packet) {
@@ -233,7 +239,8 @@ public final class Discv5Service implements AutoCloseable {
         byte[] nonce = nonce();
         byte[] plaintext = session.isPresent() ? request.message.encode() : randomBytes(RANDOM_MESSAGE_LENGTH);
         // without a session the packet carries random bytes: the node answers WHOAREYOU, and the handshake carries it
-        Packet packet = ordinary(nonce, session.map(Session::writeKey).orElse(null), plaintext);
+        byte[] key = session.map(Session::writeKey).orElse(null);
+        Packet packet = Packet.ordinary(randomBytes(16), nonce, localId, key, plaintext);
         requests.add(request, nonce);
         if (session.isEmpty()) {
             requests.openedHandshake(request);
@@ -243,20 +250,10 @@ public final class Discv5Service implements AutoCloseable {
         write(packet, node.id(), node.udp());
     }
 
-    private Packet ordinary(byte[] nonce, byte[] key, byte[] plaintext) {
-        byte[] iv = randomBytes(16);
-        if (key == null) {
-            return new Packet(iv, Packet.FLAG_ORDINARY, nonce, localId, plaintext);
-        }
-        Packet header = new Packet(iv, Packet.FLAG_ORDINARY, nonce, localId, new byte[0]);
-        return new Packet(iv, Packet.FLAG_ORDINARY, nonce, localId,
-                Discv5Crypto.aesGcmEncrypt(key, nonce, plaintext, header.messageAd()));
-    }
-
     private void respond(byte[] nodeId, InetSocketAddress to, Message message) {
         sessions.get(nodeId, to).ifPresent(session -> {
             byte[] nonce = nonce();
-            write(ordinary(nonce, session.writeKey(), message.encode()), nodeId, to);
+            write(Packet.ordinary(randomBytes(16), nonce, localId, session.writeKey(), message.encode()), nodeId, to);
         });
     }
 
@@ -289,7 +286,8 @@ public final class Discv5Service implements AutoCloseable {
         if (localRecord.get() == null) {
             return; // the record naming our port is being made: nothing can be answered yet
         }
-        if (!rateLimiter.tryAcquire(from, System.nanoTime())) {
+        long now = System.nanoTime();
+        if (!sources.tryAcquire(SourcePrefix.of(from.getAddress()), now)) {
             metrics.dropped(Drop.RATE_LIMITED);
             return;
         }
@@ -303,9 +301,9 @@ public final class Discv5Service implements AutoCloseable {
             Packet packet = Packet.decode(bytes, localId);
             metrics.in(packet.flag());
             switch (packet.flag()) {
-                case Packet.FLAG_ORDINARY -> onOrdinary(packet, from);
+                case Packet.FLAG_ORDINARY -> onOrdinary(packet, from, now);
                 case Packet.FLAG_WHOAREYOU -> onWhoareyou(packet, from);
-                default -> onHandshake(packet, from);
+                default -> onHandshake(packet, from, now);
             }
         } catch (Discv5PacketException | EnrFormatException e) {
             metrics.dropped(Drop.INVALID);
@@ -317,26 +315,16 @@ public final class Discv5Service implements AutoCloseable {
         updateGauges();
     }
 
-    private void onOrdinary(Packet packet, InetSocketAddress from) {
+    private void onOrdinary(Packet packet, InetSocketAddress from, long now) {
         byte[] sourceId = packet.sourceId();
         Optional<Session> session = sessions.get(sourceId, from);
         byte[] plaintext = session.map(s -> Discv5Crypto.aesGcmDecrypt(s.readKey(), packet.nonce(), packet.message(),
                 packet.messageAd())).orElse(null);
         if (plaintext == null) {
-            challenge(packet, sourceId, from);
+            recipient.challenge(packet, sourceId, from, now); // the node cannot be read: ask who it is
             return;
         }
         handle(Message.decode(plaintext), sourceId, from);
-    }
-
-    /** The node cannot be read (no session or a stale one): ask who it is. */
-    private void challenge(Packet packet, byte[] sourceId, InetSocketAddress from) {
-        Optional<Enr> known = table.record(sourceId);
-        Packet whoareyou = Packet.whoareyou(randomBytes(16), packet.nonce(), randomBytes(16),
-                known.map(Enr::seq).orElse(0L));
-        challenges.put(sourceId, from, new Challenges.Challenge(whoareyou.challengeData(), known.orElse(null),
-                System.nanoTime()));
-        write(whoareyou, sourceId, from);
     }
 
     private void onWhoareyou(Packet packet, InetSocketAddress from) {
@@ -372,45 +360,14 @@ public final class Discv5Service implements AutoCloseable {
         write(handshake, node.id(), node.udp());
     }
 
-    private void onHandshake(Packet packet, InetSocketAddress from) {
-        HandshakeAuthdata auth = HandshakeAuthdata.decode(packet.authdata());
-        Challenges.Challenge challenge = challenges.take(auth.sourceId(), from, System.nanoTime(),
-                config.requestTimeout().toNanos() * 2);
-        if (challenge == null) {
-            metrics.dropped(Drop.UNSOLICITED);
+    private void onHandshake(Packet packet, InetSocketAddress from, long now) {
+        RecipientHandshakes.Accepted accepted = recipient.accept(packet, from, now);
+        if (accepted == null) {
             return;
         }
-        Enr record = challenge.known();
-        if (auth.record().length > 0) {
-            Enr sent = Enr.decode(auth.record());
-            if (record == null || sent.seq() > record.seq()) {
-                record = sent;
-            }
-        }
-        if (record == null || !Arrays.equals(record.nodeId(), auth.sourceId())
-                || !Discv5Crypto.idVerify(record.publicKey(), auth.idSignature(), challenge.challengeData(),
-                        auth.ephemeralKey(), localId)) {
-            metrics.dropped(Drop.BAD_HANDSHAKE);
-            return;
-        }
-        if (!Discv5Crypto.isPublicKey(auth.ephemeralKey())) {
-            metrics.dropped(Drop.BAD_HANDSHAKE);
-            return;
-        }
-        Discv5Crypto.SessionKeys keys = Discv5Crypto.deriveKeys(Discv5Crypto.ecdh(auth.ephemeralKey(), privateScalar),
-                auth.sourceId(), localId, challenge.challengeData());
-        byte[] plaintext = Discv5Crypto.aesGcmDecrypt(keys.initiatorKey(), packet.nonce(), packet.message(),
-                packet.messageAd());
-        if (plaintext == null) {
-            metrics.dropped(Drop.BAD_HANDSHAKE);
-            return;
-        }
-        sessions.put(auth.sourceId(), from, new Session(keys.recipientKey(), keys.initiatorKey()));
-        metrics.handshake();
-        Enr verified = record;
         // a node enters the table only at the endpoint its record names: that it wrote to us from there proves it
-        NodeEntry.of(verified).filter(node -> node.udp().equals(from)).ifPresent(this::admit);
-        handle(Message.decode(plaintext), auth.sourceId(), from);
+        NodeEntry.of(accepted.record()).filter(node -> node.udp().equals(from)).ifPresent(this::admit);
+        handle(Message.decode(accepted.plaintext()), accepted.sourceId(), from);
     }
 
     // ---- messages ----
@@ -458,36 +415,15 @@ public final class Discv5Service implements AutoCloseable {
                 || message instanceof Message.TalkResp && request.message instanceof Message.TalkReq) {
             finish(request, message);
         } else if (message instanceof Message.Nodes nodes && request.message instanceof Message.FindNode findNode) {
-            onNodes(request, findNode, nodes);
+            boolean valid = request.collect(findNode, nodes); // an impossible total ends the answer with what came
+            if (!valid) {
+                metrics.dropped(Drop.INVALID);
+            }
+            if (!valid || request.nodesComplete()) {
+                finish(request, List.copyOf(request.records));
+            }
         } else {
             metrics.dropped(Drop.UNSOLICITED);
-        }
-    }
-
-    private void onNodes(Request request, Message.FindNode findNode, Message.Nodes nodes) {
-        if (nodes.total() < 1 || nodes.total() > PendingRequests.MAX_NODES_MESSAGES) {
-            metrics.dropped(Drop.INVALID);
-            finish(request, List.copyOf(request.records));
-            return;
-        }
-        request.nodesTotal = nodes.total();
-        request.nodesMessages++;
-        for (byte[] raw : nodes.enrs()) {
-            if (request.records.size() >= PendingRequests.MAX_RECORDS) {
-                break; // a node sending more than asked: the rest is ignored
-            }
-            try {
-                Enr record = Enr.decode(raw);
-                int distance = NodeIds.logDistance(record.nodeId(), request.node.id());
-                if (findNode.distances().contains(distance)) {
-                    request.records.add(record);
-                }
-            } catch (EnrFormatException e) {
-                log.debug("discv5: a NODES record from {} does not verify: {}", request.node, e.getMessage());
-            }
-        }
-        if (request.nodesMessages >= request.nodesTotal) {
-            finish(request, List.copyOf(request.records));
         }
     }
 

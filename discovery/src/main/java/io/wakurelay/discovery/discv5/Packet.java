@@ -130,6 +130,19 @@ public record Packet(byte[] maskingIv, int flag, byte[] nonce, byte[] authdata, 
         return ByteBuffer.wrap(authdata, 16, 8).getLong();
     }
 
+    /**
+     * An ordinary message packet from {@code sourceId}: {@code plaintext} encrypted with {@code key} under the header
+     * as associated data, or sent as it is when {@code key} is null (the random bytes that open a handshake).
+     */
+    static Packet ordinary(byte[] maskingIv, byte[] nonce, byte[] sourceId, byte[] key, byte[] plaintext) {
+        if (key == null) {
+            return new Packet(maskingIv, FLAG_ORDINARY, nonce, sourceId, plaintext);
+        }
+        Packet header = new Packet(maskingIv, FLAG_ORDINARY, nonce, sourceId, new byte[0]);
+        return new Packet(maskingIv, FLAG_ORDINARY, nonce, sourceId,
+                Discv5Crypto.aesGcmEncrypt(key, nonce, plaintext, header.messageAd()));
+    }
+
     public static Packet whoareyou(byte[] maskingIv, byte[] requestNonce, byte[] idNonce, long enrSeq) {
         byte[] authdata = ByteBuffer.allocate(WHOAREYOU_AUTHDATA_LENGTH).put(idNonce).putLong(enrSeq).array();
         return new Packet(maskingIv, FLAG_WHOAREYOU, requestNonce, authdata, new byte[0]);

@@ -14,6 +14,7 @@ import java.util.concurrent.ScheduledFuture;
  * last packet (for a WHOAREYOU, which names the packet it challenges by its nonce). Event-loop confined.
  */
 final class PendingRequests {
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(PendingRequests.class);
 
     /** FINDNODE's answer is cut at 16 records (the spec's recommended result limit), in at most this many NODES. */
     static final int MAX_NODES_MESSAGES = 8;
@@ -33,6 +34,39 @@ final class PendingRequests {
         Request(NodeEntry node, Message message) {
             this.node = node;
             this.message = message;
+        }
+
+        /**
+         * Takes one NODES message of this FINDNODE's answer: its records that verify and lie at a distance asked
+         * for, up to {@link #MAX_RECORDS} (a node sending more than asked: the rest is ignored).
+         *
+         * @return false when the message announces an impossible total (the answer ends with what came)
+         */
+        boolean collect(Message.FindNode asked, Message.Nodes nodes) {
+            if (nodes.total() < 1 || nodes.total() > MAX_NODES_MESSAGES) {
+                return false;
+            }
+            nodesTotal = nodes.total();
+            nodesMessages++;
+            for (byte[] raw : nodes.enrs()) {
+                if (records.size() >= MAX_RECORDS) {
+                    break;
+                }
+                try {
+                    Enr record = Enr.decode(raw);
+                    if (asked.distances().contains(NodeIds.logDistance(record.nodeId(), node.id()))) {
+                        records.add(record);
+                    }
+                } catch (io.wakurelay.discovery.enr.EnrFormatException e) {
+                    LOG.debug("discv5: a NODES record from {} does not verify: {}", node, e.getMessage());
+                }
+            }
+            return true;
+        }
+
+        /** Whether every NODES message the answer announced has come. */
+        boolean nodesComplete() {
+            return nodesMessages >= nodesTotal;
         }
     }
 

@@ -14,7 +14,8 @@ import java.util.function.UnaryOperator;
 final class LocalDiscv5Node implements AutoCloseable {
 
     final PrivateKey key;
-    final Discv5Metrics metrics = new Discv5Metrics(new SimpleMeterRegistry());
+    final SimpleMeterRegistry registry = new SimpleMeterRegistry();
+    final Discv5Metrics metrics = new Discv5Metrics(registry);
     final Discv5Service service;
     private final AtomicReference<Enr> record = new AtomicReference<>();
 
@@ -51,6 +52,11 @@ final class LocalDiscv5Node implements AutoCloseable {
 
     Enr record() {
         return record.get();
+    }
+
+    /** Packets of a kind this node sent ({@code ordinary}, {@code whoareyou}, {@code handshake}). */
+    double sent(String kind) {
+        return registry.get("waku.discv5.packets.out").tag("kind", kind).counter().count();
     }
 
     NodeEntry node() {

@@ -17,9 +17,13 @@ public final class MetricsOptions {
     @Option(names = "--metrics-server-port", paramLabel = "PORT", description = "port of /metrics")
     int metricsPort;
 
-    /** The metrics server's config, null when it is off; {@code shift} is {@code --ports-shift}. */
-    MetricsConfig metrics(IntUnaryOperator shift) {
+    /**
+     * The metrics server's config, null when it is off; {@code shift} is {@code --ports-shift}, {@code allowHosts} the
+     * REST API's {@code --rest-allow-host} names, which /metrics accepts too (DNS rebinding, ADR 0089).
+     */
+    MetricsConfig metrics(IntUnaryOperator shift, java.util.List<String> allowHosts) {
         return !metricsServer ? null : NodeOptions.option("metrics options",
-                () -> NodeConfig.DEFAULTS.metrics().toBuilder().address(metricsAddress).port(shift.applyAsInt(metricsPort)).build());
+                () -> NodeConfig.DEFAULTS.metrics().toBuilder().address(metricsAddress).port(shift.applyAsInt(metricsPort))
+                        .allowHosts(allowHosts).build());
     }
 }

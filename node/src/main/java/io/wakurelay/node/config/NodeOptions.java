@@ -175,7 +175,7 @@ public final class NodeOptions {
                 : option("--data-dir", () -> NodeKey.loadIfPresent(dataDir).orElse(null)));
         node.archive(store.archive(dataDir, edge.relay, environment));
         RestConfig restConfig = rest.rest(host::shifted, network.contentTopics());
-        MetricsConfig metricsConfig = metrics.metrics(host::shifted);
+        MetricsConfig metricsConfig = metrics.metrics(host::shifted, rest.restAllowHosts);
         node.rest(restConfig).metrics(metricsConfig).store(store.limits())
                 .services(services())
                 .edge(edge.edge())

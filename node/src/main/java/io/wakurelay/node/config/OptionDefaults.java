@@ -59,6 +59,7 @@ final class OptionDefaults {
         d.put("--max-connections", String.valueOf(host.maxConnections()));
         d.put("--relay-service-ratio", node.peerManager().ratio().format());
         d.put("--peer-store-capacity", String.valueOf(node.peerManager().storeCapacity()));
+        d.put("--dial-private-peers", String.valueOf(node.peerManager().dialPrivatePeers()));
         d.put("--reserved-outbound-slots", String.valueOf(host.reservedOutboundSlots()));
         d.put("--ip-colocation-limit", String.valueOf(host.ipColocationLimit()));
         d.put("--subnet-colocation-limit", String.valueOf(host.subnetColocationLimit()));

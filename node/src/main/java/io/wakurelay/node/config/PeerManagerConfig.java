@@ -20,17 +20,21 @@ import java.util.Objects;
  * @param connectivityInterval the longest pause between two rounds of the connectivity loop (nwaku's
  *                             {@code ConnectivityLoopInterval}, 30 s; shorter the further the node is from its
  *                             targets, at least {@link #MIN_ROUND_PAUSE})
- * @param dialTimeout          one dial, all of a record's addresses tried in turn (nwaku's {@code DefaultDialTimeout})
+ * @param dialTimeout          one dial, all of a record's addresses tried in turn (nwaku's {@code DefaultDialTimeout}),
+ *                             the resolution of their DNS names included
+ * @param dialPrivatePeers     {@code --dial-private-peers}: dial discovered records' private and loopback addresses
+ *                             whatever this node's own addresses are; off, only when this node's are such too (go-libp2p's
+ *                             address filters; unroutable ones never)
  */
 @RecordBuilder
 public record PeerManagerConfig(RelayServiceRatio ratio, int storeCapacity, Duration initialBackoff, int backoffFactor,
                                 int maxFailedAttempts, int maxParallelDials, Duration connectivityInterval,
-                                Duration dialTimeout) {
+                                Duration dialTimeout, boolean dialPrivatePeers) {
     /** nwaku's floor of the dynamic pause between rounds. */
     public static final Duration MIN_ROUND_PAUSE = Duration.ofSeconds(1);
 
     public static final PeerManagerConfig DEFAULTS = new PeerManagerConfig(RelayServiceRatio.DEFAULTS, 0,
-            Duration.ofSeconds(120), 4, 5, 10, Duration.ofSeconds(30), Duration.ofSeconds(10));
+            Duration.ofSeconds(120), 4, 5, 10, Duration.ofSeconds(30), Duration.ofSeconds(10), false);
 
     public PeerManagerConfig {
         Objects.requireNonNull(ratio, "ratio");

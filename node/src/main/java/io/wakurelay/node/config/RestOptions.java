@@ -51,8 +51,8 @@ public final class RestOptions {
     List<String> restAllowOrigins = new ArrayList<>();
 
     @Option(names = "--rest-allow-host", paramLabel = "NAME", split = ",",
-            description = "host name accepted in the Host header of REST requests besides the bound IP address and localhost "
-                    + "(repeatable; * accepts any); other names are refused, which defeats DNS rebinding")
+            description = "host name accepted in the Host header of REST and /metrics requests besides the bound IP address "
+                    + "and localhost (repeatable; * accepts any); other names are refused, which defeats DNS rebinding")
     List<String> restAllowHosts = new ArrayList<>();
 
     /**

@@ -6,6 +6,9 @@ import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpMethod;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.QueryStringDecoder;
+import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.wakurelay.node.rest.HostPolicy;
 import reactor.core.publisher.Mono;
 import reactor.core.scheduler.Schedulers;
 import reactor.netty.DisposableServer;
@@ -18,6 +21,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.regex.Pattern;
 
 /**
@@ -25,7 +29,9 @@ import java.util.regex.Pattern;
  * scraper asks for it in {@code Accept} (as Prometheus does by default). As Prometheus' own exporters do, repeated
  * {@code name[]=} parameters restrict the answer to those metric families, so that a watcher that wants three gauges
  * often does not make the node render every meter each time (the load generator's remote sampler reads three, ten
- * times a second).
+ * times a second). A request whose {@code Host} is not this server's address, {@code localhost} or a
+ * {@code --rest-allow-host} name is refused (403, counted), as the REST API refuses it: DNS rebinding would otherwise
+ * let any web page read the node's metrics ({@link HostPolicy}).
  */
 public final class MetricsServer implements AutoCloseable {
     static final String PROMETHEUS_TEXT = "text/plain; version=0.0.4; charset=utf-8";
@@ -45,10 +51,12 @@ public final class MetricsServer implements AutoCloseable {
         String render(String contentType, Set<String> includedNames);
     }
 
-    private final DisposableServer server;
+    private final HostPolicy hosts;
+    private final AtomicLong forbidden = new AtomicLong();
+    private DisposableServer server;
 
-    private MetricsServer(DisposableServer server) {
-        this.server = server;
+    private MetricsServer(MetricsConfig config) {
+        this.hosts = new HostPolicy(config.address(), config.allowHosts());
     }
 
     /**
@@ -57,10 +65,18 @@ public final class MetricsServer implements AutoCloseable {
      * @param scrape the exposition in the content type it is given, of the names asked for
      */
     public static MetricsServer start(MetricsConfig config, Exposition scrape) {
-        return new MetricsServer(HttpServer.create()
+        MetricsServer metrics = new MetricsServer(config);
+        metrics.server = HttpServer.create()
                 .host(config.address())
                 .port(config.port())
                 .handle((request, response) -> {
+                    String host = request.requestHeaders().get(HttpHeaderNames.HOST);
+                    if (!metrics.hosts.allows(host)) {
+                        metrics.forbidden.incrementAndGet();
+                        return response.status(HttpResponseStatus.FORBIDDEN).send(Mono.fromSupplier(() -> text(
+                                "Host '" + clip(host) + "' is not this node's address; use its IP address, or start "
+                                        + "the node with --rest-allow-host to accept a name\n")));
+                    }
                     QueryStringDecoder uri = new QueryStringDecoder(request.uri());
                     if (!uri.rawPath().equals("/metrics") || !request.method().equals(HttpMethod.GET)) {
                         return response.status(HttpResponseStatus.NOT_FOUND).send(Mono.fromSupplier(() -> text("only GET /metrics is served here\n")));
@@ -79,7 +95,19 @@ public final class MetricsServer implements AutoCloseable {
                     return response.header(HttpHeaderNames.CONTENT_TYPE, type)
                             .send(Mono.fromSupplier(() -> text(scrape.render(type, names))).subscribeOn(Schedulers.boundedElastic()));
                 })
-                .bindNow());
+                .bindNow();
+        return metrics;
+    }
+
+    /** Registers the count of requests refused for their {@code Host}. */
+    public void bind(MeterRegistry registry) {
+        FunctionCounter.builder("waku.metrics.requests.forbidden", forbidden, AtomicLong::get)
+                .description("/metrics requests refused (403) because their Host is not this node's address (DNS rebinding)")
+                .register(registry);
+    }
+
+    private static String clip(String value) {
+        return value.length() <= 100 ? value : value.substring(0, 100) + "...";
     }
 
     /**

@@ -21,8 +21,11 @@ import java.util.function.Predicate;
  * (a peer exchange answer, discv5 NODES) only churns the untried part of the store: peers proven to connect stay.
  */
 final class CandidateStore {
-    /** What {@link #offer} did. */
-    enum Offer { ADDED, UPDATED, NO_ADDRESS, FULL }
+    /**
+     * What {@link #offer} did: kept a new peer, updated a known one, or refused it for naming no TCP or WebSocket
+     * address, for naming only addresses the dial policy refuses ({@code FILTERED}), or because the store was full.
+     */
+    enum Offer { ADDED, UPDATED, NO_ADDRESS, FILTERED, FULL }
 
     private final int capacity;
     private final PeerManagerConfig config;
@@ -52,14 +55,16 @@ final class CandidateStore {
     }
 
     /**
-     * Keeps {@code record} as a candidate ({@code connected} tells which peers hold a connection now: those are
-     * never evicted). A newer record of a known peer replaces the old one; its dial history stays.
+     * Keeps {@code record} as a candidate, to be dialled at {@code allowed} (its TCP and WebSocket addresses the dial
+     * policy allows; {@code connected} tells which peers hold a connection now: those are never evicted). A newer
+     * record of a known peer replaces the old one; its dial history stays.
      */
-    synchronized Offer offer(Enr record, Origin origin, Predicate<PeerId> connected) {
-        List<Multiaddr> addresses = record.dialAddresses().stream().filter(a -> a.isTcp() || a.isWebSocket()).toList();
-        if (addresses.isEmpty()) {
-            return Offer.NO_ADDRESS;
+    synchronized Offer offer(Enr record, List<Multiaddr> allowed, Origin origin, Predicate<PeerId> connected) {
+        if (allowed.isEmpty()) {
+            return record.dialAddresses().stream().anyMatch(a -> a.isTcp() || a.isWebSocket()) ? Offer.FILTERED
+                    : Offer.NO_ADDRESS;
         }
+        List<Multiaddr> addresses = List.copyOf(allowed);
         Candidate known = byPeer.get(record.peerId());
         if (known != null) {
             if (record.seq() >= known.record.seq()) {

@@ -26,7 +26,6 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
 /**
@@ -38,7 +37,10 @@ import reactor.core.publisher.Mono;
  * past the host's free connection slots; a failed dial backs the peer off exponentially. The loop runs again after
  * nwaku's dynamic pause (shorter the further the node is from its targets), and at once when an offer adds a
  * candidate, a dial ends, a peer is identified (nwaku checks the inbound target as a peer joins) or one leaves.
- * Static peers are not its business: the host dials and redials them.
+ * Static peers are not its business: the host dials and redials them. What it dials of a record is decided by its
+ * {@link DialAddresses}: private and loopback addresses only when this node's are such or {@code --dial-private-peers}
+ * allows them (go-libp2p's address filters), DNS names resolved without blocking ({@link NettyNameResolver}), and
+ * judged the same way.
  */
 public final class PeerManager implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(PeerManager.class);
@@ -76,6 +78,8 @@ public final class PeerManager implements AutoCloseable {
         }
     };
     private final ConnectionPruner pruner;
+    private final DialAddresses dialAddresses;
+    private final AutoCloseable ownedResolver;
     private final ScheduledExecutorService loop;
     private final AtomicInteger dialling = new AtomicInteger();
     private final AtomicBoolean wakePending = new AtomicBoolean();
@@ -83,7 +87,7 @@ public final class PeerManager implements AutoCloseable {
     private volatile boolean closed;
 
     private PeerManager(PeerManagerConfig config, int maxConnections, Host host, Relay relay, MeterRegistry registry,
-            Listener listener) {
+            Listener listener, NameResolver resolver) {
         this.config = config;
         this.maxConnections = maxConnections;
         this.host = host;
@@ -93,6 +97,10 @@ public final class PeerManager implements AutoCloseable {
         this.store = new CandidateStore(config.storeCapacity(maxConnections), config);
         this.metrics = new PeerManagerMetrics(registry, store, targets);
         this.pruner = new ConnectionPruner(targets, metrics);
+        NameResolver names = resolver != null ? resolver : new NettyNameResolver(config.dialTimeout());
+        this.ownedResolver = resolver == null ? (AutoCloseable) names : null;
+        this.dialAddresses = new DialAddresses(DialPolicy.of(host.listenAddresses(), config.dialPrivatePeers()), names,
+                config.dialTimeout(), metrics::addressRefused);
         this.loop = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "peer-manager");
             t.setDaemon(true);
@@ -108,9 +116,15 @@ public final class PeerManager implements AutoCloseable {
      */
     public static PeerManager start(PeerManagerConfig config, int maxConnections, Host host, Relay relay,
             MeterRegistry registry, Listener listener) {
+        return start(config, maxConnections, host, relay, registry, listener, null);
+    }
+
+    /** As above, with DNS names resolved by {@code resolver} (null: the system's name servers, without blocking). */
+    static PeerManager start(PeerManagerConfig config, int maxConnections, Host host, Relay relay,
+            MeterRegistry registry, Listener listener, NameResolver resolver) {
         PeerManager manager = new PeerManager(Objects.requireNonNull(config, "config"), maxConnections,
                 Objects.requireNonNull(host, "host"), relay, Objects.requireNonNull(registry, "registry"),
-                Objects.requireNonNull(listener, "listener"));
+                Objects.requireNonNull(listener, "listener"), resolver);
         if (manager.targets.relay() < 12) { // nwaku refuses to start below gossipsub's D_high (12)
             log.warn("peer manager: {} relay peers of --max-connections {} at --relay-service-ratio {} is below "
                     + "gossipsub's D_high (12): the node may end up isolated", manager.targets.relay(), maxConnections,
@@ -120,10 +134,20 @@ public final class PeerManager implements AutoCloseable {
         host.addListener(manager.changes);
         host.connections().forEach(manager.since::onConnected);
         log.info("peer manager: targets {} inbound and {} outbound relay peers, {} service peers; keeps up to {} "
-                + "candidates", manager.targets.inRelay(), manager.targets.outRelay(), manager.targets.service(),
-                manager.store.capacity());
+                + "candidates; dials {}", manager.targets.inRelay(), manager.targets.outRelay(),
+                manager.targets.service(), manager.store.capacity(), describe(manager.dialAddresses.policy()));
         manager.wake();
         return manager;
+    }
+
+    private static String describe(DialPolicy policy) {
+        String what = policy.allowPrivate() ? "public, private and loopback addresses (--dial-private-peers)"
+                : switch (policy.own()) {
+                    case LOOPBACK -> "public, private and loopback addresses (this node's are loopback)";
+                    case PRIVATE -> "public and private addresses (this node's are private)";
+                    default -> "public addresses only (this node's are public; --dial-private-peers for more)";
+                };
+        return what;
     }
 
     /** Offers what a discovery found; the records of another cluster must have been dropped by the discovery. */
@@ -135,7 +159,8 @@ public final class PeerManager implements AutoCloseable {
             if (peer.equals(host.peerId()) || statics.contains(peer)) {
                 continue;
             }
-            CandidateStore.Offer outcome = store.offer(record, origin, this::connected);
+            CandidateStore.Offer outcome = store.offer(record, dialAddresses.literal(record.dialAddresses()), origin,
+                    this::connected);
             metrics.offer(outcome);
             added |= outcome == CandidateStore.Offer.ADDED;
             if (outcome != CandidateStore.Offer.NO_ADDRESS && connected(peer)) {
@@ -224,7 +249,7 @@ public final class PeerManager implements AutoCloseable {
         Enr record = c.record;
         Origin origin = c.origin;
         List<Multiaddr> addresses = c.addresses;
-        Flux.fromIterable(addresses)
+        dialAddresses.resolve(addresses)
                 .concatMap(address -> host.dial(address).onErrorResume(e -> {
                     log.debug("peer manager: cannot dial {} ({}): {}", address, origin.label(), e.toString());
                     return Mono.empty();
@@ -280,6 +305,13 @@ public final class PeerManager implements AutoCloseable {
         }
         closed = true;
         loop.shutdownNow();
+        if (ownedResolver != null) {
+            try {
+                ownedResolver.close();
+            } catch (Exception e) {
+                log.debug("peer manager: closing the name resolver: {}", e.toString());
+            }
+        }
         host.removeListener(since);
         host.removeListener(changes);
         metrics.close();

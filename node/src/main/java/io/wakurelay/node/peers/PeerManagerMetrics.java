@@ -45,6 +45,7 @@ final class PeerManagerMetrics implements AutoCloseable {
     private final Map<Origin, Counter> initiated = new EnumMap<>(Origin.class);
     private final Map<CandidateStore.Offer, Counter> offers = new EnumMap<>(CandidateStore.Offer.class);
     private final Map<Kind, Counter> pruned = new EnumMap<>(Kind.class);
+    private final Map<String, Counter> addressesRefused = new java.util.HashMap<>();
     private final AtomicReference<PeerCensus> census = new AtomicReference<>(
             new PeerCensus(0, 0, 0, 0, List.of(), List.of()));
 
@@ -63,6 +64,13 @@ final class PeerManagerMetrics implements AutoCloseable {
             offers.put(o, keep(Counter.builder("waku.peer.store.offers").tag("outcome", o.name().toLowerCase())
                     .description("records offered to the peer store by discovery, by what became of them")
                     .register(registry)));
+        }
+        for (String reason : new String[]{AddressScope.PRIVATE.label(), AddressScope.LOOPBACK.label(),
+                AddressScope.UNROUTABLE.label(), DialAddresses.UNRESOLVED}) {
+            addressesRefused.put(reason, keep(Counter.builder("waku.peer.manager.addresses.refused")
+                    .tag("reason", reason)
+                    .description("addresses of discovered records not dialled: of a scope the dial policy refuses, "
+                            + "or a name that did not resolve").register(registry)));
         }
         keep(Gauge.builder("waku.peer.store.size", store::size)
                 .description("candidate peers kept by the peer manager").register(registry));
@@ -115,6 +123,10 @@ final class PeerManagerMetrics implements AutoCloseable {
 
     void offer(CandidateStore.Offer outcome) {
         offers.get(outcome).increment();
+    }
+
+    void addressRefused(String reason) {
+        addressesRefused.get(reason).increment();
     }
 
     void pruned(Kind kind) {

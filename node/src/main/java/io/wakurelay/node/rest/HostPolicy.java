@@ -16,16 +16,16 @@ import java.util.Set;
  * operator did not give defeats it. Accepted: an IP literal of the bound address (any IP literal when bound
  * to every interface), {@code localhost} when the API listens on loopback or every interface, and the names of
  * {@code --rest-allow-host} ({@code *}: any). The port is not checked (port forwarding changes it). No DNS
- * lookup is ever made for a request.
+ * lookup is ever made for a request. The metrics server uses it too, with the same names.
  */
-final class HostPolicy {
+public final class HostPolicy {
     private final byte[] bound;
     private final boolean wildcard;
     private final boolean loopback;
     private final Set<String> names = new HashSet<>();
     private final boolean anyName;
 
-    HostPolicy(String boundAddress, List<String> allowedNames) {
+    public HostPolicy(String boundAddress, List<String> allowedNames) {
         InetAddress address;
         try {
             address = InetAddress.getByName(boundAddress); // once, at start-up; a literal needs no lookup
@@ -43,7 +43,7 @@ final class HostPolicy {
     }
 
     /** @param host the Host header (null when absent, as HTTP/1.0 allows: nothing to check then) */
-    boolean allows(String host) {
+    public boolean allows(String host) {
         if (host == null) {
             return true;
         }

@@ -26,12 +26,19 @@ public final class RestMetrics {
                 .description("stream readers disconnected because they took nothing while a whole buffer of events was dropped").register(registry);
     }
 
-    /** The server's requests in flight and those refused at the bound. */
+    /** The server's requests in flight, those refused at the bound, and those its guard refused. */
     public static void bindRequests(MeterRegistry registry, RestServer server) {
         Gauge.builder("waku.rest.requests.in_flight", server, RestServer::inFlight)
                 .description("REST requests being answered, event streams included").register(registry);
         FunctionCounter.builder("waku.rest.requests.refused", server, RestServer::refusedInFlight)
                 .description("REST requests answered 503 at once because as many were being answered as allowed")
                 .register(registry);
+        for (RequestGuard.Refusal refusal : RequestGuard.Refusal.values()) {
+            FunctionCounter.builder("waku.rest.requests.forbidden", server, s -> s.forbidden(refusal))
+                    .tag("reason", refusal.label())
+                    .description("REST requests refused (403): a Host not of this node (DNS rebinding), an Origin not "
+                            + "allowed, a web page's non-CORS request to a GET that drains a message cache")
+                    .register(registry);
+        }
     }
 }

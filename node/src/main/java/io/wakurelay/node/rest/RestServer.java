@@ -132,6 +132,11 @@ public final class RestServer implements AutoCloseable {
         return inFlight.get();
     }
 
+    /** Requests refused (403) by the guard for {@code refusal}: a foreign Host or Origin, or a cross-site draining GET. */
+    long forbidden(RequestGuard.Refusal refusal) {
+        return guard.refused(refusal);
+    }
+
     /** Requests refused because {@link #inFlight()} was at its bound. */
     public long refusedInFlight() {
         return refusedInFlight.get();

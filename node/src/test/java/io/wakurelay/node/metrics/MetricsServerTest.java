@@ -54,7 +54,7 @@ class MetricsServerTest {
             for (int i = 0; i < 300; i++) {
                 try (java.net.Socket s = new java.net.Socket("127.0.0.1", slow.address().getPort())) {
                     s.setSoLinger(true, 0); // close with a reset, at once
-                    s.getOutputStream().write("GET /metrics HTTP/1.1\r\nHost: x\r\n\r\n".getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+                    s.getOutputStream().write("GET /metrics HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".getBytes(java.nio.charset.StandardCharsets.US_ASCII));
                     if (i % 2 == 0) {
                         Thread.sleep(2);
                     }
@@ -104,10 +104,41 @@ class MetricsServerTest {
     /** The status line of a request the JDK's client would refuse to send. */
     private String rawStatusLine(String pathAndQuery) throws IOException {
         try (java.net.Socket s = new java.net.Socket("127.0.0.1", server.address().getPort())) {
-            s.getOutputStream().write(("GET " + pathAndQuery + " HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+            s.getOutputStream().write(("GET " + pathAndQuery + " HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
                     .getBytes(java.nio.charset.StandardCharsets.US_ASCII));
             return new java.io.BufferedReader(new java.io.InputStreamReader(s.getInputStream(),
                     java.nio.charset.StandardCharsets.US_ASCII)).readLine();
+        }
+    }
+
+    private String rawRequest(MetricsServer target, String host) throws IOException {
+        try (java.net.Socket s = new java.net.Socket("127.0.0.1", target.address().getPort())) {
+            s.getOutputStream().write(("GET /metrics HTTP/1.1\r\nHost: " + host + "\r\nConnection: close\r\n\r\n")
+                    .getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+            return new String(s.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.US_ASCII);
+        }
+    }
+
+    /**
+     * Issue 43's N7: DNS rebinding makes a web page's browser send its requests to 127.0.0.1:8008 under the
+     * attacker's name; as the REST API, /metrics answers only its own address, {@code localhost} and the names of
+     * {@code --rest-allow-host}, and counts the refusals.
+     */
+    @Test
+    void aForeignHostNameIsRefusedAsTheRestApiRefusesIt() throws Exception {
+        Counter.builder("waku.test.events").register(registry).increment();
+        server.bind(registry);
+        int port = server.address().getPort();
+        String rebound = rawRequest(server, "rebind.attacker.example:" + port);
+        assertThat(rebound).startsWith("HTTP/1.1 403").contains("--rest-allow-host").doesNotContain("waku_test_events");
+        assertThat(rawRequest(server, "127.0.0.2:" + port)).as("another IP than the one bound").startsWith("HTTP/1.1 403");
+        assertThat(rawRequest(server, "127.0.0.1:" + port)).startsWith("HTTP/1.1 200").contains("waku_test_events_total 1.0");
+        assertThat(rawRequest(server, "localhost:" + port)).startsWith("HTTP/1.1 200");
+        assertThat(scrape(null).body()).contains("waku_metrics_requests_forbidden_total 2.0");
+        try (MetricsServer named = MetricsServer.start(MetricsConfig.builder().port(0).allowHosts(java.util.List.of("node-a"))
+                .build(), registry::scrape)) {
+            assertThat(rawRequest(named, "node-a:8008")).as("a --rest-allow-host name, as Prometheus scrapes in compose")
+                    .startsWith("HTTP/1.1 200");
         }
     }
 
