@@ -10,6 +10,7 @@ import io.netty.bootstrap.ServerBootstrap;
 import io.netty.buffer.PooledByteBufAllocator;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
+import io.netty.util.concurrent.ImmediateEventExecutor;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
@@ -83,6 +84,8 @@ public final class Host implements AutoCloseable {
     private volatile Channel server;
     private volatile Channel webSocketServer;
     private volatile boolean closing;
+    /** Orders dial starts and the shutdown: no dial starts once {@link #closing} is set. */
+    private final Object dialStart = new Object();
 
     private Host(HostConfig config, PrivateKey identity, MeterRegistry registry) {
         this.aead = AeadSelection.start(config.aead()); // first: a refusal leaves nothing started
@@ -356,7 +359,9 @@ public final class Host implements AutoCloseable {
                 sink.error(new P2pException("no connection slot free to dial " + target + " (max " + config.maxConnections() + ")"));
                 return;
             }
-            Promise<HostConnection> upgraded = group.next().newPromise();
+            // told on the thread that ends the upgrade (the connection's event loop): a dial that ends as the loops
+            // stop must not be told on another loop that has already ended
+            Promise<HostConnection> upgraded = ImmediateEventExecutor.INSTANCE.newPromise();
             Bootstrap bootstrap = new Bootstrap()
                     .group(group)
                     .channel(loops.onChannelClass(SocketChannel.class, group))
@@ -371,14 +376,21 @@ public final class Host implements AutoCloseable {
                         }
                     });
             InetSocketAddress source = sourceAddressFor(target);
-            ChannelFuture connected = source == null ? bootstrap.connect(target) : bootstrap.connect(target, source);
-            Channel channel = connected.channel();
-            channel.closeFuture().addListener(f -> manager.closedOutbound());
-            connected.addListener(f -> {
-                if (!f.isSuccess()) {
-                    upgraded.tryFailure(new P2pException("could not connect to " + target + ": " + f.cause(), f.cause()));
-                }
+            ChannelFuture connected = startDial(() -> {
+                ChannelFuture dial = source == null ? bootstrap.connect(target) : bootstrap.connect(target, source);
+                dial.channel().closeFuture().addListener(f -> manager.closedOutbound());
+                dial.addListener(f -> {
+                    if (!f.isSuccess()) {
+                        upgraded.tryFailure(new P2pException("could not connect to " + target + ": " + f.cause(), f.cause()));
+                    }
+                });
+                return dial;
             });
+            if (connected == null) {
+                manager.closedOutbound();
+                sink.error(new P2pException.ConnectionClosed("the host is shutting down"));
+                return;
+            }
             upgraded.addListener(f -> {
                 if (!f.isSuccess()) {
                     metrics.dial(f.cause() instanceof HandshakeException ? "handshake_failed" : "connect_failed",
@@ -400,7 +412,7 @@ public final class Host implements AutoCloseable {
             });
             sink.onCancel(() -> {
                 if (!upgraded.isDone()) {
-                    channel.close();
+                    connected.channel().close();
                 }
             });
         });
@@ -523,6 +535,17 @@ public final class Host implements AutoCloseable {
         return AnnouncedAddresses.of(config, boundAddress(), webSocketAddress(), webSocketTransport());
     }
 
+    /**
+     * Starts a dial's connection, its listeners added, unless the host is shutting down (then null), under the monitor
+     * the shutdown holds to set {@link #closing}: no dial, nor a listener of one, reaches an event loop that has ended
+     * (Netty's RejectedExecutionException and its trace).
+     */
+    private ChannelFuture startDial(java.util.function.Supplier<ChannelFuture> connect) {
+        synchronized (dialStart) {
+            return closing ? null : connect.get();
+        }
+    }
+
     // ---- shutdown
 
     /**
@@ -532,8 +555,12 @@ public final class Host implements AutoCloseable {
     public Mono<Void> shutdown(Duration grace) {
         Objects.requireNonNull(grace, "grace");
         return Mono.defer(() -> {
-            if (!closing) {
+            boolean first;
+            synchronized (dialStart) { // no dial starts once this is set (startDial)
+                first = !closing;
                 closing = true;
+            }
+            if (first) {
                 beginShutdown(grace);
             }
             return terminated.asMono();
@@ -543,9 +570,12 @@ public final class Host implements AutoCloseable {
     private void beginShutdown(Duration grace) {
         log.info("p2p host {} shutting down", peerId);
         staticPeers.close();
+        // the listeners close before the event loops end, whatever the grace: a connection accepted onto an event loop
+        // that had ended was Netty's RejectedExecutionException and its trace
+        List<ChannelFuture> ending = new ArrayList<>();
         for (Channel s : new Channel[]{server, webSocketServer}) {
             if (s != null) {
-                s.close();
+                ending.add(s.close());
             }
         }
         List<HostConnection> open = manager.connections();
@@ -553,6 +583,8 @@ public final class Host implements AutoCloseable {
         Flux.fromIterable(open).flatMap(Connection::onClose).then()
                 .timeout(grace.isZero() ? Duration.ofMillis(1) : grace)
                 .onErrorResume(TimeoutException.class, e -> Mono.empty())
+                .then(Flux.fromIterable(ending).flatMap(f -> Mono.<Void>create(sink -> f.addListener(done -> sink.success())))
+                        .then().timeout(Duration.ofSeconds(5)).onErrorResume(TimeoutException.class, e -> Mono.empty()))
                 .then(loops.disposeLater(Duration.ZERO, Duration.ofSeconds(5)))
                 .doFinally(signal -> {
                     log.info("p2p host {} shut down", peerId);
