@@ -5,6 +5,7 @@ import io.wakurelay.node.status.NodeStatus;
 import io.wakurelay.node.status.FilterSubscriberView;
 import io.wakurelay.node.status.PeerView;
 import io.wakurelay.node.config.NodeConfig;
+import io.wakurelay.node.config.RetentionText;
 import io.wakurelay.node.config.ServicesConfig;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
@@ -213,8 +214,8 @@ public final class WakuNode implements NodeStatus, AutoCloseable {
                 node.peerId(), VERSION, node.listenAddresses(),
                 node.rest == null ? "off" : HostPort.format(node.rest.address()),
                 node.metricsServer == null ? "off" : HostPort.format(node.metricsServer.address()),
-                node.archive == null ? "off" : config.archive().retention(), node.host.protocols(),
-                config.dataDir().toAbsolutePath(), config.relay().pubsubTopics(), config.host().staticPeers(),
+                node.archive == null ? "off" : RetentionText.format(config.archive().retention()), node.host.protocols(),
+                config.dataDir().toAbsolutePath().normalize(), config.relay().pubsubTopics(), config.host().staticPeers(),
                 node.record == null ? "none" : node.record.current().text());
         return node;
     }

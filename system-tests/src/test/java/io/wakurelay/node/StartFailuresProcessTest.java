@@ -113,13 +113,13 @@ class StartFailuresProcessTest {
         }
         Ended ended = run(Map.of("WAKURELAY_STORE_MESSAGE_DB_PASSWORD", "secret"), local("--store-message-db-url",
                 "postgres://waku@127.0.0.1:" + closed + "/waku", "--store-message-db-start-wait=0",
-                "--store-message-db-connect-timeout=20s").toArray(String[]::new));
+                "--store-message-db-connect-timeout=120s").toArray(String[]::new));
         assertOneLineNaming(ended, NodeMain.EXIT_START, "cannot reach the PostgreSQL database at 127.0.0.1:" + closed,
                 "--store-message-db-url");
         assertThat(ended.text()).doesNotContain("secret");
-        // a JVM's start (--version) plus the node's first steps, far from the 20 s the pool would wait for a connection
-        long jvm = run(Map.of(), "--version").millis();
-        assertThat(ended.millis()).as("not after the 20 s connect timeout").isLessThan(jvm + 10_000);
+        // a JVM's start and the node's first steps (seconds, more on a loaded machine), far from the 120 s the pool
+        // would have waited for a connection
+        assertThat(ended.millis()).as("not after the 120 s connect timeout").isLessThan(60_000);
     }
 
     @Test

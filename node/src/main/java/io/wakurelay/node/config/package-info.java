@@ -26,7 +26,8 @@
  * {@link io.wakurelay.node.config.NwakuConfigKeys} and suggests the closest option with {@code DidYouMean}), and
  * otherwise from
  * {@code OptionDefaults}, which writes them from {@link io.wakurelay.node.config.NodeConfig#DEFAULTS}; the value
- * parsers are {@link io.wakurelay.node.config.ByteSize}, {@link io.wakurelay.node.config.DurationText} and
+ * parsers and formatters are {@link io.wakurelay.node.config.RetentionText} (the start line's retention, as nwaku writes
+ * it), {@link io.wakurelay.node.config.ByteSize}, {@link io.wakurelay.node.config.DurationText} and
  * {@link io.wakurelay.node.config.HostPort}; {@link io.wakurelay.node.config.NodeVersion} answers {@code --version}
  * and holds the build's version.
  */
