@@ -294,6 +294,7 @@ class RestApiTest {
         assertThat(health.json().get("protocolsHealth").toString())
                 .as("nwaku's values, order and descs; a relay alone is not ready, nor what serves from its peers")
                 .isEqualTo("[{\"Relay\":\"NOT_READY\",\"desc\":\"No connected peers\"},"
+                        + "{\"Rln Relay\":\"NOT_MOUNTED\"},"
                         + "{\"Lightpush\":\"NOT_READY\",\"desc\":\"Node has no relay peers to fullfill push requests\"},"
                         + "{\"Filter\":\"NOT_READY\",\"desc\":\"Relay is not ready, filter will not be able to sort out messages\"},"
                         + "{\"Store\":\"READY\"},{\"Peer Exchange\":\"READY\"}]");
