@@ -11,6 +11,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -52,6 +53,15 @@ public final class NodeProcess implements AutoCloseable {
      * @param jvmOptions e.g. -Xmx256m; may be empty
      */
     public static NodeProcess start(List<String> jvmOptions, List<String> args, Duration timeout, Path logFile) {
+        return start(jvmOptions, args, Map.of(), timeout, logFile);
+    }
+
+    /**
+     * {@link #start(List, List, Duration, Path)} with {@code environment} added to this JVM's (e.g. a preloaded library
+     * that moves the process's wall clock, testkit's {@code FakeTime}).
+     */
+    public static NodeProcess start(List<String> jvmOptions, List<String> args, Map<String, String> environment,
+                                    Duration timeout, Path logFile) {
         List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         command.addAll(jvmOptions);
@@ -60,6 +70,7 @@ public final class NodeProcess implements AutoCloseable {
         command.add(NodeMain.class.getName());
         command.addAll(args);
         ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
+        builder.environment().putAll(environment);
         Process process;
         try {
             process = builder.start();

@@ -1,5 +1,6 @@
 package io.wakurelay.node;
 
+import io.wakurelay.testkit.Anvil;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -21,7 +22,9 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 /**
  * A node process that cannot start says what to change in one line and exits, with no Java stack trace: the REST or
  * metrics port in use (before the peer port ever opens), an unwritable data directory, a PostgreSQL that refuses
- * the connection (at once with {@code --store-message-db-start-wait=0}), a bad value from the environment.
+ * the connection (at once with {@code --store-message-db-start-wait=0}), a bad value from the environment; and The Waku
+ * Network's preset (discv5 off) without an eth client, with one on another chain (anvil's own) and with no contract at
+ * the preset's address (anvil on chain 59141, nothing placed there).
  */
 @Tag("process")
 class StartFailuresProcessTest {
@@ -141,6 +144,31 @@ class StartFailuresProcessTest {
         Ended ended = run(Map.of("WAKUNODE2_MAX_CONNECTIONS", "many"), local().toArray(String[]::new));
         assertOneLineNaming(ended, NodeMain.EXIT_CONFIG, "--max-connections",
                 "from environment variable WAKUNODE2_MAX_CONNECTIONS");
+    }
+
+    @Test
+    void theWakuNetworkWithoutAnEthClientIsOneLineNamingTheEthClientFlag() throws Exception {
+        Ended ended = run(Map.of(), local("--cluster-id=1", "--discv5-discovery=false").toArray(String[]::new));
+        assertOneLineNaming(ended, NodeMain.EXIT_CONFIG, "--rln-relay-eth-client-address");
+    }
+
+    @Test
+    void anEthClientOnAnotherChainThanTheWakuNetworksIsOneLineNamingTheChainIdFlag() throws Exception {
+        try (Anvil chain = Anvil.start(Anvil.ANVIL_CHAIN_ID)) {
+            Ended ended = run(Map.of(), local("--cluster-id=1", "--discv5-discovery=false",
+                    "--rln-relay-eth-client-address=" + chain.rpcUri()).toArray(String[]::new));
+            assertOneLineNaming(ended, NodeMain.EXIT_START, "--rln-relay-chain-id is 59141 but the eth client at "
+                    + chain.rpcUri() + " is on chain 31337");
+        }
+    }
+
+    @Test
+    void noContractAtTheWakuNetworksAddressIsOneLineNamingTheContractFlag() throws Exception {
+        try (Anvil chain = Anvil.start(Anvil.TWN_CHAIN_ID)) {
+            Ended ended = run(Map.of(), local("--cluster-id=1", "--discv5-discovery=false",
+                    "--rln-relay-eth-client-address=" + chain.rpcUri()).toArray(String[]::new));
+            assertOneLineNaming(ended, NodeMain.EXIT_START, "--rln-relay-eth-contract-address");
+        }
     }
 
     private static boolean mount(String... command) throws IOException, InterruptedException {
