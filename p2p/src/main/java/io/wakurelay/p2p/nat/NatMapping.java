@@ -93,18 +93,21 @@ public final class NatMapping implements AutoCloseable {
     }
 
     static NatMapping start(NatConfig config, List<NatPort> ports, NatMetrics metrics, List<Finder> finders) {
+        List<String> why = new ArrayList<>();
         for (Finder finder : finders) {
             NatGateway gateway;
             try {
                 Optional<NatGateway> found = finder.find();
                 if (found.isEmpty()) {
                     log.info("NAT: no {} gateway answered", finder.protocol());
+                    why.add(finder.protocol() + ": no gateway answered");
                     metrics.failed(NatMetrics.Operation.DISCOVER);
                     continue;
                 }
                 gateway = found.get();
             } catch (NatException e) {
                 log.info("NAT: no {} gateway: {}", finder.protocol(), e.getMessage());
+                why.add(finder.protocol() + ": " + e.getMessage());
                 metrics.failed(NatMetrics.Operation.DISCOVER);
                 continue;
             }
@@ -113,15 +116,14 @@ public final class NatMapping implements AutoCloseable {
                 external = gateway.externalAddress();
             } catch (NatException e) {
                 log.info("NAT: {} gives no external address: {}", gateway.describe(), e.getMessage());
+                why.add(gateway.describe() + " gives no external address: " + e.getMessage());
                 metrics.failed(NatMetrics.Operation.EXTERNAL_ADDRESS);
                 continue; // nim-eth's getExternalIP: UPnP, then NAT-PMP
             }
             return mapAll(config, ports, metrics, gateway, external);
         }
-        log.warn("NAT: --nat={}: no gateway maps ports here (UPnP {}, NAT-PMP {}): the node announces its bound address, "
-                        + "as nwaku does; with the port forwarded by hand, give --nat=extip:<public IP>",
-                config.method().label(), config.method() == NatConfig.Method.PMP ? "not tried" : "found none",
-                config.method() == NatConfig.Method.UPNP ? "not tried" : "found none");
+        log.warn("NAT: --nat={}: no gateway maps ports here ({}): the node announces its bound address, as nwaku does; "
+                + "with the port forwarded by hand, give --nat=extip:<public IP>", config.method().label(), why);
         metrics.state(NatState.UNAVAILABLE);
         return new NatMapping(config, metrics, null, null, List.of());
     }
@@ -145,9 +147,9 @@ public final class NatMapping implements AutoCloseable {
         }
         NatState state = mapped.size() == ports.size() ? NatState.MAPPED : NatState.EXTERNAL_ADDRESS_ONLY;
         metrics.state(state);
-        log.info("NAT: {}; external address {}; mapped {} (lease {} s, asked again every {})", gateway.describe(),
+        log.info("NAT: {}; external address {}; mapped {} (lease {} s, asked again every {} s)", gateway.describe(),
                 external.getHostAddress(), mapped, gateway.protocol().equals("pmp") ? config.pmpLifetime().toSeconds()
-                        : config.upnpLease().toSeconds(), config.renewInterval());
+                        : config.upnpLease().toSeconds(), config.renewInterval().toSeconds());
         if (!refused.isEmpty()) {
             log.warn("NAT: the gateway did not map {}: the node announces {} with the bound port of each, as nwaku "
                     + "does (forward them by hand)", refused, external.getHostAddress());
@@ -196,8 +198,8 @@ public final class NatMapping implements AutoCloseable {
                 }
             } catch (NatException e) {
                 metrics.failed(NatMetrics.Operation.RENEW);
-                log.warn("NAT: asking {} for {} again failed: {} (tried again in {})", gateway.describe(), m,
-                        e.getMessage(), config.renewInterval());
+                log.warn("NAT: asking {} for {} again failed: {} (tried again in {} s)", gateway.describe(), m,
+                        e.getMessage(), config.renewInterval().toSeconds());
             } catch (RuntimeException e) {
                 metrics.failed(NatMetrics.Operation.RENEW);
                 log.warn("NAT: asking for {} again failed", m, e);

@@ -73,7 +73,8 @@ final class UpnpHttp {
                     break;
                 }
             }
-            throw new NatException(request.method() + " " + request.uri() + ": " + cause, cause);
+            throw new NatException(request.method() + " " + request.uri() + ": "
+                    + (cause instanceof NatException ? cause.getMessage() : cause.toString()), cause);
         }
     }
 
