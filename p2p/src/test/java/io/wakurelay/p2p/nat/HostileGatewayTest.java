@@ -73,6 +73,10 @@ class HostileGatewayTest {
             assertThat(nat.state()).isEqualTo(NatState.UNAVAILABLE);
         }
         assertThat(igd.actions).isEmpty();
+        assertThat(Ssdp.location("HTTP/1.1 200 OK\r\nLOCATION: http://127.0.0.2:5000/d.xml\r\n\r\n",
+                InetAddress.getLoopbackAddress())).as("another host than the one that answered").isEmpty();
+        assertThat(Ssdp.location("HTTP/1.1 200 OK\r\nLOCATION: https://127.0.0.1:5000/d.xml\r\n\r\n",
+                InetAddress.getLoopbackAddress())).as("not http").isEmpty();
         assertThat(Ssdp.location("HTTP/1.1 200 OK\r\nLOCATION: http://gateway.example/d.xml\r\n\r\n",
                 InetAddress.getLoopbackAddress())).as("a name is never looked up").isEmpty();
         assertThat(Ssdp.location("HTTP/1.1 200 OK\r\nLocation: http://127.0.0.1:5000/d.xml\r\n\r\n",
