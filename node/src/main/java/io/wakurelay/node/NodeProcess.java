@@ -53,16 +53,25 @@ public final class NodeProcess implements AutoCloseable {
      * @param jvmOptions e.g. -Xmx256m; may be empty
      */
     public static NodeProcess start(List<String> jvmOptions, List<String> args, Duration timeout, Path logFile) {
-        return start(jvmOptions, args, Map.of(), timeout, logFile);
+        return start(List.of(), jvmOptions, args, Map.of(), timeout, logFile);
     }
 
     /**
      * {@link #start(List, List, Duration, Path)} with {@code environment} added to this JVM's (e.g. a preloaded library
-     * that moves the process's wall clock, testkit's {@code FakeTime}).
+     * that moves the process's wall clock, or {@code WAKUNODE2_*} options).
      */
     public static NodeProcess start(List<String> jvmOptions, List<String> args, Map<String, String> environment,
                                     Duration timeout, Path logFile) {
-        List<String> command = new ArrayList<>();
+        return start(List.of(), jvmOptions, args, environment, timeout, logFile);
+    }
+
+    /**
+     * {@link #start(List, List, Map, Duration, Path)} with {@code launcher} before {@code java}, e.g.
+     * {@code ip netns exec <namespace>} to run the node in a network namespace of the test.
+     */
+    public static NodeProcess start(List<String> launcher, List<String> jvmOptions, List<String> args,
+                                    Map<String, String> environment, Duration timeout, Path logFile) {
+        List<String> command = new ArrayList<>(launcher);
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         command.addAll(jvmOptions);
         command.add("-cp");

@@ -114,8 +114,12 @@ public final class WakuNode implements NodeStatus, AutoCloseable {
             this.pipeline = new ArchivePipeline(archive, archive == null ? null
                     : new ArchiveTimestampWindow(config.relay().limits().maxClockDrift(), metrics.registry()));
             components.add("archive pipeline", pipeline, pipeline::shutdown, () -> { });
+            // --nat=any|upnp|pmp: the ports mapped before the host listens (it announces the gateway's address), the
+            // mappings deleted after it closes
+            NodeNat nat = NodeNat.start(config, metrics.registry(), components);
             // static peers are dialled once the relay listens for connections, so that it sees them from the start
-            Host host = Host.start(config.host().toBuilder().staticPeers(List.of()).build(), key, metrics.registry());
+            Host host = Host.start(nat.announcing(config.host()).toBuilder().staticPeers(List.of()).build(), key,
+                    metrics.registry());
             this.host = components.add("p2p host", host, host::shutdown, host);
             ConnectedPeers.bind(metrics.registry(), host);
             // RLN before the relay it validates for: it fails fast (the native pairing, the chain) and reads the first root
@@ -182,7 +186,8 @@ public final class WakuNode implements NodeStatus, AutoCloseable {
             Set<String> topics = relay == null ? Set.copyOf(config.relay().pubsubTopics()) : relay.subscriptions();
             this.record = NodeRecord.publish(config.dataDir(), host, config.relay().clusterId(), topics,
                     served(relay != null, services, archive != null, lightpush != null, filter != null),
-                    discv5 == null ? java.util.OptionalInt.empty() : java.util.OptionalInt.of(discv5.port()));
+                    discv5 == null ? java.util.OptionalInt.empty()
+                            : java.util.OptionalInt.of(nat.udpPort(discv5.port())));
             NodeDiscv5.startIfBound(discv5, record, host, peerExchange, config.relay().clusterId(),
                     NodeRecord.shardsOf(config.relay().clusterId(), topics));
 

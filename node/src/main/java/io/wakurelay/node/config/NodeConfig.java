@@ -7,6 +7,7 @@ import io.wakurelay.node.metrics.MetricsConfig;
 import io.wakurelay.node.rest.RestConfig;
 import io.wakurelay.services.StoreLimits;
 import io.wakurelay.p2p.HostConfig;
+import io.wakurelay.p2p.nat.NatConfig;
 import io.wakurelay.p2p.crypto.PrivateKey;
 import io.wakurelay.protocol.AutoSharding;
 import io.wakurelay.relay.RelayConfig;
@@ -40,12 +41,15 @@ import java.util.Objects;
  * @param peerManager the peer manager: the split of the connections, the candidate store, dial backoff
  * @param rln     RLN relay: the proofs of relayed messages validated against the membership contract's roots; null
  *                when RLN is off ({@code --rln-relay}, or The Waku Network's preset on a relaying node)
+ * @param nat     the port mapping asked of the gateway ({@code --nat=any|upnp|pmp}); null when it is not asked
+ *                ({@code --nat=none}, the default, or {@code extip:<IP>}, which {@link HostConfig#announceAddresses()}
+ *                holds)
  */
 @RecordBuilder
 public record NodeConfig(HostConfig host, RelayConfig relay, PrivateKey nodeKey, ArchiveConfig archive, StoreLimits store,
                          ServicesConfig services, RestConfig rest, MetricsConfig metrics, Path dataDir, String logLevel,
                          LogFormat logFormat, AutoSharding autoSharding, Duration shutdownGrace, EdgeConfig edge,
-                         PeerManagerConfig peerManager, RlnConfig rln) {
+                         PeerManagerConfig peerManager, RlnConfig rln, NatConfig nat) {
     private static final Path DEFAULT_DATA_DIR = Path.of("data");
 
     /** Every component's DEFAULTS; identify names this build as its agent ({@code wakurelay/<version>}). */
@@ -56,7 +60,7 @@ public record NodeConfig(HostConfig host, RelayConfig relay, PrivateKey nodeKey,
             // automatic sharding over one shard, as nwaku's --num-shards-in-network defaults to 1
             new AutoSharding(RelayConfig.DEFAULTS.clusterId(), 1),
             // 20 s: inside the 30 s that docker-compose and Kubernetes wait after SIGTERM
-            Duration.ofSeconds(20), EdgeConfig.DEFAULTS, PeerManagerConfig.DEFAULTS, null);
+            Duration.ofSeconds(20), EdgeConfig.DEFAULTS, PeerManagerConfig.DEFAULTS, null, null);
 
     public NodeConfig {
         Objects.requireNonNull(host, "host");

@@ -162,11 +162,11 @@ public final class NodeOptions {
         node.relay(option("relay options", () -> relay.relay(network, limits)));
         HostConfig hostConfig = option("peer options", () -> {
             HostConfigBuilder b = NodeConfig.DEFAULTS.host().toBuilder();
-            host.applyTo(b, warnings);
+            host.applyTo(b);
             connections.applyTo(b);
             return b.build();
         });
-        node.host(hostConfig);
+        node.host(hostConfig).nat(option("--nat", host::nat));
         option("--data-dir", () -> writable(dataDir));
         // a key file that is there is read here, so that a broken one is a configuration error
         node.nodeKey(nodeKey != null ? option("--nodekey", () -> PrivateKey.secp256k1Hex(nodeKey))
