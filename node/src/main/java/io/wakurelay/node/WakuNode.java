@@ -12,6 +12,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.wakurelay.archive.ArchiveConfig;
 import io.wakurelay.archive.CommittedBatch;
 import io.wakurelay.archive.MessageArchive;
+import io.wakurelay.archive.PostgresConfig;
 import io.wakurelay.archive.backends.ArchiveBackends;
 import io.wakurelay.discovery.enr.Enr;
 import io.wakurelay.discovery.enr.WakuCapabilities.Capability;
@@ -110,8 +111,7 @@ public final class WakuNode implements NodeStatus, AutoCloseable {
                     : components.add("archive", ArchiveBackends.open(named(config.archive(), key), metrics.registry()));
             // added right after the archive, so that it stops after the relay and the host (the relay feeds it) and
             // before the archive closes (it feeds the archive); it is connected to the relay further down
-            this.pipeline = new ArchivePipeline(archive, archive == null ? null
-                    : new ArchiveTimestampWindow(config.relay().limits().maxClockDrift(), metrics.registry()));
+            this.pipeline = new ArchivePipeline(archive);
             components.add("archive pipeline", pipeline, pipeline::shutdown, () -> { });
             // static peers are dialled once the relay listens for connections, so that it sees them from the start
             Host host = Host.start(config.host().toBuilder().staticPeers(List.of()).build(), key, metrics.registry());
@@ -213,7 +213,7 @@ public final class WakuNode implements NodeStatus, AutoCloseable {
                 node.peerId(), VERSION, node.listenAddresses(),
                 node.rest == null ? "off" : HostPort.format(node.rest.address()),
                 node.metricsServer == null ? "off" : HostPort.format(node.metricsServer.address()),
-                node.archive == null ? "off" : config.archive().retention(), node.host.protocols(),
+                node.archive == null ? "off" : config.archive().core().retention(), node.host.protocols(),
                 config.dataDir().toAbsolutePath(), config.relay().pubsubTopics(), config.host().staticPeers(),
                 node.record == null ? "none" : node.record.current().text());
         return node;
@@ -376,11 +376,10 @@ public final class WakuNode implements NodeStatus, AutoCloseable {
      * that an operator of a fleet sees which node holds which connection.
      */
     private static ArchiveConfig named(ArchiveConfig archive, PrivateKey key) {
-        if (archive.postgres() == null) {
+        if (!(archive instanceof PostgresConfig postgres)) {
             return archive;
         }
-        String name = "wakurelay/" + PeerId.fromPublicKey(key.publicKey());
-        return archive.toBuilder().postgres(archive.postgres().toBuilder().applicationName(name).build()).build();
+        return postgres.toBuilder().applicationName("wakurelay/" + PeerId.fromPublicKey(key.publicKey())).build();
     }
 
     @Override
