@@ -79,7 +79,7 @@ class LoadgenMainTest {
         assertThat(fanout.d).isEqualTo(node.relay().gossip().d());
         assertThat(fanout.workload.pubsubTopic).isEqualTo(node.relay().pubsubTopics().get(0));
         MicroCommand micro = parsed("micro");
-        assertThat(micro.durability).isEqualTo(node.archive().durability().label());
+        assertThat(micro.durability).isEqualTo(((io.wakurelay.archive.RocksConfig) node.archive()).durability().label());
         DiscoverCommand discover = parsed("discover");
         assertThat(DurationText.parse(discover.lookupInterval)).isEqualTo(Discv5Settings.DEFAULTS.lookupInterval());
         assertThat(discover.topic).isEqualTo(node.relay().pubsubTopics().get(0));

@@ -13,6 +13,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.wakurelay.archive.ArchiveConfig;
 import io.wakurelay.archive.CommittedBatch;
 import io.wakurelay.archive.MessageArchive;
+import io.wakurelay.archive.PostgresConfig;
 import io.wakurelay.archive.backends.ArchiveBackends;
 import io.wakurelay.discovery.enr.Enr;
 import io.wakurelay.discovery.enr.WakuCapabilities.Capability;
@@ -111,8 +112,7 @@ public final class WakuNode implements NodeStatus, AutoCloseable {
                     : components.add("archive", ArchiveBackends.open(named(config.archive(), key), metrics.registry()));
             // added right after the archive, so that it stops after the relay and the host (the relay feeds it) and
             // before the archive closes (it feeds the archive); it is connected to the relay further down
-            this.pipeline = new ArchivePipeline(archive, archive == null ? null
-                    : new ArchiveTimestampWindow(config.relay().limits().maxClockDrift(), metrics.registry()));
+            this.pipeline = new ArchivePipeline(archive);
             components.add("archive pipeline", pipeline, pipeline::shutdown, () -> { });
             // --nat=any|upnp|pmp: the ports mapped before the host listens (it announces the gateway's address), the
             // mappings deleted after it closes
@@ -219,8 +219,9 @@ public final class WakuNode implements NodeStatus, AutoCloseable {
                 node.peerId(), VERSION, node.listenAddresses(),
                 node.rest == null ? "off" : HostPort.format(node.rest.address()),
                 node.metricsServer == null ? "off" : HostPort.format(node.metricsServer.address()),
-                node.archive == null ? "off" : RetentionText.format(config.archive().retention()), node.host.protocols(),
-                config.dataDir().toAbsolutePath().normalize(), config.relay().pubsubTopics(), config.host().staticPeers(),
+                node.archive == null ? "off" : RetentionText.format(config.archive().core().retention()),
+                node.host.protocols(), config.dataDir().toAbsolutePath().normalize(), config.relay().pubsubTopics(),
+                config.host().staticPeers(),
                 node.record == null ? "none" : node.record.current().text());
         return node;
     }
@@ -382,11 +383,10 @@ public final class WakuNode implements NodeStatus, AutoCloseable {
      * that an operator of a fleet sees which node holds which connection.
      */
     private static ArchiveConfig named(ArchiveConfig archive, PrivateKey key) {
-        if (archive.postgres() == null) {
+        if (!(archive instanceof PostgresConfig postgres)) {
             return archive;
         }
-        String name = "wakurelay/" + PeerId.fromPublicKey(key.publicKey());
-        return archive.toBuilder().postgres(archive.postgres().toBuilder().applicationName(name).build()).build();
+        return postgres.toBuilder().applicationName("wakurelay/" + PeerId.fromPublicKey(key.publicKey())).build();
     }
 
     @Override

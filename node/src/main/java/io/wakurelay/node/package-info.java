@@ -2,8 +2,9 @@
  * The runnable node: the assembly of every module. {@link io.wakurelay.node.NodeMain} reads the command line into a
  * {@link io.wakurelay.node.config.NodeConfig} (package {@code config}; tests and the load generator build one from
  * {@code NodeConfig.DEFAULTS} directly) and starts a {@link io.wakurelay.node.WakuNode}: metrics, REST's port held
- * ({@code ServerPorts}), the archive and its {@code ArchivePipeline} (behind the {@code ArchiveTimestampWindow}), the
- * port mapping at the gateway ({@code NodeNat}, {@code --nat=any|upnp|pmp}), the p2p host, the relay, the services, the {@code AcceptedMessages} stage (filter push, REST delivery, taps, then the
+ * ({@code ServerPorts}), the archive and its {@code ArchivePipeline}, the port mapping at the gateway
+ * ({@code NodeNat}, {@code --nat=any|upnp|pmp}), the p2p host, the relay, the services, the {@code AcceptedMessages}
+ * stage (filter push, REST delivery, taps, then the
  * archive pipeline, in that order and at the archive's pace), then REST (package {@code rest}) on the port held, each
  * added to {@code StartedComponents}, which stops them in the reverse order within one grace. A start that fails is
  * one line from {@code StartFailures} (a port in use is a {@link io.wakurelay.node.BindFailedException}). What REST

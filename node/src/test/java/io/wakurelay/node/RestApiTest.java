@@ -2,8 +2,6 @@ package io.wakurelay.node;
 
 import io.wakurelay.node.config.NodeConfig;
 import io.wakurelay.testkit.Eventually;
-import io.wakurelay.protocol.ProtocolLimits;
-import io.wakurelay.relay.RelayConfig;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.google.protobuf.ByteString;
 import io.wakurelay.protocol.MessageHasher;
@@ -41,7 +39,7 @@ class RestApiTest {
     @BeforeAll
     static void start() {
         NodeConfig config = TestNodes.local(dataDir).metrics(TestNodes.metrics())
-                .relay(RelayConfig.builder().limits(ProtocolLimits.DEFAULTS.withMaxClockDrift(Duration.ZERO)).build()).build();
+                .archive(TestNodes.archiveOfAnyTimestamp(dataDir)).build();
         node = WakuNode.start(config);
         rest = new Http(node.restAddress());
     }

@@ -1,5 +1,6 @@
 package io.wakurelay.node;
 
+import io.wakurelay.archive.PostgresConfig;
 import io.wakurelay.node.config.NodeConfig;
 import io.wakurelay.p2p.multiaddr.Multiaddr;
 import org.junit.jupiter.api.Test;
@@ -62,8 +63,8 @@ class RunNodeShFlagsTest {
         assertThat(c.rest().allowOrigins()).containsExactly("waku-org.github.io", "localhost:*");
         assertThat(c.services().lightpush()).isNull();
         assertThat(c.services().filter()).isNotNull();
-        assertThat(c.archive().postgres().describe()).isEqualTo("postgres:5432/postgres as postgres");
-        assertThat(c.archive().retention().spec()).as("binary units, as nwaku's").isEqualTo("size:1073741824");
+        assertThat(((PostgresConfig) c.archive()).describe()).isEqualTo("postgres:5432/postgres as postgres");
+        assertThat(c.archive().core().retention().spec()).as("binary units, as nwaku's").isEqualTo("size:1073741824");
         assertThat(warnings).as("only nwaku's own notice that cluster 1 will need --preset=twn")
                 .singleElement().asString().startsWith("TWN - The Waku Network configuration");
     }

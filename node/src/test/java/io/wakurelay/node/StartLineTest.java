@@ -35,8 +35,8 @@ class StartLineTest {
         java.nio.file.Files.createDirectory(dir.resolve("a"));
         Path given = dir.resolve("a").resolve("..").resolve(".").resolve("data");
         NodeConfig config = TestNodes.local(given).build();
-        config = config.toBuilder().archive(config.archive().toBuilder()
-                .retention(new RetentionPolicy.Size(1L << 30)).build()).build();
+        config = config.toBuilder().archive(config.archive()
+                .withCore(c -> c.retention(new RetentionPolicy.Size(1L << 30)))).build();
         Logger logger = (Logger) LoggerFactory.getLogger(WakuNode.class);
         ListAppender<ILoggingEvent> log = new ListAppender<>();
         log.start();

@@ -2,7 +2,7 @@ package io.wakurelay.services;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import io.wakurelay.archive.ArchiveConfig;
+import io.wakurelay.archive.RocksConfig;
 import io.wakurelay.archive.MessageArchive;
 import io.wakurelay.archive.RetentionPolicy;
 import io.wakurelay.archive.StoreQuery;
@@ -87,10 +87,10 @@ final class ServiceNode implements AutoCloseable {
         relay = Relay.start(RelayConfig.builder()
                 .gossip(GossipParams.DEFAULTS.toBuilder().heartbeat(Duration.ofMillis(100)).build())
                 .build(), host, new PathCounters(), registry);
-        archive = ArchiveBackends.open(ArchiveConfig.defaults(dir.resolve("archive-" + index))
-                .toBuilder().retention(new RetentionPolicy.None())
-                .blockCacheBytes(16L << 20).writeBufferBytes(4L << 20)
-                .maxBatchMessages(64).maxBatchDelay(Duration.ofMillis(2)).maxPendingMessages(256).build(), registry);
+        archive = ArchiveBackends.open(RocksConfig.defaults(dir.resolve("archive-" + index))
+                .toBuilder().blockCacheBytes(16L << 20).writeBufferBytes(4L << 20).build()
+                .withCore(c -> c.retention(new RetentionPolicy.None()).timestampWindow(Duration.ZERO)
+                        .maxBatchMessages(64).maxBatchDelay(Duration.ofMillis(2)).maxPendingMessages(256)), registry);
         filter = options.filter() == null ? null : FilterService.start(options.filter(), host, relay, registry);
         archiving = archive.write(relay.accepted().doOnNext(e -> {
             if (filter != null) {

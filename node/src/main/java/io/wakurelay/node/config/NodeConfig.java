@@ -3,6 +3,7 @@ package io.wakurelay.node.config;
 import io.soabase.recordbuilder.core.RecordBuilder;
 import io.wakurelay.node.logging.LogFormat;
 import io.wakurelay.archive.ArchiveConfig;
+import io.wakurelay.archive.RocksConfig;
 import io.wakurelay.node.metrics.MetricsConfig;
 import io.wakurelay.node.rest.RestConfig;
 import io.wakurelay.services.StoreLimits;
@@ -25,7 +26,7 @@ import java.util.Objects;
  * @param relay   gossipsub on /vac/waku/relay/2.0.0: topics, limits, peer queues
  * @param nodeKey the node's identity key (its peer id); null: the key kept in {@code dataDir}, made there the first
  *                time ({@link io.wakurelay.p2p.crypto.NodeKey})
- * @param archive null when the node does not archive ({@code --store=false})
+ * @param archive null when the node does not archive ({@code --store=false}); which backend, by its record
  * @param store   the limits of Store queries (whichever protocol they come by)
  * @param services the Waku services served beside relay (store, lightpush, filter)
  * @param rest    null when the REST API is off
@@ -55,7 +56,7 @@ public record NodeConfig(HostConfig host, RelayConfig relay, PrivateKey nodeKey,
     /** Every component's DEFAULTS; identify names this build as its agent ({@code wakurelay/<version>}). */
     public static final NodeConfig DEFAULTS = new NodeConfig(
             HostConfig.DEFAULTS.toBuilder().agentVersion("wakurelay/" + NodeVersion.VERSION).build(), RelayConfig.DEFAULTS, null,
-            ArchiveConfig.defaults(DEFAULT_DATA_DIR.resolve("store")), StoreLimits.DEFAULTS, ServicesConfig.DEFAULTS,
+            RocksConfig.defaults(DEFAULT_DATA_DIR.resolve("store")), StoreLimits.DEFAULTS, ServicesConfig.DEFAULTS,
             RestConfig.DEFAULTS, MetricsConfig.DEFAULTS, DEFAULT_DATA_DIR, "INFO", LogFormat.TEXT,
             // automatic sharding over one shard, as nwaku's --num-shards-in-network defaults to 1
             new AutoSharding(RelayConfig.DEFAULTS.clusterId(), 1),
@@ -92,11 +93,12 @@ public record NodeConfig(HostConfig host, RelayConfig relay, PrivateKey nodeKey,
     }
 
     /**
-     * A builder of this config with the node's directory at {@code dataDir}, and the archive, if there is one, in its
-     * {@code store/} subdirectory as the default puts it.
+     * A builder of this config with the node's directory at {@code dataDir}, and the archive, if it is the embedded one,
+     * in its {@code store/} subdirectory as the default puts it.
      */
     public NodeConfigBuilder inDataDir(Path dataDir) {
-        ArchiveConfig moved = archive == null ? null : archive.toBuilder().dataDir(dataDir.resolve("store")).build();
+        ArchiveConfig moved = archive instanceof RocksConfig rocks ? rocks.toBuilder().dataDir(dataDir.resolve("store")).build()
+                : archive;
         return toBuilder().dataDir(dataDir).archive(moved);
     }
 }

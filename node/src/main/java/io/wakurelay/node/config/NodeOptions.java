@@ -173,7 +173,7 @@ public final class NodeOptions {
                 // read if it is there (a broken one is refused now); made by the node at start if not: parsing
                 // creates nothing, so a bad option further on leaves no key behind
                 : option("--data-dir", () -> NodeKey.loadIfPresent(dataDir).orElse(null)));
-        node.archive(store.archive(dataDir, edge.relay, environment));
+        node.archive(store.archive(dataDir, edge.relay, limits.maxClockDrift(), environment));
         RestConfig restConfig = rest.rest(host::shifted, network.contentTopics());
         MetricsConfig metricsConfig = metrics.metrics(host::shifted, rest.restAllowHosts);
         node.rest(restConfig).metrics(metricsConfig).store(store.limits())

@@ -1,7 +1,7 @@
 package io.wakurelay.node.config;
 
-import io.wakurelay.archive.ArchiveConfig;
 import io.wakurelay.archive.PostgresConfig;
+import io.wakurelay.archive.RocksConfig;
 import io.wakurelay.node.rest.RestConfig;
 import io.wakurelay.p2p.HostConfig;
 import io.wakurelay.protocol.ProtocolLimits;
@@ -37,7 +37,8 @@ final class OptionDefaults {
         HostConfig host = node.host();
         RelayConfig relay = node.relay();
         ProtocolLimits limits = relay.limits();
-        ArchiveConfig archive = node.archive();
+        // the node archives in RocksDB unless a postgres:// URL is given
+        RocksConfig archive = (RocksConfig) node.archive();
         FilterConfig filter = node.services().filter();
         RestConfig rest = node.rest();
         Map<String, String> d = new LinkedHashMap<>();
@@ -55,7 +56,7 @@ final class OptionDefaults {
         d.put("--num-shards-in-network", node.autoSharding() == null ? "0" : String.valueOf(node.autoSharding().numShardsInNetwork()));
         d.put("--max-msg-size", ByteSize.format(limits.maxMessageSize()));
         d.put("--max-rpc-size", ByteSize.format(limits.maxRpcSize()));
-        d.put("--max-clock-drift", DurationText.format(limits.maxClockDrift()));
+        d.put("--max-clock-drift", DurationText.format(archive.core().timestampWindow()));
         d.put("--max-connections", String.valueOf(host.maxConnections()));
         d.put("--relay-service-ratio", node.peerManager().ratio().format());
         d.put("--peer-store-capacity", String.valueOf(node.peerManager().storeCapacity()));
@@ -84,13 +85,13 @@ final class OptionDefaults {
         d.put("--rln-relay-dynamic", "false"); // nwaku's default; the membership is read from the contract either way
         d.put("--rln-relay-nullifier-derivation", RlnOptions.derivationName(rln.derivation()));
         d.put("--store", String.valueOf(archive != null));
-        PostgresConfig postgres = PostgresConfig.DEFAULTS; // the node archives in RocksDB unless a postgres:// URL is given
+        PostgresConfig postgres = PostgresConfig.DEFAULTS;
         d.put("--store-message-db-url", "");
         d.put("--store-max-num-db-connections", String.valueOf(postgres.maxConnections()));
         d.put("--store-message-db-statement-timeout", DurationText.format(postgres.statementTimeout()));
         d.put("--store-message-db-connect-timeout", DurationText.format(postgres.connectTimeout()));
         d.put("--store-message-db-start-wait", DurationText.format(postgres.startWait()));
-        d.put("--store-message-retention-policy", archive.retention().spec());
+        d.put("--store-message-retention-policy", archive.core().retention().spec());
         d.put("--store-durability", archive.durability().label());
         d.put("--store-flush-interval", DurationText.format(archive.flushInterval()));
         d.put("--store-cache-size", ByteSize.format(archive.blockCacheBytes()));

@@ -4,6 +4,7 @@ import io.wakurelay.archive.ArchiveClosedException;
 import io.wakurelay.archive.ArchiveStorageException;
 import io.wakurelay.archive.RetentionPolicy;
 import io.wakurelay.archive.RetentionRun;
+import io.wakurelay.archive.common.ArchiveMeters;
 import org.rocksdb.ColumnFamilyHandle;
 import org.rocksdb.ReadOptions;
 import org.rocksdb.RocksDB;
@@ -43,18 +44,18 @@ import java.util.function.LongSupplier;
  * (timestamp, hash) (point deletes for topics with few). The counters move in the
  * same batch. Between chunks the writer thread takes other work, so inserts are not held up for a whole pass.
  */
-final class Retention implements AutoCloseable {
+final class RocksRetention implements AutoCloseable {
     static final int CHUNK = 10_000;
     /** Fewer entries of one topic in a chunk are deleted one by one rather than with a range tombstone. */
     static final int MIN_ENTRIES_FOR_RANGE_DELETE = 16;
-    private static final Logger log = LoggerFactory.getLogger(Retention.class);
+    private static final Logger log = LoggerFactory.getLogger(RocksRetention.class);
 
     private final RetentionPolicy policy;
     private final RocksDB db;
     private final MessageFamilies families;
     private final ArchiveCounters counters;
     private final BatchCommitter committer;
-    private final ArchiveMetrics metrics;
+    private final ArchiveMeters metrics;
     private final Scheduler scheduler;
     private final LongSupplier wallClockNanos;
     private final int chunk;
@@ -62,8 +63,8 @@ final class Retention implements AutoCloseable {
     private final Set<CompletableFuture<RetentionRun>> open = ConcurrentHashMap.newKeySet();
     private volatile boolean closed;
 
-    Retention(RetentionPolicy policy, ArchiveDatabase database, ArchiveCounters counters, BatchCommitter committer,
-              ArchiveMetrics metrics, Scheduler scheduler, LongSupplier wallClockNanos, int chunk) {
+    RocksRetention(RetentionPolicy policy, ArchiveDatabase database, ArchiveCounters counters, BatchCommitter committer,
+              ArchiveMeters metrics, Scheduler scheduler, LongSupplier wallClockNanos, int chunk) {
         this.policy = policy;
         this.db = database.db();
         this.families = MessageFamilies.of(database);
@@ -150,19 +151,19 @@ final class Retention implements AutoCloseable {
                     }
                     return;
                 }
-                metrics.retentionRuns.increment();
+                metrics.retentionRuns().increment();
                 if (deleted > 0) {
                     log.info("retention {} removed {} messages ({} bytes) in {} ms", policy.spec(), deleted, deletedBytes,
                             (System.nanoTime() - startedAt) / 1_000_000);
                 }
                 done.complete(new RetentionRun(policy, deleted, deletedBytes, visited));
             } catch (RocksDBException e) {
-                metrics.retentionErrors.increment();
+                metrics.retentionErrors().increment();
                 log.error("retention {} failed after removing {} messages: {}; the next pass tries again",
-                        policy.spec(), deleted, Errors.describe(e));
-                done.completeExceptionally(new ArchiveStorageException("retention pass failed: " + Errors.describe(e), e));
+                        policy.spec(), deleted, RocksErrors.describe(e));
+                done.completeExceptionally(new ArchiveStorageException("retention pass failed: " + RocksErrors.describe(e), e));
             } catch (RuntimeException e) {
-                metrics.retentionErrors.increment();
+                metrics.retentionErrors().increment();
                 log.error("retention {} failed", policy.spec(), e);
                 done.completeExceptionally(e);
             }
@@ -180,7 +181,7 @@ final class Retention implements AutoCloseable {
         long maxBytes = Long.MAX_VALUE;
         byte[] before = null;
         if (policy instanceof RetentionPolicy.Time time) {
-            before = Keys.firstTailAt(cutoff(time.maxAge()));
+            before = Keys.firstTailAt(time.cutoff(wallClockNanos.getAsLong()));
         } else if (policy instanceof RetentionPolicy.Capacity capacity) {
             maxMessages = Math.min(chunk, counters.messages() - capacity.maxMessages());
         } else if (policy instanceof RetentionPolicy.Size size) {
@@ -196,7 +197,7 @@ final class Retention implements AutoCloseable {
             return new Chunk(0, 0, 0, false);
         }
         long bytes = delete(entries);
-        metrics.retentionDeleted(label()).increment(entries.size());
+        metrics.retentionDeleted(policy).increment(entries.size());
         boolean chunkFull = entries.size() == chunk;
         return new Chunk(entries.size(), bytes, entries.size(), chunkFull || moreWanted());
     }
@@ -283,22 +284,5 @@ final class Retention implements AutoCloseable {
                 }
             }
         }
-    }
-
-    private long cutoff(Duration maxAge) {
-        long now = wallClockNanos.getAsLong();
-        try {
-            return Math.subtractExact(now, maxAge.toNanos());
-        } catch (ArithmeticException beyondRange) {
-            return Long.MIN_VALUE;
-        }
-    }
-
-    /** The {@code policy} tag of the deletion metric. */
-    private String label() {
-        if (policy instanceof RetentionPolicy.Time) {
-            return "time";
-        }
-        return policy instanceof RetentionPolicy.Capacity ? "capacity" : "size";
     }
 }

@@ -4,8 +4,8 @@ import org.rocksdb.RocksDBException;
 import org.rocksdb.Status;
 
 /** Human-readable RocksDB failures for logs and exceptions. */
-final class Errors {
-    private Errors() {
+final class RocksErrors {
+    private RocksErrors() {
     }
 
     static String describe(RocksDBException e) {

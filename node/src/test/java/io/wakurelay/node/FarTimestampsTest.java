@@ -1,7 +1,6 @@
 package io.wakurelay.node;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.wakurelay.testkit.Eventually;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -14,34 +13,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * Timestamps are judged where nwaku judges them: its relay (and REST, and lightpush) takes a message whatever its
  * timestamp, and only its archive skips one more than 20 s from its clock (waku_archive, MaxMessageTimestampVariance),
- * counted in waku_archive_errors{type}. An nwaku peer forwarding such a message loses no score.
+ * counted in waku_archive_errors{type}. An nwaku peer forwarding such a message loses no score. (The window itself:
+ * the archive's TimestampWindowTest.)
  */
-class ArchiveTimestampWindowTest {
+class FarTimestampsTest {
     private static final String TOPIC = "/waku/2/rs/0/0";
     private static final long SECOND = 1_000_000_000L;
 
     @TempDir
     Path dir;
-
-    @Test
-    void theWindowIsNwakusAroundTheReceiveTimeAndAMessageWithoutTimestampIsAlwaysArchived() {
-        ArchiveTimestampWindow window = new ArchiveTimestampWindow(Duration.ofSeconds(20), new SimpleMeterRegistry());
-        long received = 1_800_000_000L * SECOND;
-        assertThat(window.judge(received - 20 * SECOND, received)).as("the bounds are in").isNull();
-        assertThat(window.judge(received + 20 * SECOND, received)).isNull();
-        assertThat(window.judge(received - 20 * SECOND - 1, received)).isEqualTo(ArchiveTimestampWindow.TOO_OLD);
-        assertThat(window.judge(received + 20 * SECOND + 1, received)).isEqualTo(ArchiveTimestampWindow.FUTURE);
-        assertThat(window.judge(0, received)).isNull();
-        assertThat(window.judge(Long.MIN_VALUE, received)).isEqualTo(ArchiveTimestampWindow.TOO_OLD);
-        assertThat(window.judge(Long.MAX_VALUE, received)).isEqualTo(ArchiveTimestampWindow.FUTURE);
-
-        ArchiveTimestampWindow centuries = new ArchiveTimestampWindow(Duration.ofDays(365L * 400), new SimpleMeterRegistry());
-        assertThat(centuries.judge(Long.MAX_VALUE, received)).as("a bound past the range saturates, it does not wrap")
-                .isNull();
-        assertThat(centuries.judge(received - 200L * 365 * 86_400 * SECOND, received)).isNull();
-        ArchiveTimestampWindow off = new ArchiveTimestampWindow(Duration.ZERO, new SimpleMeterRegistry());
-        assertThat(off.judge(1, received)).as("0: archive whatever the timestamp").isNull();
-    }
 
     @Test
     void aMessageFarFromTheClockIsPublishedAndRelayedButNotArchivedAndItsForwarderKeepsItsScore() {

@@ -7,8 +7,9 @@ import io.wakurelay.archive.ArchiveClosedException;
 import io.wakurelay.archive.ArchiveStorageException;
 import io.wakurelay.archive.UnknownCursorException;
 import io.wakurelay.archive.StoreQuery;
-import io.wakurelay.archive.StoreResponse;
 import io.wakurelay.archive.StoredMessage;
+import io.wakurelay.archive.common.OpenPages;
+import io.wakurelay.archive.common.PageCut;
 import io.wakurelay.protocol.MessageHash;
 import io.wakurelay.protocol.proto.WakuMessage;
 import org.rocksdb.ReadOptions;
@@ -23,10 +24,8 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.Comparator;
-import java.util.HashSet;
 import java.util.List;
 import java.util.PriorityQueue;
-import java.util.Set;
 import java.util.function.LongConsumer;
 
 /**
@@ -39,13 +38,13 @@ import java.util.function.LongConsumer;
  * once and in order, and messages inserted meanwhile appear only if they sort after the cursor.
  *
  * <p>A page is opened ({@link #open}) and its messages are then read one by one as it is iterated
- * ({@link RocksStorePage}), under the snapshot it was opened with. With data, the page also ends when its next message
+ * ({@link RocksPage}), under the snapshot it was opened with. With data, the page also ends when its next message
  * would take the stored bytes past the page's byte budget; the sizes are known before any message is read (a read
  * of the value's length only), so that the page's extent and cursor are fixed when it opens, also for backward
  * pages, whose messages are returned oldest first.
  */
-final class StoreReader implements AutoCloseable {
-    private static final Logger log = LoggerFactory.getLogger(StoreReader.class);
+final class RocksReader implements AutoCloseable {
+    private static final Logger log = LoggerFactory.getLogger(RocksReader.class);
     /** Asking RocksDB for a value into an empty array returns the value's length and copies nothing. */
     private static final byte[] LENGTH_ONLY = new byte[0];
 
@@ -60,22 +59,12 @@ final class StoreReader implements AutoCloseable {
     private final RocksDB db;
     private final MessageFamilies families;
 
-    private final Set<RocksStorePage> openPages = new HashSet<>();
-    private boolean closed;
+    private final OpenPages pages = new OpenPages();
 
-    StoreReader(ArchiveDatabase database) {
+    RocksReader(ArchiveDatabase database) {
         this.database = database;
         this.db = database.db();
         this.families = MessageFamilies.of(database);
-    }
-
-    /** The whole page at once (no byte budget): what {@link RocksArchive#query} returns. */
-    StoreResponse execute(StoreQuery query, LongConsumer busyNanos) throws RocksDBException {
-        try (RocksStorePage page = open(query, Long.MAX_VALUE, busyNanos)) {
-            List<StoredMessage> results = new ArrayList<>(page.size());
-            page.forEachRemaining(results::add);
-            return new StoreResponse(results, page.paginationCursor());
-        }
     }
 
     /**
@@ -84,11 +73,12 @@ final class StoreReader implements AutoCloseable {
      *
      * @throws ArchiveClosedException when the archive is closed
      */
-    RocksStorePage open(StoreQuery query, long maxPageBytes, LongConsumer busyNanos) throws RocksDBException {
+    RocksPage open(StoreQuery query, long maxPageBytes, LongConsumer busyNanos) throws RocksDBException {
         long start = System.nanoTime();
         return database.guarded(() -> {
             Snapshot snapshot = database.snapshots().acquire();
             ReadOptions read = new ReadOptions().setSnapshot(snapshot);
+            RocksPage opened;
             try {
                 byte[] cursorTail = query.cursor() == null ? null : cursorTail(read, query.cursor());
                 TailRange range = TailRange.of(query, cursorTail);
@@ -98,47 +88,27 @@ final class StoreReader implements AutoCloseable {
                     case TOPICS -> byTopics(snapshot, query, range, wanted);
                     case TIME -> byTime(snapshot, query, range, wanted);
                 };
-                List<Hit> page = new ArrayList<>(Math.min(hits.size(), query.pageSize()));
-                long bytes = 0;
-                boolean budgetEnded = false;
-                Hit last = null;
-                for (int i = 0; i < Math.min(hits.size(), query.pageSize()); i++) {
-                    Hit hit = hits.get(i);
-                    if (query.includeData()) {
-                        int size = db.get(families.messages(), read, hit.tail(), LENGTH_ONLY);
-                        if (size == RocksDB.NOT_FOUND) {
-                            // every index entry is written in the same batch as its message: this is corruption
-                            log.error("index entry {} has no stored message; skipped", hit.hash());
-                            last = hit;
-                            continue;
-                        }
-                        if (!page.isEmpty() && bytes + size > maxPageBytes) {
-                            budgetEnded = true;
-                            break;
-                        }
-                        bytes += size;
-                    }
-                    page.add(hit);
-                    last = hit;
-                }
-                boolean more = budgetEnded || hits.size() > query.pageSize();
-                MessageHash next = more ? last.hash() : null;
-                if (!query.ascending()) {
-                    // nwaku returns every page in chronological order; the cursor still marks where the scan stopped
-                    Collections.reverse(page);
-                }
-                RocksStorePage opened = new RocksStorePage(this, snapshot, read, page, query.includeData(), next, bytes,
-                        System.nanoTime() - start, busyNanos);
-                if (!register(opened)) {
-                    throw new ArchiveClosedException("the archive is closing");
-                }
-                return opened;
+                PageCut<Hit> cut = PageCut.of(hits, query, maxPageBytes, Hit::hash, hit -> size(read, hit));
+                opened = new RocksPage(this, snapshot, read, cut, query.includeData(), System.nanoTime() - start, busyNanos);
             } catch (RocksDBException | RuntimeException e) {
                 read.close();
                 database.snapshots().release(snapshot);
                 throw e;
             }
+            pages.add(opened); // when the archive is closing, the page is closed and this throws
+            return opened;
         });
+    }
+
+    /** The stored size of a hit's message, read without its bytes. */
+    private long size(ReadOptions read, Hit hit) throws RocksDBException {
+        int size = db.get(families.messages(), read, hit.tail(), LENGTH_ONLY);
+        if (size == RocksDB.NOT_FOUND) {
+            // every index entry is written in the same batch as its message: this is corruption
+            log.error("index entry {} has no stored message; skipped", hit.hash());
+            return PageCut.MISSING;
+        }
+        return size;
     }
 
     /** One message of a page, read under the page's snapshot. */
@@ -155,15 +125,9 @@ final class StoreReader implements AutoCloseable {
         return new StoredMessage(hit.hash(), timestamp, hit.pubsubTopic(), parse(hit, bytes));
     }
 
-    private synchronized boolean register(RocksStorePage page) {
-        return !closed && openPages.add(page);
-    }
-
-    /** Called by {@link RocksStorePage#close()}: gives the snapshot back while the database is still open. */
-    void release(RocksStorePage page, Snapshot snapshot, ReadOptions read) {
-        synchronized (this) {
-            openPages.remove(page);
-        }
+    /** Called by {@link RocksPage#close()}: gives the snapshot back while the database is still open. */
+    void release(RocksPage page, Snapshot snapshot, ReadOptions read) {
+        pages.forget(page);
         read.close();
         database.snapshots().release(snapshot);
     }
@@ -171,12 +135,7 @@ final class StoreReader implements AutoCloseable {
     /** Closes every open page (before the database closes: a snapshot must not outlive it); no page opens after. */
     @Override
     public void close() {
-        List<RocksStorePage> pages;
-        synchronized (this) {
-            closed = true;
-            pages = new ArrayList<>(openPages);
-        }
-        pages.forEach(RocksStorePage::close);
+        pages.closeAll();
     }
 
     private byte[] cursorTail(ReadOptions read, MessageHash cursor) throws RocksDBException {
