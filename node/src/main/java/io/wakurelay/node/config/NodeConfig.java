@@ -5,13 +5,13 @@ import io.wakurelay.node.logging.LogFormat;
 import io.wakurelay.archive.ArchiveConfig;
 import io.wakurelay.node.metrics.MetricsConfig;
 import io.wakurelay.node.rest.RestConfig;
-import io.wakurelay.services.StoreLimits;
 import io.wakurelay.p2p.HostConfig;
 import io.wakurelay.p2p.crypto.PrivateKey;
 import io.wakurelay.protocol.AutoSharding;
 import io.wakurelay.relay.RelayConfig;
 import io.wakurelay.rln.RlnConfig;
 
+import io.wakurelay.services.store.StoreLimits;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Objects;

@@ -3,7 +3,7 @@ package io.wakurelay.node.config;
 import io.wakurelay.archive.ArchiveConfig;
 import io.wakurelay.archive.Durability;
 import io.wakurelay.archive.RetentionPolicy;
-import io.wakurelay.services.StoreLimits;
+import io.wakurelay.services.store.StoreLimits;
 import picocli.CommandLine;
 import picocli.CommandLine.Option;
 
