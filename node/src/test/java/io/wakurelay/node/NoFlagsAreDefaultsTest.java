@@ -5,9 +5,9 @@ import io.wakurelay.node.config.ServicesConfig;
 import io.wakurelay.archive.RocksConfig;
 import io.wakurelay.node.metrics.MetricsConfig;
 import io.wakurelay.node.rest.RestConfig;
-import io.wakurelay.services.StoreLimits;
 import io.wakurelay.p2p.HostConfig;
 import io.wakurelay.relay.RelayConfig;
+import io.wakurelay.services.store.StoreLimits;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 

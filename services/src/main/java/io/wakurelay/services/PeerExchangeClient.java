@@ -85,7 +85,7 @@ public final class PeerExchangeClient implements AutoCloseable {
             return host.dial(peer)
                     .onErrorMap(e -> !(e instanceof PeerExchangeException), e -> new PeerExchangeException(
                             PeerExchangeException.Kind.DIAL_FAILURE, 0, "cannot reach " + peer + ": "
-                            + StoreClient.reason(e), e))
+                            + Failures.reason(e), e))
                     .flatMap(connection -> exchange(connection, peer, numPeers))
                     .timeout(config.timeout(), Mono.error(() -> new PeerExchangeException(PeerExchangeException.Kind.TIMEOUT,
                             "no peer exchange answer from " + peer + " within " + config.timeout().toMillis() + " ms")))
@@ -111,7 +111,7 @@ public final class PeerExchangeClient implements AutoCloseable {
                     new PeerExchangeException(PeerExchangeException.Kind.DIAL_FAILURE, 0,
                             e instanceof NegotiationException.NotSupported
                                     ? peer + " does not serve " + PeerExchangeConfig.PROTOCOL_ID
-                                    : "cannot open a peer exchange stream to " + peer + ": " + StoreClient.reason(e), e)));
+                                    : "cannot open a peer exchange stream to " + peer + ": " + Failures.reason(e), e)));
         });
     }
 
@@ -169,7 +169,7 @@ public final class PeerExchangeClient implements AutoCloseable {
         List<Multiaddr> addresses = record.dialAddresses().stream().filter(a -> a.isTcp() || a.isWebSocket()).toList();
         return Flux.fromIterable(addresses)
                 .concatMap(address -> host.dial(address).onErrorResume(e -> {
-                    log.debug("peer exchange: cannot dial {}: {}", address, StoreClient.reason(e));
+                    log.debug("peer exchange: cannot dial {}: {}", address, Failures.reason(e));
                     return Mono.empty();
                 }), 1)
                 .next()

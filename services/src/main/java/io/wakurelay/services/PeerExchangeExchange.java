@@ -27,7 +27,7 @@ final class PeerExchangeExchange extends ServerExchange {
     }
 
     @Override
-    void handle(Stream stream, ByteBuf request) {
+    protected void handle(Stream stream, ByteBuf request) {
         PeerExchangeRpc decoded = decode(stream, request, PeerExchangeRpc.parser(), "PeerExchangeRpc");
         if (decoded == null) {
             return;
@@ -59,7 +59,7 @@ final class PeerExchangeExchange extends ServerExchange {
     }
 
     @Override
-    ByteBuf failureResponse(Stream stream, Failure failure, String description) {
+    protected ByteBuf failureResponse(Stream stream, Failure failure, String description) {
         PeerExchangeStatus status = switch (failure) {
             case MALFORMED, TRUNCATED, TOO_LARGE -> PeerExchangeStatus.BAD_REQUEST;
             case RATE_LIMITED -> PeerExchangeStatus.TOO_MANY_REQUESTS;

@@ -7,8 +7,9 @@
  *   <li>{@link io.wakurelay.discovery.discv5.Discv5Crypto}: masking, AES-GCM, ECDH, HKDF session keys, id-nonce
  *       signatures; {@link io.wakurelay.discovery.discv5.NodeIds}: node ids and the XOR metric;</li>
  *   <li>{@link io.wakurelay.discovery.discv5.Discv5Service}: the UDP node (handshakes, PING/PONG, FINDNODE/NODES,
- *       TALKREQ answered empty, liveness checks) on one event loop, with its bounded parts: {@code TokenBuckets}
- *       of {@code TokenBucket}s keyed by {@code SourcePrefix} (each source's packet budget), {@code Sessions},
+ *       TALKREQ answered empty, liveness checks) on one event loop, with its bounded parts: the project's
+ *       {@link io.wakurelay.p2p.limits.TokenBuckets} keyed by {@code SourcePrefix} (each source's packet budget),
+ *       {@code Sessions},
  *       {@code RecipientHandshakes} (WHOAREYOUs at a rate of all sources, into {@code Challenges}),
  *       {@code PendingRequests}, {@link io.wakurelay.discovery.discv5.RoutingTable}; {@code Lookup}: the iterative
  *       lookup;

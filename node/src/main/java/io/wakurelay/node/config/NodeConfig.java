@@ -6,7 +6,6 @@ import io.wakurelay.archive.ArchiveConfig;
 import io.wakurelay.archive.RocksConfig;
 import io.wakurelay.node.metrics.MetricsConfig;
 import io.wakurelay.node.rest.RestConfig;
-import io.wakurelay.services.StoreLimits;
 import io.wakurelay.p2p.HostConfig;
 import io.wakurelay.p2p.nat.NatConfig;
 import io.wakurelay.p2p.crypto.PrivateKey;
@@ -14,6 +13,7 @@ import io.wakurelay.protocol.AutoSharding;
 import io.wakurelay.relay.RelayConfig;
 import io.wakurelay.rln.RlnConfig;
 
+import io.wakurelay.services.store.StoreLimits;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Objects;

@@ -7,8 +7,8 @@ import io.wakurelay.p2p.HostConfig;
 import io.wakurelay.protocol.ProtocolLimits;
 import io.wakurelay.relay.RelayConfig;
 import io.wakurelay.rln.RlnConfig;
-import io.wakurelay.services.FilterConfig;
 
+import io.wakurelay.services.filter.FilterConfig;
 import java.util.LinkedHashMap;
 import java.util.Map;
 

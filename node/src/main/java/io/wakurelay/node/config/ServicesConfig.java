@@ -1,12 +1,12 @@
 package io.wakurelay.node.config;
 
 import io.soabase.recordbuilder.core.RecordBuilder;
-import io.wakurelay.services.FilterClientConfig;
-import io.wakurelay.services.FilterConfig;
-import io.wakurelay.services.LightpushConfig;
-import io.wakurelay.services.StoreClientConfig;
-import io.wakurelay.services.StoreServiceConfig;
 
+import io.wakurelay.services.filter.FilterClientConfig;
+import io.wakurelay.services.filter.FilterConfig;
+import io.wakurelay.services.lightpush.LightpushConfig;
+import io.wakurelay.services.store.StoreClientConfig;
+import io.wakurelay.services.store.StoreServiceConfig;
 import java.util.Objects;
 
 /**

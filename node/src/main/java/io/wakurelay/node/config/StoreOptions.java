@@ -5,7 +5,7 @@ import io.wakurelay.archive.CoreConfig;
 import io.wakurelay.archive.Durability;
 import io.wakurelay.archive.RetentionPolicy;
 import io.wakurelay.archive.RocksConfig;
-import io.wakurelay.services.StoreLimits;
+import io.wakurelay.services.store.StoreLimits;
 import picocli.CommandLine;
 import picocli.CommandLine.Option;
 

@@ -21,12 +21,12 @@ import io.wakurelay.protocol.PathCounters;
 import io.wakurelay.protocol.ProtocolLimits;
 import io.wakurelay.protocol.proto.WakuMessage;
 import io.wakurelay.services.RateLimit;
-import io.wakurelay.services.StoreClient;
-import io.wakurelay.services.StoreClientConfig;
-import io.wakurelay.services.StoreLimits;
-import io.wakurelay.services.StoreQueries;
-import io.wakurelay.services.StoreService;
-import io.wakurelay.services.StoreServiceConfig;
+import io.wakurelay.services.store.StoreClient;
+import io.wakurelay.services.store.StoreClientConfig;
+import io.wakurelay.services.store.StoreLimits;
+import io.wakurelay.services.store.StoreQueries;
+import io.wakurelay.services.store.StoreService;
+import io.wakurelay.services.store.StoreServiceConfig;
 import reactor.core.publisher.Flux;
 
 import java.net.InetSocketAddress;
