@@ -32,13 +32,13 @@
  *       through, the only ones whose push streams are read); {@code FilterPushReceiver} (the pushes of one push
  *       stream); {@code FilterClientCriteria} (what is subscribed, bounded); failures as
  *       {@link io.wakurelay.services.FilterRequestException} with nwaku's kinds; {@code FilterClientMetrics};</li>
- *   <li>peer exchange (rfc-index core/34): {@link io.wakurelay.services.PeerExchangeService} and
- *       {@link io.wakurelay.services.PeerExchangeConfig}; {@code PeerExchangeExchange} (a sample of the records of
- *       connected peers, from discovery's {@code PeerRecords}); {@code PeerExchangeStatus}, {@code PeerExchangeMetrics};
- *       the client {@link io.wakurelay.services.PeerExchangeClient} (ask, decode, dial, keep) with
+ *   <li>peer exchange's wire (rfc-index core/34; which records are served, and what becomes of those received, is
+ *       discovery's): {@link io.wakurelay.services.PeerExchangeService} and
+ *       {@link io.wakurelay.services.PeerExchangeConfig}; {@code PeerExchangeExchange} (the records its
+ *       {@code RecordSource} gives); {@code PeerExchangeStatus}, {@code PeerExchangeMetrics}; the client
+ *       {@link io.wakurelay.services.PeerExchangeClient} (one request, its records undecoded) with
  *       {@link io.wakurelay.services.PeerExchangeClientConfig}, {@code PeerExchangeClientExchange},
- *       {@link io.wakurelay.services.PeerExchangeException}, {@code PeerExchangeClientMetrics}; and
- *       {@link io.wakurelay.services.PeerExchangeLoop} (the node's {@code --peer-exchange-node}, asked every minute);</li>
+ *       {@link io.wakurelay.services.PeerExchangeException}, {@code PeerExchangeClientMetrics};</li>
  *   <li>{@code ServiceMetrics}, {@code Meters}: the {@code waku_service_*} meters and their removal at shutdown.</li>
  * </ul>
  * The generated protobuf types are in {@code io.wakurelay.services.proto}.
