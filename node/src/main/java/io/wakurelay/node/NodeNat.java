@@ -1,7 +1,7 @@
 package io.wakurelay.node;
 
 import io.micrometer.core.instrument.MeterRegistry;
-import io.wakurelay.node.config.Discv5Settings;
+import io.wakurelay.discovery.discv5.Discv5DiscoveryConfig;
 import io.wakurelay.node.config.NodeConfig;
 import io.wakurelay.p2p.HostConfig;
 import io.wakurelay.p2p.multiaddr.Multiaddr;
@@ -49,7 +49,7 @@ final class NodeNat {
         if (webSocket != null) {
             ports.add(webSocket);
         }
-        Discv5Settings discv5 = config.services().peerExchange().discv5();
+        Discv5DiscoveryConfig discv5 = config.discovery().discv5();
         NatPort udp = discv5.enabled() && discv5.udpPort() != 0 ? NatPort.udp(discv5.udpPort()) : null;
         if (udp != null) {
             ports.add(udp);

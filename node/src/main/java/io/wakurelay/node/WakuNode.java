@@ -16,10 +16,8 @@ import io.wakurelay.archive.MessageArchive;
 import io.wakurelay.archive.PostgresConfig;
 import io.wakurelay.archive.backends.ArchiveBackends;
 import io.wakurelay.discovery.enr.Enr;
-import io.wakurelay.discovery.enr.WakuCapabilities.Capability;
 import io.wakurelay.node.config.HostPort;
 import io.wakurelay.node.metrics.ConnectedPeers;
-import io.wakurelay.node.peers.PeerManager;
 import io.wakurelay.node.metrics.MetricsConfig;
 import io.wakurelay.node.metrics.MetricsServer;
 import io.wakurelay.node.metrics.NodeMetrics;
@@ -55,7 +53,6 @@ import org.slf4j.LoggerFactory;
 import reactor.core.publisher.Flux;
 
 import java.net.InetSocketAddress;
-import java.util.EnumSet;
 import java.time.Duration;
 import java.util.List;
 import java.util.Set;
@@ -85,12 +82,10 @@ public final class WakuNode implements NodeStatus, AutoCloseable {
     private final Host host;
     private final Relay relay;
     private final RlnRelay rln;
-    private final PeerOrigins origins;
-    private final PeerManager peerManager;
     private final LightpushService lightpush;
     private final FilterService filter;
     private final RestServer rest;
-    private final NodeRecord record;
+    private final NodeDiscovery discovery;
     private final AtomicBoolean closed = new AtomicBoolean();
     private final AcceptedMessages accepted;
 
@@ -176,20 +171,9 @@ public final class WakuNode implements NodeStatus, AutoCloseable {
                             .limits(config.relay().limits()).build(), host,
                     (topic, message) -> cachePush(mapper, filterCache, topic, message), metrics.registry());
             components.add("filter client", filterClient, filterClient::shutdown, filterClient);
-            NodePeerExchange peerExchange = NodePeerExchange.start(services.peerExchange(), config.peerManager(),
-                    config.host().maxConnections(), host, relay, config.relay().clusterId(), metrics.registry(),
-                    components);
-            this.origins = peerExchange.origins();
-            this.peerManager = peerExchange.manager();
-            NodeDiscv5 discv5 = NodeDiscv5.bindIfEnabled(services.peerExchange().discv5(), config, host, metrics.registry(),
-                    components);
-            Set<String> topics = relay == null ? Set.copyOf(config.relay().pubsubTopics()) : relay.subscriptions();
-            this.record = NodeRecord.publish(config.dataDir(), host, config.relay().clusterId(), topics,
-                    served(relay != null, services, archive != null, lightpush != null, filter != null),
-                    discv5 == null ? java.util.OptionalInt.empty()
-                            : java.util.OptionalInt.of(nat.udpPort(discv5.port())));
-            NodeDiscv5.startIfBound(discv5, record, host, peerExchange, config.relay().clusterId(),
-                    NodeRecord.shardsOf(config.relay().clusterId(), topics));
+            // after the services: the node's record names the protocols its host serves (and discv5's UDP port as the
+            // gateway maps it, with --nat=any|upnp|pmp)
+            this.discovery = NodeDiscovery.start(config, host, relay, nat::udpPort, metrics.registry(), components);
 
             this.accepted = AcceptedMessages.of(filter, delivery, pipeline);
             accepted.connect(relay == null ? List.of() : List.of(relay.accepted()));
@@ -205,7 +189,7 @@ public final class WakuNode implements NodeStatus, AutoCloseable {
                 RestMetrics.bindRequests(metrics.registry(), rest);
             }
             config.host().staticPeers().forEach(host::addStaticPeer);
-            peerExchange.startLoop();
+            discovery.startFinders();
         } catch (RuntimeException e) {
             components.unwind();
             throw e;
@@ -221,27 +205,8 @@ public final class WakuNode implements NodeStatus, AutoCloseable {
                 node.metricsServer == null ? "off" : HostPort.format(node.metricsServer.address()),
                 node.archive == null ? "off" : RetentionText.format(config.archive().core().retention()),
                 node.host.protocols(), config.dataDir().toAbsolutePath().normalize(), config.relay().pubsubTopics(),
-                config.host().staticPeers(),
-                node.record == null ? "none" : node.record.current().text());
+                config.host().staticPeers(), node.enrUri() == null ? "none" : node.enrUri());
         return node;
-    }
-
-    private static Set<Capability> served(boolean relay, ServicesConfig services, boolean archiving, boolean lightpush,
-            boolean filter) {
-        Set<Capability> served = EnumSet.noneOf(Capability.class);
-        if (relay) {
-            served.add(Capability.RELAY);
-        }
-        if (services.store() != null && archiving) {
-            served.add(Capability.STORE);
-        }
-        if (lightpush) {
-            served.add(Capability.LIGHTPUSH);
-        }
-        if (filter) {
-            served.add(Capability.FILTER);
-        }
-        return served;
     }
 
     /** A message the filter service node pushed, kept for GET /filter/v2/messages as its REST JSON. */
@@ -335,12 +300,13 @@ public final class WakuNode implements NodeStatus, AutoCloseable {
 
     @Override
     public String enrUri() {
-        return record == null ? null : record.current().text();
+        Enr record = discovery.enr();
+        return record == null ? null : record.text();
     }
 
     /** The node's record, or null when its key cannot sign one. */
     public Enr enr() {
-        return record == null ? null : record.current();
+        return discovery.enr();
     }
 
     @Override
@@ -408,7 +374,7 @@ public final class WakuNode implements NodeStatus, AutoCloseable {
 
     @Override
     public List<PeerView> peers() {
-        return PeerViews.of(host, relay, origins, peerManager.candidates());
+        return PeerViews.of(host, relay, discovery.origins(), discovery.manager().candidates());
     }
 
     @Override

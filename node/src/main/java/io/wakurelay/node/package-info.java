@@ -13,10 +13,10 @@
  * {@code RelayBinding} gives REST the relay (none with {@code --relay=false}: an edge node); {@code NodePeerValues}
  * tells the host which inbound peers to keep when it trims (the relay's mesh, the filter's subscribers); {@code NodeLightpush}
  * gives REST lightpush (the node's own service, or the {@code --lightpushnode} through the lightpush client);
- * {@code NodeRecord} makes the node's ENR (module {@code discovery}) once the services are up; {@code NodePeerExchange}
- * wires peer exchange, {@code NodeDnsDiscovery} DNS discovery and {@code NodeDiscv5} discv5, whose finds
- * the peer manager (package {@code peers}) dials; {@code UncaughtExceptions} (package {@code logging}) logs what a thread did not
- * catch. {@link io.wakurelay.node.NodeProcess} runs a
+ * {@code NodeDiscovery} wires discovery (module {@code discovery}: the node's ENR, made once the services are up, and
+ * the finders) to peer exchange's wire (module {@code services}) and to the peer manager (package {@code peers}),
+ * which takes the finds and alone dials, and {@code PeerOrigins} keeps how each was found; {@code UncaughtExceptions}
+ * (package {@code logging}) logs what a thread did not catch. {@link io.wakurelay.node.NodeProcess} runs a
  * node in its own JVM for tests and the load generator. The packages form a tree with this one at the top
  * ({@code PackageGraphTest}); docs/architecture.md follows a message through it.
  */

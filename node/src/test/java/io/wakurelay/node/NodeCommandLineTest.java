@@ -306,9 +306,9 @@ class NodeCommandLineTest {
         assertThat(config.rest().admin()).isTrue();
         assertThat(config.metrics()).isNull();
         // dns-discovery is ours too now; as in nwaku, where it is deprecated, it does nothing without a tree URL
-        assertThat(config.services().peerExchange().dns().enabled()).isFalse();
+        assertThat(config.discovery().dns().enabled()).isFalse();
         // and so is discv5-discovery: an nwaku config file turns it on here as there
-        assertThat(config.services().peerExchange().discv5().enabled()).isTrue();
+        assertThat(config.discovery().discv5().enabled()).isTrue();
         // rln-relay and nat are ours too now
         assertThat(config.rln()).isNull();
         assertThat(config.host().announceAddresses()).containsExactly(

@@ -49,9 +49,9 @@ class RunNodeShFlagsTest {
                 IntStream.range(0, 8).mapToObj(i -> "/waku/2/rs/1/" + i).toList());
         assertThat(c.rln().ethClientAddresses()).containsExactly(URI.create("http://127.0.0.1:8545"));
         assertThat(c.rln().chainId()).isEqualTo(59141);
-        assertThat(c.services().peerExchange().discv5().enabled()).isTrue();
-        assertThat(c.services().peerExchange().discv5().udpPort()).isEqualTo(9005);
-        assertThat(c.services().peerExchange().discv5().enrAutoUpdate()).isTrue();
+        assertThat(c.discovery().discv5().enabled()).isTrue();
+        assertThat(c.discovery().discv5().udpPort()).isEqualTo(9005);
+        assertThat(c.discovery().discv5().enrAutoUpdate()).isTrue();
         assertThat(c.host().maxConnections()).isEqualTo(150);
         assertThat(c.host().listenAddress().getPort()).isEqualTo(30304);
         assertThat(c.host().announceAddresses()).containsExactly(Multiaddr.parse("/ip4/203.0.113.7/tcp/30304"));

@@ -13,15 +13,13 @@
  *       {@link io.wakurelay.services.Failures}: what a failed dial or stream is called;</li>
  *   <li>{@link io.wakurelay.services.ServiceMetrics}: the {@code waku_service_*} meters;
  *       {@link io.wakurelay.services.Durations}: the configs' validation;</li>
- *   <li>peer exchange (rfc-index core/34), to move to the discovery module:
- *       {@link io.wakurelay.services.PeerExchangeService} and {@link io.wakurelay.services.PeerExchangeConfig};
- *       {@code PeerExchangeExchange} (a sample of the records of connected peers, from discovery's
- *       {@code PeerRecords}); {@code PeerExchangeStatus}, {@code PeerExchangeMetrics};
- *       the client {@link io.wakurelay.services.PeerExchangeClient} (ask, decode, dial, keep) with
+ *   <li>peer exchange's wire (rfc-index core/34; which records are served, and what becomes of those received, is
+ *       discovery's): {@link io.wakurelay.services.PeerExchangeService} and
+ *       {@link io.wakurelay.services.PeerExchangeConfig}; {@code PeerExchangeExchange} (the records its
+ *       {@code RecordSource} gives); {@code PeerExchangeStatus}, {@code PeerExchangeMetrics}; the client
+ *       {@link io.wakurelay.services.PeerExchangeClient} (one request, its records undecoded) with
  *       {@link io.wakurelay.services.PeerExchangeClientConfig}, {@code PeerExchangeClientExchange},
- *       {@link io.wakurelay.services.PeerExchangeException}, {@code PeerExchangeClientMetrics}; and
- *       {@link io.wakurelay.services.PeerExchangeLoop} (the node's {@code --peer-exchange-node}, asked every
- *       minute).</li>
+ *       {@link io.wakurelay.services.PeerExchangeException}, {@code PeerExchangeClientMetrics}.</li>
  * </ul>
  * Each protocol has its package, which uses this one and no other protocol's: {@code store} (Store v3 server and
  * client, and the node's one Store door), {@code lightpush} (lightpush v3 server and client, the legacy route's

@@ -1,6 +1,7 @@
 package io.wakurelay.node.config;
 
 import io.soabase.recordbuilder.core.RecordBuilder;
+import io.wakurelay.discovery.DiscoveryConfig;
 import io.wakurelay.node.logging.LogFormat;
 import io.wakurelay.archive.ArchiveConfig;
 import io.wakurelay.archive.RocksConfig;
@@ -40,6 +41,8 @@ import java.util.Objects;
  *                      left of it, and are then closed whether or not they finished
  * @param edge    relay on or off, and the service nodes asked instead (edge mode)
  * @param peerManager the peer manager: the split of the connections, the candidate store, dial backoff
+ * @param discovery the finders (DNS discovery, discv5, the peer exchange node) and the record cache peer exchange
+ *                  serves from (docs/discovery.md)
  * @param rln     RLN relay: the proofs of relayed messages validated against the membership contract's roots; null
  *                when RLN is off ({@code --rln-relay}, or The Waku Network's preset on a relaying node)
  * @param nat     the port mapping asked of the gateway ({@code --nat=any|upnp|pmp}); null when it is not asked
@@ -50,7 +53,7 @@ import java.util.Objects;
 public record NodeConfig(HostConfig host, RelayConfig relay, PrivateKey nodeKey, ArchiveConfig archive, StoreLimits store,
                          ServicesConfig services, RestConfig rest, MetricsConfig metrics, Path dataDir, String logLevel,
                          LogFormat logFormat, AutoSharding autoSharding, Duration shutdownGrace, EdgeConfig edge,
-                         PeerManagerConfig peerManager, RlnConfig rln, NatConfig nat) {
+                         PeerManagerConfig peerManager, DiscoveryConfig discovery, RlnConfig rln, NatConfig nat) {
     private static final Path DEFAULT_DATA_DIR = Path.of("data");
 
     /** Every component's DEFAULTS; identify names this build as its agent ({@code wakurelay/<version>}). */
@@ -61,7 +64,8 @@ public record NodeConfig(HostConfig host, RelayConfig relay, PrivateKey nodeKey,
             // automatic sharding over one shard, as nwaku's --num-shards-in-network defaults to 1
             new AutoSharding(RelayConfig.DEFAULTS.clusterId(), 1),
             // 20 s: inside the 30 s that docker-compose and Kubernetes wait after SIGTERM
-            Duration.ofSeconds(20), EdgeConfig.DEFAULTS, PeerManagerConfig.DEFAULTS, null, null);
+            Duration.ofSeconds(20), EdgeConfig.DEFAULTS, PeerManagerConfig.DEFAULTS, DiscoveryConfig.DEFAULTS, null,
+            null);
 
     public NodeConfig {
         Objects.requireNonNull(host, "host");
@@ -74,6 +78,7 @@ public record NodeConfig(HostConfig host, RelayConfig relay, PrivateKey nodeKey,
         Objects.requireNonNull(shutdownGrace, "shutdownGrace");
         Objects.requireNonNull(edge, "edge");
         Objects.requireNonNull(peerManager, "peerManager");
+        Objects.requireNonNull(discovery, "discovery");
         if (autoSharding != null && autoSharding.clusterId() != relay.clusterId()) {
             // content topics map to shards of the cluster the node relays in (a config built from DEFAULTS with only
             // the relay's cluster changed keeps the number of shards)

@@ -1,5 +1,6 @@
 package io.wakurelay.node.config;
 
+import io.wakurelay.discovery.DiscoveryConfig;
 import io.wakurelay.node.logging.LogFormat;
 import io.wakurelay.node.metrics.MetricsConfig;
 import io.wakurelay.node.rest.RestConfig;
@@ -179,7 +180,8 @@ public final class NodeOptions {
         node.rest(restConfig).metrics(metricsConfig).store(store.limits())
                 .services(services())
                 .edge(edge.edge())
-                .peerManager(peerManager.config(hostConfig.maxConnections()));
+                .peerManager(peerManager.config(hostConfig.maxConnections()))
+                .discovery(discovery());
         checkPortsDiffer(hostConfig, restConfig, metricsConfig);
         return node.build();
     }
@@ -204,19 +206,25 @@ public final class NodeOptions {
         return new CommandLine(options).setDefaultValueProvider(sources);
     }
 
-    /** The Waku services (store, lightpush, filter, peer exchange with discovery), with {@code --rate-limit}'s rates. */
+    /** The Waku services (store, lightpush, filter, peer exchange's wire), with {@code --rate-limit}'s rates. */
     private ServicesConfig services() {
         Map<String, RateLimit> rates = rateLimits.rates();
         StoreServiceConfigBuilder storeService = StoreServiceConfig.builder();
         if (rates.containsKey("store")) {
             storeService.rateLimit(rates.get("store"));
         }
-        PeerExchangeSettings px = peerExchange.settings(rates.get("px"), host.staticRecords(), dnsDiscovery.config(),
-                discv5.settings(host::shifted));
+        PeerExchangeSettings px = peerExchange.settings(rates.get("px"));
         ServicesConfig services = new ServicesConfig(store.store ? storeService.build() : null,
                 lightpush.lightpush(rates.get("lightpush")), filter.filter(rates.get("filter")),
                 StoreClientConfig.DEFAULTS, px);
         return filter.withClient(services);
+    }
+
+    /** Discovery: the static peers' records, the peer exchange node, DNS discovery and discv5. */
+    private DiscoveryConfig discovery() {
+        DiscoveryConfig discovery = NodeConfig.DEFAULTS.discovery().toBuilder().staticRecords(host.staticRecords())
+                .build();
+        return discv5.discovery(dnsDiscovery.discovery(peerExchange.discovery(discovery)), host::shifted);
     }
 
     private static void checkPortsDiffer(HostConfig host, RestConfig rest, MetricsConfig metrics) {

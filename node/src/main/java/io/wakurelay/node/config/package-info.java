@@ -1,9 +1,10 @@
 /**
  * The node's configuration: the records {@link io.wakurelay.node.config.NodeConfig},
  * {@link io.wakurelay.node.config.ServicesConfig}, {@link io.wakurelay.node.config.PeerExchangeSettings},
- * {@link io.wakurelay.node.config.Discv5Settings}, {@link io.wakurelay.node.config.EdgeConfig} and
- * {@link io.wakurelay.node.config.PeerManagerConfig} (with {@link io.wakurelay.node.config.RelayServiceRatio}), and the
- * command line that builds them, creating nothing. {@link io.wakurelay.node.config.NodeOptions} holds the node's own
+ * {@link io.wakurelay.node.config.EdgeConfig} and
+ * {@link io.wakurelay.node.config.PeerManagerConfig} (with {@link io.wakurelay.node.config.RelayServiceRatio}), with
+ * the records of the components they hold (discovery's {@code DiscoveryConfig} among them), and the command line that
+ * builds them, creating nothing. {@link io.wakurelay.node.config.NodeOptions} holds the node's own
  * options and one picocli mixin per component, in the order {@code --help} lists them, each building its part of the
  * config: {@link io.wakurelay.node.config.HostOptions} (addresses, WebSocket, static peers, {@code --ports-shift}, and
  * {@code --nat}, read by {@code NatMethod}),

@@ -1,6 +1,9 @@
-package io.wakurelay.node.peers;
+package io.wakurelay.discovery.peers;
 
-/** Where a candidate peer came from: nwaku's {@code PeerOrigin} name, and our metric label. */
+/**
+ * Which discovery found a record offered to the {@link RecordSink}: nwaku's {@code PeerOrigin} name (the admin API's
+ * {@code origin}), and our metric label.
+ */
 public enum Origin {
     DNS("Dns", "dns"),
     DISCV5("Discv5", "discv5"),

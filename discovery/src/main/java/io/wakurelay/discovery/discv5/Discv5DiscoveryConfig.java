@@ -1,14 +1,14 @@
-package io.wakurelay.node.config;
+package io.wakurelay.discovery.discv5;
 
 import io.soabase.recordbuilder.core.RecordBuilder;
-import io.wakurelay.discovery.discv5.RoutingTable;
 import io.wakurelay.discovery.enr.Enr;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
 
 /**
- * discv5 in the node (docs/discovery.md#discv5).
+ * discv5 in the node (docs/discovery.md#discv5): whether it runs, where, from which records, and its search loop
+ * ({@link Discv5Discovery}); the service's other bounds are {@link Discv5Config}'s defaults.
  *
  * @param enabled        {@code --discv5-discovery}: off by default, as in nwaku without a network preset
  * @param udpPort        {@code --discv5-udp-port} (nwaku's 9000), shifted by {@code --ports-shift}; written into the
@@ -23,14 +23,14 @@ import java.util.Objects;
  *                       1, one bucket per log distance; 1..5)
  */
 @RecordBuilder
-public record Discv5Settings(boolean enabled, int udpPort, List<Enr> bootstrap, Duration lookupInterval,
-                             boolean enrAutoUpdate, int tableIpLimit, int bucketIpLimit, int bitsPerHop) {
+public record Discv5DiscoveryConfig(boolean enabled, int udpPort, List<Enr> bootstrap, Duration lookupInterval,
+                                    boolean enrAutoUpdate, int tableIpLimit, int bucketIpLimit, int bitsPerHop) {
 
-    public static final Discv5Settings DEFAULTS = new Discv5Settings(false, 9000, List.of(), Duration.ofSeconds(5),
-            false, RoutingTable.DEFAULT_TABLE_IP_LIMIT, RoutingTable.DEFAULT_BUCKET_IP_LIMIT,
-            RoutingTable.DEFAULT_BITS_PER_HOP);
+    public static final Discv5DiscoveryConfig DEFAULTS = new Discv5DiscoveryConfig(false, Discv5Config.DEFAULT_PORT,
+            List.of(), Duration.ofSeconds(5), false, RoutingTable.DEFAULT_TABLE_IP_LIMIT,
+            RoutingTable.DEFAULT_BUCKET_IP_LIMIT, RoutingTable.DEFAULT_BITS_PER_HOP);
 
-    public Discv5Settings {
+    public Discv5DiscoveryConfig {
         bootstrap = List.copyOf(bootstrap);
         Objects.requireNonNull(lookupInterval, "lookupInterval");
         if (udpPort < 0 || udpPort > 0xffff) {
@@ -49,7 +49,7 @@ public record Discv5Settings(boolean enabled, int udpPort, List<Enr> bootstrap, 
         }
     }
 
-    public Discv5SettingsBuilder toBuilder() {
-        return Discv5SettingsBuilder.builder(this);
+    public Discv5DiscoveryConfigBuilder toBuilder() {
+        return Discv5DiscoveryConfigBuilder.builder(this);
     }
 }

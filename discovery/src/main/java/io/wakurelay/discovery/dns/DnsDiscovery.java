@@ -1,20 +1,15 @@
-package io.wakurelay.node;
+package io.wakurelay.discovery.dns;
 
-import io.wakurelay.discovery.dns.DnsDiscoveryConfig;
-import io.wakurelay.discovery.dns.DnsDiscoveryMetrics;
-import io.wakurelay.discovery.dns.DnsTxtResolver;
-import io.wakurelay.discovery.dns.EnrTreeException;
-import io.wakurelay.discovery.dns.EnrTreeSync;
-import io.wakurelay.discovery.dns.EnrTreeUrl;
 import io.wakurelay.discovery.enr.Enr;
+import io.wakurelay.discovery.peers.Origin;
 import io.wakurelay.discovery.peers.PeerRecords;
-import io.wakurelay.node.peers.Origin;
-import io.wakurelay.node.peers.PeerManager;
-import io.wakurelay.p2p.Host;
-import java.time.Duration;
+import io.wakurelay.discovery.peers.RecordSink;
+import io.wakurelay.p2p.crypto.PeerId;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
+import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import reactor.core.Disposable;
@@ -22,67 +17,66 @@ import reactor.core.publisher.Mono;
 import reactor.core.scheduler.Schedulers;
 
 /**
- * DNS discovery in the node (docs/discovery.md): reads the trees at start and offers the records of our cluster they
- * name to the {@link PeerManager}, which dials them (and keeps the records of the peers then connected in the record
- * cache peer exchange serves from); reads the trees again
- * {@link DnsDiscoveryConfig#retryInterval()} after a sync that found no peer (nwaku's retry loop) and
- * {@link DnsDiscoveryConfig#syncInterval()} after one that did. Syncs never overlap.
+ * DNS discovery as a finder (docs/discovery.md#dns-discovery-eip-1459): reads the trees at start and offers the
+ * records of our cluster they name (this node's own left out) to the {@link RecordSink} (the peer manager, which dials
+ * them); reads the trees again {@link DnsDiscoveryConfig#retryInterval()} after a sync that found no peer (nwaku's
+ * retry loop) and {@link DnsDiscoveryConfig#syncInterval()} after one that did. Syncs never overlap; they run on
+ * Reactor's {@code boundedElastic} threads, since {@link EnrTreeSync} waits for each TXT answer.
  */
-final class NodeDnsDiscovery implements AutoCloseable {
-    private static final Logger log = LoggerFactory.getLogger(NodeDnsDiscovery.class);
+public final class DnsDiscovery implements AutoCloseable {
+    private static final Logger log = LoggerFactory.getLogger(DnsDiscovery.class);
 
     private final DnsDiscoveryConfig config;
-    private final Host host;
-    private final PeerManager manager;
+    private final PeerId self;
     private final int clusterId;
     private final DnsTxtResolver resolver;
-    private final DnsDiscoveryMetrics metrics;
     private final EnrTreeSync sync;
     private volatile Disposable loop;
-    private volatile java.util.function.Consumer<List<Enr>> onFound = found -> { };
+    private volatile Consumer<List<Enr>> onFound = found -> { };
 
-    private NodeDnsDiscovery(DnsDiscoveryConfig config, Host host, PeerManager manager, int clusterId,
-            DnsDiscoveryMetrics metrics) {
+    private DnsDiscovery(DnsDiscoveryConfig config, PeerId self, int clusterId, DnsDiscoveryMetrics metrics) {
         this.config = config;
-        this.host = host;
-        this.manager = manager;
+        this.self = self;
         this.clusterId = clusterId;
         this.resolver = new DnsTxtResolver(config.nameServers(), config.queryTimeout());
-        this.metrics = metrics;
         this.sync = new EnrTreeSync(resolver, config.limits(), metrics);
     }
 
-    /** @param metrics counted into; owned by the caller (registered whether DNS discovery is on or not) */
-    static NodeDnsDiscovery create(DnsDiscoveryConfig config, Host host, PeerManager manager, int clusterId,
+    /**
+     * @param self    this node, whose own record is not offered
+     * @param metrics counted into; owned by the caller (registered whether DNS discovery is on or not)
+     */
+    public static DnsDiscovery create(DnsDiscoveryConfig config, PeerId self, int clusterId,
             DnsDiscoveryMetrics metrics) {
-        return new NodeDnsDiscovery(config, host, manager, clusterId, metrics);
+        return new DnsDiscovery(Objects.requireNonNull(config, "config"), Objects.requireNonNull(self, "self"),
+                clusterId, Objects.requireNonNull(metrics, "metrics"));
     }
 
     /** Also hands every read's records to {@code listener} (discv5's bootstrap nodes). */
-    void onFound(java.util.function.Consumer<List<Enr>> listener) {
+    public void onFound(Consumer<List<Enr>> listener) {
         onFound = listener;
     }
 
-    /** Starts syncing now. */
-    void start() {
+    /** Starts syncing now; each sync's records of our cluster go to {@code sink}. */
+    public void start(RecordSink sink) {
         log.info("DNS discovery: reading {} through {}", config.urls(),
                 DnsDiscoveryConfig.format(config.nameServers()));
-        loop = Mono.defer(() -> round().flatMap(found -> Mono.delay(found > 0
+        loop = Mono.defer(() -> round(sink).flatMap(found -> Mono.delay(found > 0
                         ? config.syncInterval() : config.retryInterval())))
                 .repeat()
                 .subscribe(null, e -> log.error("DNS discovery stopped", e));
     }
 
-    /** One sync of every tree, its records offered to the peer manager: the number of peers the trees named. */
-    Mono<Integer> round() {
+    /** One sync of every tree, its records offered to {@code sink}: the number of peers the trees named. */
+    Mono<Integer> round(RecordSink sink) {
         return Mono.fromCallable(this::readTrees)
                 .subscribeOn(Schedulers.boundedElastic())
                 .map(found -> {
-                    List<Enr> ours = found.stream().filter(r -> !r.peerId().equals(host.peerId())
+                    List<Enr> ours = found.stream().filter(r -> !r.peerId().equals(self)
                             && PeerRecords.ofCluster(r, clusterId)).toList();
                     log.info("DNS discovery: the trees name {} peers, {} of our cluster offered to the peer manager",
                             found.size(), ours.size());
-                    manager.offer(ours, Origin.DNS);
+                    sink.offer(ours, Origin.DNS);
                     return found.size();
                 })
                 .onErrorResume(e -> { // a bug in one round must not end the loop: log it, retry at its time
@@ -109,16 +103,18 @@ final class NodeDnsDiscovery implements AutoCloseable {
         return records;
     }
 
-    Mono<Void> shutdown(Duration grace) {
-        return Mono.fromRunnable(this::close);
-    }
-
-    @Override
-    public void close() {
+    /** Stops syncing (a sync under way is cancelled: its records are not offered). Idempotent. */
+    public void stop() {
         Disposable running = loop;
         if (running != null) {
             running.dispose();
         }
+    }
+
+    /** Stops syncing and closes the resolver. Idempotent. */
+    @Override
+    public void close() {
+        stop();
         resolver.close();
     }
 }
