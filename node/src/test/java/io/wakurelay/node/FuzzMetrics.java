@@ -33,7 +33,10 @@ final class FuzzMetrics {
                     + "|libp2p_disconnects_total{reason=\"evicted\""),
             Map.entry("WS_PING_FLOOD", "libp2p_handshakes_total{outcome=\"timeout\",transport=\"wss\""
                     + "|libp2p_handshakes_total{outcome=\"write_stalled\",transport=\"wss\""),
-            Map.entry("TLS_RENEGOTIATION", "libp2p_websocket_tls_renegotiations_refused_total"));
+            Map.entry("TLS_RENEGOTIATION", "libp2p_websocket_tls_renegotiations_refused_total"),
+            // N3 (SideAttacks in system-tests): junk from one address, held to its budget and the challenge rate
+            Map.entry("DISCV5_JUNK", "waku_discv5_dropped_total{reason=\"rate_limited\""
+                    + "|waku_discv5_dropped_total{reason=\"whoareyou_rate\""));
 
     private FuzzMetrics() {
     }

@@ -1,7 +1,10 @@
 package io.wakurelay.node;
 
 import com.google.protobuf.ByteString;
+import io.wakurelay.discovery.enr.Enr;
+import io.wakurelay.node.config.NodeConfig;
 import io.wakurelay.protocol.proto.WakuMessage;
+import io.wakurelay.services.filter.FilterClientConfig;
 import io.wakurelay.testkit.Eventually;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -10,6 +13,7 @@ import org.junit.jupiter.api.io.TempDir;
 import io.netty.handler.ssl.util.SelfSignedCertificate;
 
 import java.io.IOException;
+import java.net.DatagramSocket;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
@@ -37,8 +41,9 @@ import static org.assertj.core.api.Assertions.assertThat;
  * floods only, for as long as the node keeps them ({@code CONTROL_FLOODER}); and {@code fuzz.slowReaders} peers join
  * the mesh and never read; and, for issue 43's p2p rows, {@code fuzz.p2pAttackers} of each {@link P2pAttacker}
  * persona: squatters that handshake and answer nothing (N1; the node's grace period is 2 s here), {@code /wss}
- * sockets that ping without reading (N2) and {@code /wss} clients that renegotiate TLS (N5); all for
- * {@code fuzz.seconds}.
+ * sockets that ping without reading (N2) and {@code /wss} clients that renegotiate TLS (N5); and {@link SideAttacks}:
+ * junk discv5 packets while an honest discv5 node pings (N3), forged filter pushes to an edge node that takes the
+ * honest messages by filter from the node (N4); all for {@code fuzz.seconds}.
  *
  * <p>Asserted: the node stays up and healthy; its heap after a full GC grows by less than {@link #HEAP_GROWTH}, its
  * Netty direct memory never passes {@link #DIRECT_PEAK}, and the direct buffers it has handed out come back to within
@@ -80,6 +85,10 @@ class HostilePeerFuzzTest {
         try (ServerSocket free = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
             wssPort = free.getLocalPort();
         }
+        int discv5Port;
+        try (DatagramSocket free = new DatagramSocket(0, InetAddress.getLoopbackAddress())) {
+            discv5Port = free.getLocalPort();
+        }
         try (AutoCloseable certFiles = cert::delete;
              WakuNode publisher = WakuNode.start(TestNodes.local(dir.resolve("publisher"))
                 .host(TestNodes.host("127.0.0.2").build()).rest(null).archive(null).build());
@@ -87,11 +96,19 @@ class HostilePeerFuzzTest {
                      .host(TestNodes.host("127.0.0.3").build()).rest(null).archive(null).build());
              AutoCloseable tap = receiver.tap(e -> delivered.add(e.hash().toHex()));
              NodeProcess target = NodeProcess.start(JVM, targetArgs(dir.resolve("target-data"), publisher, receiver,
-                     cert, wssPort), Duration.ofSeconds(60), dir.resolve("target.log"))) {
+                     cert, wssPort, discv5Port), Duration.ofSeconds(60), dir.resolve("target.log"));
+             WakuNode edge = WakuNode.start(TestNodes.local(dir.resolve("edge")).archive(null)
+                     .host(TestNodes.host("127.0.0.4").build()).services(NodeConfig.DEFAULTS.services().toBuilder()
+                             .filterClient(FilterClientConfig.builder().serviceNode(target.multiaddr()).build()).build())
+                     .build())) {
             Http rest = new Http(target.restAddress());
             Http metrics = new Http(target.metricsAddress());
             Eventually.until("both honest peers are in the node's mesh", Duration.ofSeconds(30),
                     () -> inMesh(publisher, target) && inMesh(receiver, target));
+            Http.Reply subscribed = new Http(edge.restAddress()).post("/filter/v2/subscriptions", "{\"requestId\":\"fuzz\","
+                    + "\"pubsubTopic\":\"" + TOPIC + "\",\"contentFilters\":[\"" + CONTENT + "\"]}");
+            assertThat(subscribed.status()).as("the edge's filter subscription: " + subscribed.body()).isEqualTo(200);
+            Enr targetRecord = Enr.parse(rest.get("/debug/v1/info").json().path("enrUri").asText());
             Memory before = Memory.afterGc(target, metrics);
 
             Set<String> kindsSent = ConcurrentHashMap.newKeySet();
@@ -119,14 +136,17 @@ class HostilePeerFuzzTest {
             }
             AtomicBoolean publishing = new AtomicBoolean(true);
             Thread honest = new Thread(() -> publish(publisher, publishing, published, problems), "honest-publisher");
+            SideAttacks side;
             try (NodeMemory.Peaks peaks = new NodeMemory.Peaks(() -> metrics.get("/metrics").body(), 50)) {
                 honest.start();
                 threads.forEach(Thread::start);
+                side = new SideAttacks(targetRecord, edge, TOPIC, CONTENT, SEED, kindsSent);
                 Thread.sleep(TimeUnit.SECONDS.toMillis(SECONDS)); // the honest traffic as long as the attack, or alone
                 for (Thread t : threads) {
                     t.join(TimeUnit.SECONDS.toMillis(SECONDS + 60));
                     assertThat(t.isAlive()).as(t.getName() + " ended").isFalse();
                 }
+                side.close();
                 publishing.set(false);
                 honest.join(30_000);
                 System.out.printf("HostilePeerFuzzTest: peak while attacked: %s (%d samples)%n", peaks.peak(), peaks.samples());
@@ -136,6 +156,16 @@ class HostilePeerFuzzTest {
             System.out.printf("HostilePeerFuzzTest: %d sessions (each a new identity), kinds sent %s, %d honest messages%n",
                     sessions, new TreeSet<>(kindsSent), published.size());
 
+            System.out.println("HostilePeerFuzzTest: " + side);
+            // before issue 43's N3 bounds none was (0 of 10 in JunkFloodTest); the pinger is a new JVM-side node per ping
+            // on a machine the fuzzer keeps busy, so a late answer here is the pinger's as often as the node's
+            assertThat(side.answered()).as("honest discv5 pings answered during the junk flood (N3), of " + side.pings())
+                    .isPositive().isGreaterThanOrEqualTo(side.pings() / 2);
+            assertThat(side.forged()).as("forged filter pushes written (N4)").isPositive();
+            assertThat(side.forgedServed()).as("forged filter pushes the edge served (N4)").isZero();
+            assertThat(side.honestServed()).as("honest messages the edge got by filter while attacked").isPositive();
+            assertThat(edge.metrics().scrape()).as("the edge counted the forged pushes")
+                    .containsPattern("waku_filter_client_pushes_total\\{outcome=\"not_service_peer\"} [1-9]");
             assertThat(target.isAlive()).as("the node is up").isTrue();
             assertThat(rest.get("/health").status()).isEqualTo(200);
             assertThat(problems).as("problems on the honest side").isEmpty();
@@ -198,14 +228,15 @@ class HostilePeerFuzzTest {
     }
 
     private static List<String> targetArgs(Path data, WakuNode publisher, WakuNode receiver,
-                                           SelfSignedCertificate cert, int wssPort) {
+                                           SelfSignedCertificate cert, int wssPort, int discv5Port) {
         return List.of("--data-dir", data.toString(), "--listen-address", "127.0.0.1", "--tcp-port", "0", "--rest-port", "0",
                 "--metrics-server-port", "0", "--staticnode", publisher.multiaddr() + "," + receiver.multiaddr(),
                 "--relay-rpc-timeout", RPC_READ_TIMEOUT.toMillis() + "ms", "--peer-queue-messages", "256",
                 "--peer-queue-size", "2MiB", "--peer-max-drops", "20", "--connection-grace-period", "2s",
                 "--websocket-secure-support", "--websocket-port", String.valueOf(wssPort),
                 "--websocket-secure-cert-path", cert.certificate().toString(),
-                "--websocket-secure-key-path", cert.privateKey().toString());
+                "--websocket-secure-key-path", cert.privateKey().toString(), "--filter=true",
+                "--discv5-discovery=true", "--discv5-udp-port", String.valueOf(discv5Port));
     }
 
     private static String metricLines(Http metrics, String name) {
