@@ -192,6 +192,10 @@ public final class FilterService implements AutoCloseable {
         return relay.config().limits().maxTopicBytes();
     }
 
+    int maxContentTopicBytes() {
+        return relay.config().limits().maxContentTopicBytes();
+    }
+
     boolean isClosing() {
         return closing;
     }

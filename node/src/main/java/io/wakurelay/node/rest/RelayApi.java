@@ -10,6 +10,7 @@ import io.netty.handler.codec.http.HttpHeaderValues;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.wakurelay.protocol.AutoSharding;
 import io.wakurelay.protocol.Envelope;
+import io.wakurelay.protocol.ProtocolLimits;
 import io.wakurelay.protocol.ProtocolViolation;
 import io.wakurelay.protocol.Topics;
 import io.wakurelay.protocol.proto.WakuMessage;
@@ -42,12 +43,12 @@ final class RelayApi {
     private final LiveStreams streams;
     private final RestConfig config;
     private final LongSupplier clockNanos;
-    private final int maxTopicBytes;
+    private final ProtocolLimits limits;
     private final AutoSharding autoSharding;
 
     /** @param autoSharding how content topics map to shards for the {@code /relay/v1/auto} endpoints; null: they answer 400 */
     RelayApi(RelayPort relay, ObjectMapper mapper, TopicCache cache, LiveStreams streams, RestConfig config,
-             LongSupplier clockNanos, int maxTopicBytes, AutoSharding autoSharding) {
+             LongSupplier clockNanos, ProtocolLimits limits, AutoSharding autoSharding) {
         this.autoSharding = autoSharding;
         this.relay = relay;
         this.mapper = mapper;
@@ -55,7 +56,7 @@ final class RelayApi {
         this.streams = streams;
         this.config = config;
         this.clockNanos = clockNanos;
-        this.maxTopicBytes = maxTopicBytes;
+        this.limits = limits;
     }
 
     /**
@@ -173,7 +174,7 @@ final class RelayApi {
 
     private String shardOf(AutoSharding sharding, String contentTopic) {
         try {
-            Topics.checkShardableContentTopic(contentTopic, maxTopicBytes);
+            Topics.checkShardableContentTopic(contentTopic, limits.maxContentTopicBytes());
             return sharding.pubsubTopic(contentTopic);
         } catch (ProtocolViolation e) {
             throw HttpError.badRequest(e.getMessage());
@@ -265,7 +266,7 @@ final class RelayApi {
 
     private void checkTopic(String topic) {
         try {
-            Topics.checkPubsubTopic(topic, maxTopicBytes);
+            Topics.checkPubsubTopic(topic, limits.maxTopicBytes());
         } catch (ProtocolViolation e) {
             throw HttpError.badRequest(e.getMessage());
         }
