@@ -109,20 +109,25 @@ final class RelayApi {
                 throw HttpError.badRequest("too many content topics: at most " + TopicCache.MAX_CONTENT_TOPICS
                         + " may be subscribed over REST at once; unsubscribe some first (DELETE /relay/v1/auto/subscriptions)");
             }
+            Mono<Void> heard;
             try {
-                subscribeRelay(List.copyOf(shards));
+                heard = subscribeRelay(List.copyOf(shards));
             } catch (HttpError e) {
                 opened.forEach(cache::close);
                 throw e;
             }
-            return Mono.from(Responses.text(response, HttpResponseStatus.OK, "OK"));
+            return heard.then(Mono.from(Responses.text(response, HttpResponseStatus.OK, "OK")));
         });
     }
 
-    /** Relays {@code topics} too; past the relay's limit on topics the client gets a 400 that names it. */
-    private void subscribeRelay(List<String> topics) {
+    /**
+     * Relays {@code topics} too; past the relay's limit on topics the client gets a 400 that names it. The answer
+     * waits for the relay's peers to have read the subscription (a bounded wait): a script that subscribes two nodes
+     * and publishes at once must reach both.
+     */
+    private Mono<Void> subscribeRelay(List<String> topics) {
         try {
-            relay.subscribe(topics);
+            return relay.subscribe(topics);
         } catch (RelayPort.TooManyTopics e) {
             throw HttpError.badRequest("too many pubsub topics: " + e.getMessage()
                     + "; unsubscribe some first (DELETE /relay/v1/subscriptions)");
@@ -185,9 +190,9 @@ final class RelayApi {
     Publisher<Void> subscribe(HttpServerRequest request, HttpServerResponse response) {
         return Bodies.read(request, config.maxBodyBytes()).flatMap(body -> {
             List<String> topics = topics(parse(body));
-            subscribeRelay(topics);
+            Mono<Void> heard = subscribeRelay(topics);
             topics.forEach(cache::open);
-            return Mono.from(Responses.text(response, HttpResponseStatus.OK, "OK"));
+            return heard.then(Mono.from(Responses.text(response, HttpResponseStatus.OK, "OK")));
         });
     }
 
