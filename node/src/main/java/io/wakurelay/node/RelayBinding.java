@@ -46,9 +46,9 @@ final class RelayBinding implements RelayPort {
     }
 
     @Override
-    public void subscribe(Collection<String> topics) {
+    public Mono<Void> subscribe(Collection<String> topics) {
         try {
-            relay.subscribe(topics);
+            return relay.subscribe(topics);
         } catch (IllegalArgumentException e) {
             // the topics were validated by REST already: what the relay refuses is their number
             throw new TooManyTopics(e.getMessage());

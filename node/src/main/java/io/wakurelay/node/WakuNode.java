@@ -181,7 +181,7 @@ public final class WakuNode implements NodeStatus, AutoCloseable {
             RestServer rest = config.rest() == null ? null
                     : restPort.bind(() -> RestServer.start(config.rest(), relay == null ? null : new RelayBinding(relay, proofs), queries, storeClient::open,
                     config.edge().storeNode(), this, mapper, cache, streams, WakuNode::nowNanos,
-                    config.relay().limits().maxTopicBytes(), config.autoSharding(), NodeLightpush.of(lightpush,
+                    config.relay().limits(), config.autoSharding(), NodeLightpush.of(lightpush,
                             lightpushClient, config.edge().lightpushNode(), config.relay().limits().maxMessageSize()),
                     filterClient, filterCache));
             this.rest = rest == null ? null : components.add("REST server", rest, rest::shutdown, rest);

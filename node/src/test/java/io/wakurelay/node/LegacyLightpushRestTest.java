@@ -44,6 +44,18 @@ class LegacyLightpushRestTest {
             String query = "/store/v3/messages?includeData=true&pubsubTopic=" + Http.topic(TOPIC) + "&contentTopics="
                     + Http.topic("/app/1/legacy/proto");
             Eventually.until("B archived it", Duration.ofSeconds(10), () -> restB.get(query).json().get("messages").size() == 1);
+
+            // issue 41 item 8: a content topic of 1,000 bytes is pushed, as nwaku pushes it (before: refused over 256)
+            Http.Reply longTopic = restA.post("/lightpush/v1/message", push(TOPIC, "x".repeat(1000), "long"));
+            assertThat(longTopic.status()).as(longTopic.body()).isEqualTo(200);
+            // and a meta over 64 bytes is refused in the words the interop suite matches on
+            String withMeta = "{\"pubsubTopic\":\"" + TOPIC + "\",\"message\":{\"payload\":\"bQ==\",\"contentTopic\":"
+                    + "\"/app/1/legacy/proto\",\"meta\":\"" + Base64.getEncoder().encodeToString(new byte[1024]) + "\"}}";
+            Http.Reply legacyMeta = restA.post("/lightpush/v1/message", withMeta);
+            assertThat(legacyMeta.status()).isEqualTo(503);
+            assertThat(legacyMeta.body()).startsWith("Failed to request a message push: ").contains("invalid length for Meta field");
+            Http.Reply v3Meta = restA.post("/lightpush/v3/message", withMeta);
+            assertThat(v3Meta.json().get("statusDesc").asText()).contains("invalid length for Meta field");
         }
     }
 

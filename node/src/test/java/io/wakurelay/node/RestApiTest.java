@@ -17,6 +17,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Base64;
+import java.util.List;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.TimeUnit;
 
@@ -191,17 +192,25 @@ class RestApiTest {
         assertThat(reply.body()).as("nwaku's text/plain words").isNotBlank().doesNotStartWith("{");
     }
 
+    /**
+     * As nwaku (chronos decodes the value, then the list is split): a comma sent as %2C separates as a bare one does, so
+     * the list the interop suite sends as one encoded value is two topics, and a topic containing a comma is asked for
+     * as its two halves.
+     */
     @Test
-    void aContentTopicContainingACommaIsFoundWhenTheCommaIsSentAsPercent2C() {
+    void aCommaSentAsPercent2CSeparatesContentTopicsAsInNwaku() {
         String comma = "/app/1/a,b/proto";
-        String body = "{\"payload\":\"" + Base64.getEncoder().encodeToString("comma".getBytes()) + "\",\"contentTopic\":\"" + comma
-                + "\",\"timestamp\":" + WakuNode.nowNanos() + "}";
-        assertThat(rest.post("/relay/v1/messages/" + Http.topic(TOPIC), body).status()).isEqualTo(200);
-        // Http.topic percent-encodes the comma as %2C; the raw comma between the two topics separates them
-        String query = "/store/v3/messages?includeData=true&pubsubTopic=" + Http.topic(TOPIC) + "&contentTopics=" + Http.topic(comma)
-                + "," + Http.topic("/app/1/other/proto");
-        Eventually.until("the message is archived and found", Duration.ofSeconds(10), () -> storeCount(query) == 1);
-        assertThat(rest.get(query).json().get("messages").get(0).get("message").get("contentTopic").asText()).isEqualTo(comma);
+        String other = "/app/1/other/proto";
+        for (String contentTopic : List.of(comma, other)) {
+            String body = "{\"payload\":\"" + Base64.getEncoder().encodeToString("comma".getBytes()) + "\",\"contentTopic\":\""
+                    + contentTopic + "\",\"timestamp\":" + WakuNode.nowNanos() + "}";
+            assertThat(rest.post("/relay/v1/messages/" + Http.topic(TOPIC), body).status()).isEqualTo(200);
+        }
+        // Http.topic percent-encodes the commas as %2C: one value naming the comma topic, then the other
+        String query = "/store/v3/messages?includeData=true&pubsubTopic=" + Http.topic(TOPIC) + "&contentTopics="
+                + Http.topic(comma + "," + other);
+        Eventually.until("the other topic's message is archived and found", Duration.ofSeconds(10), () -> storeCount(query) == 1);
+        assertThat(rest.get(query).json().get("messages").get(0).get("message").get("contentTopic").asText()).isEqualTo(other);
     }
 
     @Test

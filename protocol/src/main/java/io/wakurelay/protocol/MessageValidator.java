@@ -54,10 +54,11 @@ public final class MessageValidator {
     }
 
     private void checkFields(String contentTopic, int metaSize, long timestamp, long nowNanos) {
-        Topics.checkContentTopic(contentTopic, limits.maxTopicBytes());
+        Topics.checkContentTopic(contentTopic, limits.maxContentTopicBytes());
         if (metaSize > MAX_META_BYTES) {
             throw new ProtocolViolation(Violation.META_TOO_LARGE,
-                    "meta is " + metaSize + " bytes, the maximum is " + MAX_META_BYTES);
+                    // nwaku's words for it (its REST clients and interop suite look for them), then ours
+                    "invalid length for Meta field: meta is " + metaSize + " bytes, the maximum is " + MAX_META_BYTES);
         }
     }
 }

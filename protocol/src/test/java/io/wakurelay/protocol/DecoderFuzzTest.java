@@ -26,7 +26,7 @@ class DecoderFuzzTest {
     private static final String TOPIC = TestMessages.PUBSUB_TOPIC;
 
     private final PathCounters counters = new PathCounters();
-    private final ProtocolLimits limits = new ProtocolLimits(1 << 20, 2048, 256, Duration.ZERO);
+    private final ProtocolLimits limits = new ProtocolLimits(1 << 20, 2048, 256, 2048, Duration.ZERO);
     private final EnvelopeDecoder decoder = new EnvelopeDecoder(new MessageValidator(limits, () -> 0), counters);
     private final Map<Violation, Integer> refusals = new EnumMap<>(Violation.class);
     private int accepted;

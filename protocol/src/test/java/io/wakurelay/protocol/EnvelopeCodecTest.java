@@ -147,10 +147,29 @@ class EnvelopeCodecTest {
         sent.release();
     }
 
+    /** nwaku bounds a content topic only by the message's size; the interop suite relays topics of 1,000 bytes. */
+    @Test
+    void acceptsContentTopicsUpToTheirOwnLimitWhilePubsubTopicsKeepTheirs() {
+        String thousand = "x".repeat(1000);
+        WakuMessage m = TestMessages.message(1, 10, NOW).toBuilder().setContentTopic(thousand).build();
+        ByteBuf frame = messageBuffer(m.toByteString());
+        Envelope got = decoder.decode(TOPIC, frame, frame);
+        assertThat(got.message().contentTopic()).isEqualTo(thousand);
+        got.release();
+        frame.release();
+        WakuMessage tooLong = m.toBuilder().setContentTopic("x".repeat(ProtocolLimits.DEFAULT_MAX_CONTENT_TOPIC_BYTES + 1)).build();
+        assertViolation(messageBuffer(tooLong.toByteString()), Violation.INVALID_CONTENT_TOPIC);
+        assertThatThrownBy(() -> Topics.checkPubsubTopic("/waku/2/" + "x".repeat(300), ProtocolLimits.DEFAULTS.maxTopicBytes()))
+                .isInstanceOf(ProtocolViolation.class);
+    }
+
     @Test
     void rejectsMetaOverSixtyFourBytes() {
         WakuMessage m = TestMessages.message(1, 10, NOW).toBuilder().setMeta(ByteString.copyFrom(new byte[65])).build();
         assertViolation(messageBuffer(m.toByteString()), Violation.META_TOO_LARGE);
+        // the words nwaku's interop suite matches on (go-waku's; it takes them beside nwaku's own)
+        assertThatThrownBy(() -> encoder.encode(TOPIC, m, PooledByteBufAllocator.DEFAULT))
+                .hasMessageContaining("invalid length for Meta field");
         WakuMessage ok = TestMessages.message(1, 10, NOW).toBuilder().setMeta(ByteString.copyFrom(new byte[64])).build();
         ByteBuf frame = messageBuffer(ok.toByteString());
         decoder.decode(TOPIC, frame, frame).release();

@@ -17,13 +17,13 @@ class ProtocolLimitsTest {
 
     @Test
     void refusesAnRpcLimitThatCannotCarryTheLargestMessage() {
-        assertThatThrownBy(() -> new ProtocolLimits(1000, 1000, 256, Duration.ZERO)).hasMessageContaining("cannot carry");
+        assertThatThrownBy(() -> new ProtocolLimits(1000, 1000, 256, 2048, Duration.ZERO)).hasMessageContaining("cannot carry");
     }
 
     @Test
     void refusesNonsense() {
-        assertThatThrownBy(() -> new ProtocolLimits(1 << 20, 0, 256, Duration.ZERO)).hasMessageContaining("positive");
-        assertThatThrownBy(() -> new ProtocolLimits(1 << 20, 1000, 256, Duration.ofSeconds(-1))).hasMessageContaining("negative");
+        assertThatThrownBy(() -> new ProtocolLimits(1 << 20, 0, 256, 2048, Duration.ZERO)).hasMessageContaining("positive");
+        assertThatThrownBy(() -> new ProtocolLimits(1 << 20, 1000, 256, 2048, Duration.ofSeconds(-1))).hasMessageContaining("negative");
     }
 
     @Test

@@ -160,12 +160,17 @@ final class ControlHandler {
         peer.backoff(topic, now + backoffNanos(prune.getBackoff()));
     }
 
-    /** The backoff a PRUNE asks for (uint64 seconds): at least our prune backoff, at most {@code maxPruneBackoff}. */
+    /**
+     * The backoff a PRUNE asks for (uint64 seconds), as go-libp2p-pubsub takes it: as asked, our prune backoff when it
+     * asks none (0), at most {@code maxPruneBackoff}. (Before, never less than our prune backoff of a minute: a peer
+     * that left a topic with nwaku's 5 s unsubscribe backoff and joined again was kept out of the mesh for a minute,
+     * while the peer, its backoff over, grafted this node and paid a GRAFT-during-backoff penalty each time.)
+     */
     private long backoffNanos(long seconds) {
         long max = limits.maxPruneBackoff().toSeconds();
         // a uint64 above 2^63 reads as a negative long
         long asked = seconds < 0 || seconds > max ? max : seconds;
-        return Math.max(params.pruneBackoff().toNanos(), TimeUnit.SECONDS.toNanos(asked));
+        return asked == 0 ? params.pruneBackoff().toNanos() : TimeUnit.SECONDS.toNanos(asked);
     }
 
     /** All the IHAVEs of one RPC, as go-libp2p-pubsub takes them: one IWANT in answer, with one promise. */

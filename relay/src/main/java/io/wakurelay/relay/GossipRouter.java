@@ -304,7 +304,7 @@ final class GossipRouter {
     /** As {@link #joinAndAnnounce}, for leaving: mesh peers are pruned with the unsubscribe backoff. */
     Outbox leaveAndAnnounce(Collection<String> topics) {
         synchronized (state) {
-            own.leave(topics);
+            own.leave(topics, nanoTime.getAsLong());
             updateTopicGauges();
             return own.changes();
         }

@@ -58,7 +58,7 @@ final class Heartbeat {
         emitGossip(scores, now, out);
         cache.shift();
         for (PeerState p : state.peers()) {
-            p.heartbeat(now);
+            p.heartbeat(now - params.heartbeat().toNanos()); // backoffs are kept a heartbeat longer: MeshCandidates' slack
             if (scores.get(p) < scoring.graylistThreshold()) {
                 out.disconnect(p, "graylisted");
             }

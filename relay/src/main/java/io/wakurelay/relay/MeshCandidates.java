@@ -22,11 +22,17 @@ final class MeshCandidates {
         this.state = state;
     }
 
-    /** Peers subscribed to {@code topic} with an open relay stream and a score of at least {@code minScore}. */
+    /**
+     * Peers subscribed to {@code topic} with an open relay stream and a score of at least {@code minScore}; with
+     * {@code respectBackoff}, not within a backoff or one heartbeat after it (go-libp2p-pubsub's backoff slack: the
+     * peer started the same backoff a little later, when the PRUNE reached it, and would take an early GRAFT for one
+     * during its backoff, and penalise it).
+     */
     List<PeerState> of(String topic, long now, double minScore, boolean respectBackoff) {
         List<PeerState> result = new ArrayList<>();
+        long withSlack = now - params.heartbeat().toNanos();
         for (PeerState p : state.subscribers(topic)) {
-            if (p.sender.isOpen() && !(respectBackoff && p.inBackoff(topic, now)) && state.score(p, now) >= minScore) {
+            if (p.sender.isOpen() && !(respectBackoff && p.inBackoff(topic, withSlack)) && state.score(p, now) >= minScore) {
                 result.add(p);
             }
         }

@@ -45,6 +45,17 @@ final class Outbox {
         return control(peer).getControlBuilder();
     }
 
+    /** The peers a control RPC goes to, whose relay stream is open now (an RPC held for one not open is not out yet). */
+    List<PeerState> controlledOpenPeers() {
+        List<PeerState> open = new ArrayList<>();
+        for (PeerState p : control.keySet()) {
+            if (p.sender.isOpen()) {
+                open.add(p);
+            }
+        }
+        return open;
+    }
+
     void disconnect(PeerState peer, String reason) {
         disconnect.add(peer);
         disconnectReasons.add(reason);

@@ -76,8 +76,12 @@ final class OwnSubscriptions {
         topicEvents = Map.copyOf(nextEvents);
     }
 
-    /** Leaves topics: mesh peers are pruned with the unsubscribe backoff; peers hear of it from {@link #changes()}. */
-    void leave(Collection<String> topics) {
+    /**
+     * Leaves topics: mesh peers are pruned with the unsubscribe backoff, kept here too (as go-libp2p-pubsub's
+     * {@code Leave}), so that a quick join again does not graft them before the backoff they were told is over (they
+     * would take it for a GRAFT during backoff, and penalise this node); peers hear of it from {@link #changes()}.
+     */
+    void leave(Collection<String> topics, long now) {
         Set<String> next = new LinkedHashSet<>(subscribed);
         Map<String, TopicEvents> nextEvents = new HashMap<>(topicEvents);
         for (String topic : topics) {
@@ -87,6 +91,7 @@ final class OwnSubscriptions {
             nextEvents.remove(topic).close();
             for (PeerState p : state.closeMesh(topic)) {
                 pendingPrunes.computeIfAbsent(p, x -> new LinkedHashSet<>()).add(topic);
+                p.backoff(topic, now + params.unsubscribeBackoff().toNanos());
             }
             pendingSubscriptions.remove(topic);
             pendingUnsubscriptions.add(topic);

@@ -32,6 +32,8 @@ final class PeerState {
      * peer left the router, so that a caller who connected it can wait until a publish reaches it.
      */
     final Sinks.Empty<Void> heard = Sinks.empty();
+    /** Confirmations that the peer read this node's subscription changes ({@link ReadConfirmations}). */
+    final ReadConfirmations.PeerReads reads = new ReadConfirmations.PeerReads();
     /** Its messages held by the validation stage; guarded by the {@code ValidationRoom}'s monitor. */
     int verifications;
     /** Validator rejections of its messages and copies, fading as P₄ does. */

@@ -279,16 +279,23 @@ public final class Relay implements AutoCloseable {
 
     /**
      * Joins {@code topics}. Before this returns, every connected relay peer has the change in one RPC (queued to its
-     * stream, or held until the stream opens), as nwaku announces a subscription at once: a peer that publishes on
-     * the topic after this call returned reaches this node. Limited to {@code maxTopics} in all.
+     * stream, or held until the stream opens), as nwaku announces a subscription at once. Limited to
+     * {@code maxTopics} in all.
+     *
+     * @return completes once every relay peer the change was written to has read it ({@link ReadConfirmations}: the
+     * answer to a stream opened behind it), or after {@link ReadConfirmations#TIMEOUT}: from then on a peer that
+     * publishes on the topic reaches this node. It runs whether or not it is subscribed to.
+     * @throws IllegalArgumentException when that would pass {@code maxTopics} or a topic is not valid (nothing changes)
      */
-    public void subscribe(Collection<String> topics) {
+    public Mono<Void> subscribe(Collection<String> topics) {
         checkOpen();
         synchronized (subscriptionChanges) {
             Set<String> after = new java.util.HashSet<>(router.subscriptions());
             after.addAll(topics);
             RelayConfig.checkTopics(after, config.limits(), config.maxTopics());
-            router.send(router.joinAndAnnounce(topics));
+            Outbox change = router.joinAndAnnounce(topics);
+            router.send(change);
+            return ReadConfirmations.of(change.controlledOpenPeers());
         }
     }
 

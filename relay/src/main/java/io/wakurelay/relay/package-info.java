@@ -6,7 +6,8 @@
  *     and scoring parameters, and what one peer's control may make the node do and hold; the validation stage's
  *     bounds are in package {@code validation}, with what a validator implements.</li>
  * <li>{@link io.wakurelay.relay.Relay}: start on a host (with a validator or without), publish, subscribe, peers,
- *     shutdown; {@code LocalPublish}: this node's own messages, validated, sent and handed over.</li>
+ *     shutdown; {@code LocalPublish}: this node's own messages, validated, sent and handed over;
+ *     {@code ReadConfirmations}: when the peers have read a subscription change.</li>
  * <li>{@code RelayStreamReader}: a peer's relay stream, RPC by RPC, paused when the local consumer is behind;
  *     {@link io.wakurelay.relay.PseudoPeer}: the same path for an in-process pseudo-peer (the load generator).</li>
  * <li>{@code RpcReader}: one RPC read without copying message data; its control counted before it is parsed.</li>

@@ -81,7 +81,7 @@ public final class NetworkOptions {
         }
         var drift = NodeOptions.option("--max-clock-drift", () -> DurationText.parse(maxClockDrift));
         return NodeOptions.option("--max-msg-size/--max-rpc-size", () -> new ProtocolLimits((int) rpc, (int) message,
-                ProtocolLimits.DEFAULT_MAX_TOPIC_BYTES, drift));
+                ProtocolLimits.DEFAULT_MAX_TOPIC_BYTES, ProtocolLimits.DEFAULT_MAX_CONTENT_TOPIC_BYTES, drift));
     }
 
     /**

@@ -14,9 +14,9 @@ import java.util.Locale;
 /**
  * The log line format, as nwaku's {@code --log-format}: {@code TEXT} (logback.xml's one line per event, structured
  * values after the message as {@code key=value}) or {@code JSON} (one JSON object per line for log shippers, by
- * logstash-logback-encoder: {@code @timestamp}, {@code level}, {@code logger_name}, {@code thread_name},
- * {@code message}, {@code stack_trace}, and each structured value of the event, such as {@code peer}, {@code topic}
- * or {@code hash}, as a field of its own). ADR 0071.
+ * logstash-logback-encoder: {@code @timestamp}, {@code level}, nwaku's {@code lvl} ({@code NwakuLevel}: {@code INF},
+ * {@code WRN}, ...), {@code logger_name}, {@code thread_name}, {@code message}, {@code stack_trace}, and each
+ * structured value of the event, such as {@code peer}, {@code topic} or {@code hash}, as a field of its own). ADR 0071.
  */
 public enum LogFormat {
     TEXT, JSON;
@@ -49,6 +49,7 @@ public enum LogFormat {
                 // the logger context's name and birth time say nothing about an event; the numeric level repeats it
                 encoder.setIncludeContext(false);
                 encoder.setFieldNames(withoutLevelValue());
+                encoder.addProvider(new NwakuLevel()); // queries written for nwaku's logs read "lvl"
                 encoder.start();
                 // set at start-up, before anything has logged (NodeMain applies the format first)
                 appender.setEncoder(encoder);

@@ -28,19 +28,30 @@ final class LegacyLightpushApi {
     private final ObjectMapper mapper;
     private final RestConfig config;
     private final LongSupplier clockNanos;
+    private final int maxMessageBytes;
 
-    /** @param v3 the v3 route, whose pubsub topic rule (given, or derived by automatic sharding) is the same */
-    LegacyLightpushApi(LightpushPort lightpush, LightpushApi v3, ObjectMapper mapper, RestConfig config, LongSupplier clockNanos) {
+    /**
+     * @param v3              the v3 route, whose pubsub topic rule (given, or derived by automatic sharding) is the same
+     * @param maxMessageBytes the node's message size limit, named in the answer to an oversized body
+     */
+    LegacyLightpushApi(LightpushPort lightpush, LightpushApi v3, ObjectMapper mapper, RestConfig config, LongSupplier clockNanos,
+                       int maxMessageBytes) {
         this.lightpush = lightpush;
         this.v3 = v3;
         this.mapper = mapper;
         this.config = config;
         this.clockNanos = clockNanos;
+        this.maxMessageBytes = maxMessageBytes;
     }
 
-    /** POST /lightpush/v1/message with {@code {"pubsubTopic": "...", "message": {...}}}. */
+    /**
+     * POST /lightpush/v1/message with {@code {"pubsubTopic": "...", "message": {...}}}. A body over
+     * {@code --rest-max-body-size} carries a message over the size limit (a push with the largest message is far
+     * below it): it is answered as the push of one, in nwaku's words.
+     */
     Publisher<Void> push(HttpServerRequest request, HttpServerResponse response) {
-        return Bodies.read(request, config.maxBodyBytes())
+        return Bodies.read(request, config.maxBodyBytes(), () -> HttpError.nwakuText(HttpResponseStatus.SERVICE_UNAVAILABLE,
+                        FAILED + LegacyLightpushOutcome.tooLarge(maxMessageBytes)))
                 .flatMap(bytes -> {
                     if (bytes.length == 0) {
                         throw HttpError.nwakuText(HttpResponseStatus.BAD_REQUEST, "Missing content body");

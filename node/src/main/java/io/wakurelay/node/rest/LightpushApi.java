@@ -7,6 +7,7 @@ import io.netty.handler.codec.http.HttpResponseStatus;
 import io.wakurelay.protocol.AutoSharding;
 import io.wakurelay.protocol.ProtocolViolation;
 import io.wakurelay.protocol.proto.WakuMessage;
+import io.wakurelay.services.lightpush.LegacyLightpushOutcome;
 import io.wakurelay.services.lightpush.LightpushOutcome;
 import org.reactivestreams.Publisher;
 import reactor.core.publisher.Mono;
@@ -31,23 +32,38 @@ final class LightpushApi {
     private final ObjectMapper mapper;
     private final RestConfig config;
     private final LongSupplier clockNanos;
+    private final int maxMessageBytes;
 
     /**
-     * @param lightpush    where pushes go; null when the node has neither a lightpush service nor a service node
-     * @param autoSharding maps a content topic to its shard when the request names no pubsub topic; null: one is required
+     * @param lightpush       where pushes go; null when the node has neither a lightpush service nor a service node
+     * @param autoSharding    maps a content topic to its shard when the request names no pubsub topic; null: one is required
+     * @param maxMessageBytes the node's message size limit, which a body over {@code --rest-max-body-size} must pass
      */
     LightpushApi(LightpushPort lightpush, AutoSharding autoSharding, ObjectMapper mapper, RestConfig config,
-                 LongSupplier clockNanos) {
+                 LongSupplier clockNanos, int maxMessageBytes) {
         this.lightpush = lightpush;
         this.autoSharding = autoSharding;
         this.mapper = mapper;
         this.config = config;
         this.clockNanos = clockNanos;
+        this.maxMessageBytes = maxMessageBytes;
+    }
+
+    /**
+     * A body over {@code --rest-max-body-size} carries a message over the size limit (a push with the largest message
+     * is far below it), answered as the push of one: 413, with nwaku's words for it.
+     */
+    private static final class BodyTooLarge extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        BodyTooLarge() {
+            super(null, null, false, false);
+        }
     }
 
     /** POST /lightpush/v3/message with {@code {"pubsubTopic": "...", "message": {...}}}. */
     Publisher<Void> push(HttpServerRequest request, HttpServerResponse response) {
-        return Bodies.read(request, config.maxBodyBytes())
+        return Bodies.read(request, config.maxBodyBytes(), BodyTooLarge::new)
                 .flatMap(bytes -> {
                     JsonNode body = Bodies.json(mapper, bytes);
                     if (body == null || !body.isObject()) {
@@ -60,6 +76,8 @@ final class LightpushApi {
                     }
                     return lightpush.push(topic, message);
                 })
+                .onErrorResume(BodyTooLarge.class, e -> Mono.just(new LightpushOutcome(
+                        HttpResponseStatus.REQUEST_ENTITY_TOO_LARGE.code(), LegacyLightpushOutcome.tooLarge(maxMessageBytes), 0)))
                 .flatMap(outcome -> Mono.from(answer(response, outcome)));
     }
 

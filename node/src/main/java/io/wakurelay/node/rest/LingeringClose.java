@@ -12,7 +12,9 @@ import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Lets a client that is still sending an oversized request line or header read the 414 or 431 it was answered.
+ * Answers an oversized request line 431, as nwaku's HTTP server (chronos) answers a request line and headers over its
+ * limit, where Reactor Netty says 414; and lets a client that is still sending an oversized request line or header
+ * read the 431 it was answered.
  * Reactor Netty answers them and closes at once; the client, still writing its request (a 5.9 MB query string, say),
  * then gets a reset, which throws away the answer in its receive buffer, instead of the status nwaku sends. Here
  * the close of such a connection only ends the node's side (the answer is complete and the client sees the end), and
@@ -35,6 +37,10 @@ final class LingeringClose extends ChannelDuplexHandler {
             int code = response.status().code();
             refusedHead = code == HttpResponseStatus.REQUEST_URI_TOO_LONG.code()
                     || code == HttpResponseStatus.REQUEST_HEADER_FIELDS_TOO_LARGE.code();
+            if (code == HttpResponseStatus.REQUEST_URI_TOO_LONG.code()) {
+                // chronos counts the request line with the headers, and says 431 for either; scripts check for it
+                response.setStatus(HttpResponseStatus.REQUEST_HEADER_FIELDS_TOO_LARGE);
+            }
         }
         ctx.write(msg, promise);
     }

@@ -10,8 +10,9 @@ import java.util.Map;
 
 /**
  * The parameters of a query string, split on {@code &} and {@code =} while still percent-encoded, so that
- * {@code %26}, {@code %3D} and {@code %2C} stay data: a list value ({@code contentTopics=a,b}) is split on its raw
- * commas and each part decoded after, which lets a content topic that contains a comma travel as {@code %2C}.
+ * {@code %26} and {@code %3D} stay data. A list value ({@code contentTopics=a,b}) is decoded first and split on its
+ * commas after, as nwaku splits it (chronos decodes the value, nwaku's {@code createStoreQuery} splits it): a comma
+ * sent as {@code %2C}, as the interop suite and nwaku's clients encode every value, separates as a bare one does.
  * Decoding is as browsers encode forms ({@code +} is a space); a broken {@code %}-escape is an
  * {@link IllegalArgumentException}. Names are matched ignoring case, as nwaku's HTTP server (chronos) matches them.
  */
@@ -53,15 +54,16 @@ final class QueryParameters {
         return values == null || values.isEmpty() ? fallback : decode(values.get(0));
     }
 
-    /** Every comma-separated part of every occurrence, each decoded after the split; blank parts are skipped. */
+    /**
+     * Every comma-separated part of every occurrence, split after the value is decoded, as they are (empty parts and
+     * spaces too: what they mean is the caller's); an empty value gives no part, as nwaku takes it for an absent one.
+     */
     List<String> list(String name) {
         List<String> out = new ArrayList<>();
         for (String value : raw.getOrDefault(key(name), List.of())) {
-            for (String part : value.split(",")) {
-                String decoded = decode(part).trim();
-                if (!decoded.isEmpty()) {
-                    out.add(decoded);
-                }
+            String decoded = decode(value);
+            if (!decoded.isEmpty()) {
+                out.addAll(List.of(decoded.split(",", -1)));
             }
         }
         return out;

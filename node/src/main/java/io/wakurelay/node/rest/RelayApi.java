@@ -10,6 +10,7 @@ import io.netty.handler.codec.http.HttpHeaderValues;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.wakurelay.protocol.AutoSharding;
 import io.wakurelay.protocol.Envelope;
+import io.wakurelay.protocol.ProtocolLimits;
 import io.wakurelay.protocol.ProtocolViolation;
 import io.wakurelay.protocol.Topics;
 import io.wakurelay.protocol.proto.WakuMessage;
@@ -42,12 +43,12 @@ final class RelayApi {
     private final LiveStreams streams;
     private final RestConfig config;
     private final LongSupplier clockNanos;
-    private final int maxTopicBytes;
+    private final ProtocolLimits limits;
     private final AutoSharding autoSharding;
 
     /** @param autoSharding how content topics map to shards for the {@code /relay/v1/auto} endpoints; null: they answer 400 */
     RelayApi(RelayPort relay, ObjectMapper mapper, TopicCache cache, LiveStreams streams, RestConfig config,
-             LongSupplier clockNanos, int maxTopicBytes, AutoSharding autoSharding) {
+             LongSupplier clockNanos, ProtocolLimits limits, AutoSharding autoSharding) {
         this.autoSharding = autoSharding;
         this.relay = relay;
         this.mapper = mapper;
@@ -55,7 +56,7 @@ final class RelayApi {
         this.streams = streams;
         this.config = config;
         this.clockNanos = clockNanos;
-        this.maxTopicBytes = maxTopicBytes;
+        this.limits = limits;
     }
 
     /**
@@ -108,20 +109,25 @@ final class RelayApi {
                 throw HttpError.badRequest("too many content topics: at most " + TopicCache.MAX_CONTENT_TOPICS
                         + " may be subscribed over REST at once; unsubscribe some first (DELETE /relay/v1/auto/subscriptions)");
             }
+            Mono<Void> heard;
             try {
-                subscribeRelay(List.copyOf(shards));
+                heard = subscribeRelay(List.copyOf(shards));
             } catch (HttpError e) {
                 opened.forEach(cache::close);
                 throw e;
             }
-            return Mono.from(Responses.text(response, HttpResponseStatus.OK, "OK"));
+            return heard.then(Mono.from(Responses.text(response, HttpResponseStatus.OK, "OK")));
         });
     }
 
-    /** Relays {@code topics} too; past the relay's limit on topics the client gets a 400 that names it. */
-    private void subscribeRelay(List<String> topics) {
+    /**
+     * Relays {@code topics} too; past the relay's limit on topics the client gets a 400 that names it. The answer
+     * waits for the relay's peers to have read the subscription (a bounded wait): a script that subscribes two nodes
+     * and publishes at once must reach both.
+     */
+    private Mono<Void> subscribeRelay(List<String> topics) {
         try {
-            relay.subscribe(topics);
+            return relay.subscribe(topics);
         } catch (RelayPort.TooManyTopics e) {
             throw HttpError.badRequest("too many pubsub topics: " + e.getMessage()
                     + "; unsubscribe some first (DELETE /relay/v1/subscriptions)");
@@ -173,7 +179,7 @@ final class RelayApi {
 
     private String shardOf(AutoSharding sharding, String contentTopic) {
         try {
-            Topics.checkShardableContentTopic(contentTopic, maxTopicBytes);
+            Topics.checkShardableContentTopic(contentTopic, limits.maxContentTopicBytes());
             return sharding.pubsubTopic(contentTopic);
         } catch (ProtocolViolation e) {
             throw HttpError.badRequest(e.getMessage());
@@ -184,9 +190,9 @@ final class RelayApi {
     Publisher<Void> subscribe(HttpServerRequest request, HttpServerResponse response) {
         return Bodies.read(request, config.maxBodyBytes()).flatMap(body -> {
             List<String> topics = topics(parse(body));
-            subscribeRelay(topics);
+            Mono<Void> heard = subscribeRelay(topics);
             topics.forEach(cache::open);
-            return Mono.from(Responses.text(response, HttpResponseStatus.OK, "OK"));
+            return heard.then(Mono.from(Responses.text(response, HttpResponseStatus.OK, "OK")));
         });
     }
 
@@ -265,7 +271,7 @@ final class RelayApi {
 
     private void checkTopic(String topic) {
         try {
-            Topics.checkPubsubTopic(topic, maxTopicBytes);
+            Topics.checkPubsubTopic(topic, limits.maxTopicBytes());
         } catch (ProtocolViolation e) {
             throw HttpError.badRequest(e.getMessage());
         }

@@ -28,9 +28,11 @@ public interface RelayPort {
     /**
      * Relays {@code topics} as well as those relayed now.
      *
+     * @return completes once the relay's peers have read the subscription (a bounded wait), so that a peer that
+     * publishes on the topics after it reaches this node
      * @throws TooManyTopics when that would pass the relay's limit on topics (nothing changes)
      */
-    void subscribe(Collection<String> topics);
+    Mono<Void> subscribe(Collection<String> topics);
 
     void unsubscribe(Collection<String> topics);
 

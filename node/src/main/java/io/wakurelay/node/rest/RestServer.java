@@ -9,6 +9,7 @@ import io.netty.handler.codec.http.HttpMethod;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.wakurelay.node.status.NodeStatus;
 import io.wakurelay.protocol.AutoSharding;
+import io.wakurelay.protocol.ProtocolLimits;
 import io.wakurelay.p2p.multiaddr.Multiaddr;
 import io.wakurelay.services.filter.FilterClient;
 import io.wakurelay.services.store.StoreQueries;
@@ -84,22 +85,23 @@ public final class RestServer implements AutoCloseable {
      */
     public static RestServer start(RestConfig config, RelayPort relay, StoreQueries store, RemoteStore remoteStore,
                                    Multiaddr storeNode, NodeStatus status, ObjectMapper mapper, TopicCache cache,
-                                   LiveStreams streams, LongSupplier clockNanos, int maxTopicBytes, AutoSharding autoSharding,
+                                   LiveStreams streams, LongSupplier clockNanos, ProtocolLimits limits, AutoSharding autoSharding,
                                    LightpushPort lightpush, FilterClient filterClient, FilterMessageCache filterCache) {
         return new RestServer(config, relay, store, remoteStore, storeNode, status, mapper, cache, streams, clockNanos,
-                maxTopicBytes, autoSharding, lightpush, filterClient, filterCache);
+                limits, autoSharding, lightpush, filterClient, filterCache);
     }
 
     private RestServer(RestConfig config, RelayPort relay, StoreQueries store, RemoteStore remoteStore, Multiaddr storeNode,
                       NodeStatus status, ObjectMapper mapper, TopicCache cache, LiveStreams streams, LongSupplier clockNanos,
-                      int maxTopicBytes, AutoSharding autoSharding, LightpushPort lightpush, FilterClient filterClient,
+                      ProtocolLimits limits, AutoSharding autoSharding, LightpushPort lightpush, FilterClient filterClient,
                       FilterMessageCache filterCache) {
         this.mapper = mapper;
         this.relayMounted = relay != null;
-        this.relay = relay == null ? null : new RelayApi(relay, mapper, cache, streams, config, clockNanos, maxTopicBytes, autoSharding);
+        this.relay = relay == null ? null : new RelayApi(relay, mapper, cache, streams, config, clockNanos, limits, autoSharding);
         this.filter = new FilterApi(filterClient, filterCache, autoSharding, mapper, config);
-        this.lightpush = new LightpushApi(lightpush, autoSharding, mapper, config, clockNanos);
-        this.legacyLightpush = new LegacyLightpushApi(lightpush, this.lightpush, mapper, config, clockNanos);
+        this.lightpush = new LightpushApi(lightpush, autoSharding, mapper, config, clockNanos, limits.maxMessageSize());
+        this.legacyLightpush = new LegacyLightpushApi(lightpush, this.lightpush, mapper, config, clockNanos,
+                limits.maxMessageSize());
         this.store = new StoreApi(store, remoteStore, storeNode, mapper);
         this.node = new NodeApi(status, mapper, config);
         this.adminViews = new AdminApi(status, mapper);
@@ -117,7 +119,7 @@ public final class RestServer implements AutoCloseable {
                 .requestTimeout(REQUEST_READ_TIMEOUT)
                 // a Store v3 query may list 100 hashes of 66 characters each in its URL
                 .httpRequestDecoder(spec -> spec.maxInitialLineLength(MAX_REQUEST_LINE))
-                // a client still sending an oversized request line reads its 414 instead of a reset, as from nwaku
+                // a client still sending an oversized request line reads its 431 (nwaku's status) instead of a reset
                 .doOnChannelInit((observer, channel, remote) -> {
                     if (channel.pipeline().get(NettyPipeline.HttpCodec) != null) {
                         channel.pipeline().addAfter(NettyPipeline.HttpCodec, LingeringClose.NAME, new LingeringClose());

@@ -180,6 +180,11 @@ final class StoreApi {
             return null;
         }
         // nwaku's words (parseUrlPeerAddr and parsePeerInfo in waku_core/peers.nim), which scripts compare
+        if (!text.trim().startsWith("/")) {
+            // nim-libp2p's MultiAddress.init, word for word
+            throw new IllegalArgumentException(PEER_ADDR_ERROR
+                    + "MultiAddress.init [multiaddress: Invalid MultiAddress, must start with `/`]");
+        }
         Multiaddr peer;
         try {
             peer = Multiaddr.parse(text.trim());

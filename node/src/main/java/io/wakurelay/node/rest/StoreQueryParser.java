@@ -114,11 +114,17 @@ final class StoreQueryParser {
         }
     }
 
-    /** nwaku's {@code parseHashes}: comma-separated (the list is split already), empty parts skipped. */
+    /**
+     * nwaku's {@code parseHashes}: comma-separated (the list is split already), empty parts skipped (nwaku's
+     * {@code parseHash} of an empty string is no hash); spaces around a hash are forgiven.
+     */
     private static List<MessageHash> hashes(List<String> texts) {
         List<MessageHash> hashes = new ArrayList<>(texts.size());
         for (String text : texts) {
-            hashes.add(hash(text));
+            String trimmed = text.trim();
+            if (!trimmed.isEmpty()) {
+                hashes.add(hash(trimmed));
+            }
         }
         return hashes;
     }

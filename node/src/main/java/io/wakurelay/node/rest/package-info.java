@@ -13,8 +13,8 @@
  * (health, version, info, adding peers, log level) or {@code AdminApi} (nwaku's admin views of peers and filter
  * subscribers). On a node without relay every /relay path is answered 404 in nwaku's words.
  * Answers go out through {@code Responses}; errors are {@link io.wakurelay.node.rest.HttpError}s (in
- * nwaku's words and text/plain where scripts compare them); {@code LingeringClose} lets a client still sending an
- * oversized request line read its 414; {@link io.wakurelay.node.rest.RestConfig} holds the limits and
- * {@link io.wakurelay.node.rest.RestMetrics} the meters.
+ * nwaku's words and text/plain where scripts compare them); {@code LingeringClose} answers an oversized request
+ * line 431, nwaku's status for it, and lets a client still sending it read the answer;
+ * {@link io.wakurelay.node.rest.RestConfig} holds the limits and {@link io.wakurelay.node.rest.RestMetrics} the meters.
  */
 package io.wakurelay.node.rest;

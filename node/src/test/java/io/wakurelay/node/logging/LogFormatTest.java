@@ -59,11 +59,21 @@ class LogFormatTest {
         assertThat(event.get("message").asText()).isEqualTo("peer p1 said \"hi\"\nand left");
         assertThat(event.has("@timestamp")).isTrue();
         assertThat(event.has("level_value")).as("the level once, as text").isFalse();
+        // nwaku's level tag beside it (issue 41 item 8): queries written for nwaku's logs read "lvl"
+        assertThat(event.get("lvl").asText()).isEqualTo("WRN");
         JsonNode structured = new ObjectMapper().readTree(lines[1]);
+        assertThat(structured.get("lvl").asText()).isEqualTo("INF");
         assertThat(structured.get("message").asText()).isEqualTo("disconnecting relay peer");
         assertThat(structured.get("peer").asText()).isEqualTo("16Uiu2HAm");
         assertThat(structured.get("topic").asText()).isEqualTo("/waku/2/rs/1/0");
         context.stop();
+    }
+
+    @Test
+    void nwakusLevelTagIsChroniclesThreeLetterName() {
+        assertThat(java.util.stream.Stream.of(ch.qos.logback.classic.Level.TRACE, ch.qos.logback.classic.Level.DEBUG,
+                ch.qos.logback.classic.Level.INFO, ch.qos.logback.classic.Level.WARN, ch.qos.logback.classic.Level.ERROR)
+                .map(NwakuLevel::of)).containsExactly("TRC", "DBG", "INF", "WRN", "ERR");
     }
 
     @Test

@@ -76,6 +76,19 @@ class StoreQueryParserTest {
         assertThat(parse("ascending=false").query().ascending()).isFalse();
     }
 
+    /** As nwaku: chronos decodes the value, then createStoreQuery splits it, so that %2C separates as ',' does. */
+    @Test
+    void listsAreSplitAfterTheyAreDecoded() {
+        assertThat(parse("contentTopics=%2Fa%2F1%2Fb%2Fc%2C%2Fd%2F1%2Fe%2Ff").query().contentTopics()).containsExactly("/a/1/b/c", "/d/1/e/f");
+        String other = "0x" + "0b".repeat(32);
+        assertThat(parse("hashes=" + HASH + "%2C" + other).query().hashes())
+                .containsExactly(MessageHash.parse(HASH), MessageHash.parse(other));
+        assertThat(parse("hashes=" + HASH + "%2C").query().hashes()).containsExactly(MessageHash.parse(HASH));
+        assertThat(parse("contentTopics=%20").query().contentTopics()).containsExactly(" ");
+        assertThat(parse("contentTopics=%2C").matchesNothing()).isTrue();
+        assertThat(parse("contentTopics=").query().contentTopics()).isEmpty();
+    }
+
     @Test
     void topicsThatNoMessageCanHaveMatchNothing() {
         assertThat(parse("pubsubTopic=nope").matchesNothing()).isTrue();

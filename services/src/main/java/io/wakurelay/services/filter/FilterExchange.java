@@ -88,7 +88,7 @@ final class FilterExchange extends ServerExchange {
             Topics.checkPubsubTopic(request.getPubsubTopic(), maxTopicBytes);
             List<String> contentTopics = request.getContentTopicsList();
             for (String ct : contentTopics) {
-                Topics.checkContentTopic(ct, maxTopicBytes);
+                Topics.checkContentTopic(ct, service.maxContentTopicBytes());
             }
         } catch (ProtocolViolation e) {
             return new Answer(FilterStatus.BAD_REQUEST, e.getMessage());

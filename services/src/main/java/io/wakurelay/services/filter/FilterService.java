@@ -189,6 +189,10 @@ public final class FilterService implements AutoCloseable {
         return relay.config().limits().maxTopicBytes();
     }
 
+    int maxContentTopicBytes() {
+        return relay.config().limits().maxContentTopicBytes();
+    }
+
     boolean isClosing() {
         return lifecycle.isClosing();
     }
