@@ -52,12 +52,14 @@ final class NodeDiscv5 implements AutoCloseable {
     }
 
     /**
-     * discv5's meters (registered in every node, zero while it is off, as DNS discovery's) and, when it is on and the
-     * node key can sign a record, the bound service; null otherwise.
+     * discv5's meters (registered in every node, zero while it is off, as DNS discovery's; the per-shard ones for
+     * {@code shards}, the node's own) and, when it is on and the node key can sign a record, the bound service; null
+     * otherwise.
      */
     static NodeDiscv5 bindIfEnabled(Discv5Settings settings, NodeConfig config, Host host,
-            io.micrometer.core.instrument.MeterRegistry registry, StartedComponents components) {
+            io.micrometer.core.instrument.MeterRegistry registry, StartedComponents components, List<Integer> shards) {
         Discv5Metrics metrics = components.add("discv5 metrics", new Discv5Metrics(registry));
+        metrics.shards(shards);
         if (!settings.enabled()) {
             return null;
         }
@@ -155,6 +157,7 @@ final class NodeDiscv5 implements AutoCloseable {
                 metrics.recordError(RecordError.OTHER_SHARDS);
                 return false;
             }
+            metrics.discoveredOn(theirs.get().shards());
             return true;
         } catch (EnrFormatException e) {
             metrics.recordError(RecordError.PARSE_FAILURE);

@@ -176,9 +176,9 @@ public final class WakuNode implements NodeStatus, AutoCloseable {
                     components);
             this.origins = peerExchange.origins();
             this.peerManager = peerExchange.manager();
-            NodeDiscv5 discv5 = NodeDiscv5.bindIfEnabled(services.peerExchange().discv5(), config, host, metrics.registry(),
-                    components);
             Set<String> topics = relay == null ? Set.copyOf(config.relay().pubsubTopics()) : relay.subscriptions();
+            NodeDiscv5 discv5 = NodeDiscv5.bindIfEnabled(services.peerExchange().discv5(), config, host, metrics.registry(),
+                    components, NodeRecord.shardsOf(config.relay().clusterId(), topics));
             this.record = NodeRecord.publish(config.dataDir(), host, config.relay().clusterId(), topics,
                     served(relay != null, services, archive != null, lightpush != null, filter != null),
                     discv5 == null ? java.util.OptionalInt.empty() : java.util.OptionalInt.of(discv5.port()));
