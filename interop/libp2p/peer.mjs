@@ -118,6 +118,18 @@ function* testData (seed, total, chunkSize) {
   }
 }
 
+/** Milliseconds since the Unix epoch, with a fraction (performance's clock: monotonic within this process). */
+function nowMs () {
+  return performance.timeOrigin + performance.now()
+}
+
+/** A little-endian unsigned integer. */
+function le (bytes) {
+  let value = 0n
+  for (let i = bytes.length - 1; i >= 0; i--) value = (value << 8n) | BigInt(bytes[i])
+  return value
+}
+
 function textOf (bytes) {
   return bytes === undefined ? null : Buffer.from(bytes).toString('utf8')
 }
@@ -185,7 +197,8 @@ async function start (emitEvent) {
         topic: msg.topic,
         data: toBase64(msg.data),
         msgId: Buffer.from(msgId, 'base64').toString('hex'),
-        from: propagationSource.toString()
+        from: propagationSource.toString(),
+        at: nowMs()
       })
     })
     pubsub.addEventListener('subscription-change', (e) => {
@@ -303,12 +316,29 @@ async function start (emitEvent) {
     async publish (msg) {
       requirePubsub()
       const data = fromBase64(msg.data ?? '')
+      const at = nowMs()
       const { recipients } = await pubsub.publish(requireField(msg, 'topic'), data,
         { allowPublishToZeroTopicPeers: msg.allowZeroPeers === true })
       return {
         recipients: recipients.map(p => p.toString()),
-        msgId: createHash('sha256').update(data).digest('hex')
+        msgId: createHash('sha256').update(data).digest('hex'),
+        at
       }
+    },
+
+    async flood (msg) {
+      requirePubsub()
+      const topic = requireField(msg, 'topic')
+      const template = fromBase64(requireField(msg, 'data'))
+      const offset = Number(requireField(msg, 'counterOffset'))
+      const length = Number(msg.counterLength ?? 32)
+      const count = Number(requireField(msg, 'count'))
+      const perSecond = Number(requireField(msg, 'perSecond'))
+      if (!(offset >= 0 && length >= 1 && offset + length <= template.length)) {
+        throw new Error(`the counter [${offset}, ${offset + length}) is not within the ${template.length} bytes`)
+      }
+      const redial = msg.redial === undefined ? undefined : multiaddr(requireLoopback(msg.redial))
+      return await flood({ topic, template, offset, length, count, perSecond, redial })
     },
 
     async subscribe (msg) {
@@ -362,6 +392,52 @@ async function start (emitEvent) {
         subscribers: pubsub.getSubscribers(topic).map(p => p.toString()),
         topics: pubsub.getTopics()
       }
+    }
+  }
+
+  /**
+   * Publishes `count` variants of `template` at `perSecond`: variant k (1, 2, …) has k added to the little-endian
+   * integer at [offset, offset + length). A publish that fails (nobody to send to: the remote disconnected us) is
+   * counted; with `redial`, the peer dials it again, at most every 100 ms.
+   */
+  async function flood ({ topic, template, offset, length, count, perSecond, redial }) {
+    const started = performance.now()
+    const base = le(template.subarray(offset, offset + length))
+    let published = 0
+    let failed = 0
+    let redials = 0
+    let lastRedial = -Infinity
+    const errors = new Map()
+    for (let k = 1; k <= count; k++) {
+      const due = started + (k - 1) * 1000 / perSecond
+      const wait = due - performance.now()
+      if (wait > 0) await new Promise(resolve => setTimeout(resolve, wait))
+      const data = new Uint8Array(template)
+      let value = base + BigInt(k)
+      for (let i = 0; i < length; i++) {
+        data[offset + i] = Number(value & 0xffn)
+        value >>= 8n
+      }
+      try {
+        await pubsub.publish(topic, data)
+        published++
+      } catch (e) {
+        failed++
+        const text = errorText(e)
+        errors.set(text, (errors.get(text) ?? 0) + 1)
+        if (redial !== undefined && performance.now() - lastRedial >= 100) {
+          lastRedial = performance.now()
+          redials++
+          node.dial(redial, { signal: AbortSignal.timeout(1_000) }).catch(() => {})
+        }
+      }
+    }
+    return {
+      published,
+      failed,
+      redials,
+      errors: Object.fromEntries(errors),
+      ms: Math.round(performance.now() - started)
     }
   }
 

@@ -4,12 +4,15 @@ import io.soabase.recordbuilder.core.RecordBuilder;
 
 import java.time.Duration;
 import java.util.Objects;
+import java.util.function.UnaryOperator;
 
 /**
- * Where the PostgreSQL archive's database is and how the node talks to it. Validated at construction: a bad value is
- * an {@link IllegalArgumentException} that names it. The password never appears in {@link #toString()} (configs are
+ * The PostgreSQL archive (nwaku's schema, for fleets): where its database is and how the node talks to it, beside the
+ * {@link CoreConfig} every backend shares. Validated at construction: a bad value is an
+ * {@link IllegalArgumentException} that names it. The password never appears in {@link #toString()} (configs are
  * logged).
  *
+ * @param core             what every backend shares; its batches at most {@value #MAX_BATCH_MESSAGES} messages
  * @param host             the server's host name or address
  * @param port             its port
  * @param database         the database (created beforehand, as for nwaku); the node creates nwaku's tables in it
@@ -26,16 +29,31 @@ import java.util.Objects;
  *                         fleet apart
  */
 @RecordBuilder
-public record PostgresConfig(String host, int port, String database, String user, String password, int maxConnections,
-                             Duration connectTimeout, Duration statementTimeout, Duration startWait, String applicationName) {
+public record PostgresConfig(CoreConfig core, String host, int port, String database, String user, String password,
+                             int maxConnections, Duration connectTimeout, Duration statementTimeout, Duration startWait,
+                             String applicationName) implements ArchiveConfig {
     private static final int MAX_CONNECTIONS_LIMIT = 1000;
     private static final Duration MIN_TIMEOUT = Duration.ofMillis(250);
+    /**
+     * One batch is one multi-row INSERT of 8 bind parameters per message, and a statement takes at most 65,535 of them;
+     * a larger batch would fail every time and be retried for ever.
+     */
+    public static final int MAX_BATCH_MESSAGES = 65_535 / 8;
+    /**
+     * How long a partial batch waits for company (RocksDB's default is none): every PostgreSQL commit is a round trip
+     * and an fsync on the server, and there committing at once measured no faster (ADR 0082).
+     */
+    public static final Duration BATCH_DELAY = Duration.ofMillis(5);
 
-    /** PostgreSQL's own port, and timeouts that let a database restart within seconds go unnoticed but for the delay. */
-    public static final PostgresConfig DEFAULTS = new PostgresConfig("127.0.0.1", 5432, "postgres", "postgres", "", 20,
-            Duration.ofSeconds(5), Duration.ofSeconds(30), Duration.ofSeconds(30), "wakurelay");
+    /**
+     * The shared defaults with {@link #BATCH_DELAY}; PostgreSQL's own port, and timeouts that let a database restart
+     * within seconds go unnoticed but for the delay.
+     */
+    public static final PostgresConfig DEFAULTS = new PostgresConfig(coreFrom(CoreConfig.DEFAULTS), "127.0.0.1", 5432,
+            "postgres", "postgres", "", 20, Duration.ofSeconds(5), Duration.ofSeconds(30), Duration.ofSeconds(30), "wakurelay");
 
     public PostgresConfig {
+        Objects.requireNonNull(core, "core");
         Objects.requireNonNull(password, "password");
         Objects.requireNonNull(connectTimeout, "connectTimeout");
         Objects.requireNonNull(statementTimeout, "statementTimeout");
@@ -66,7 +84,26 @@ public record PostgresConfig(String host, int port, String database, String user
         if (startWait.isNegative()) {
             throw new IllegalArgumentException("the wait for PostgreSQL at start must not be negative, was " + startWait);
         }
+        if (core.maxBatchMessages() > MAX_BATCH_MESSAGES) {
+            throw new IllegalArgumentException("maxBatchMessages must be at most " + MAX_BATCH_MESSAGES
+                    + " with PostgreSQL (65,535 bind parameters per statement, 8 per message), was " + core.maxBatchMessages());
+        }
         applicationName = applicationName == null || applicationName.isBlank() ? "wakurelay" : applicationName;
+    }
+
+    /** {@code shared} with PostgreSQL's {@link #BATCH_DELAY}: how the node moves its archive settings to PostgreSQL. */
+    public static CoreConfig coreFrom(CoreConfig shared) {
+        return shared.toBuilder().maxBatchDelay(BATCH_DELAY).build();
+    }
+
+    @Override
+    public String backend() {
+        return "postgres";
+    }
+
+    @Override
+    public PostgresConfig withCore(UnaryOperator<CoreConfigBuilder> change) {
+        return toBuilder().core(change.apply(core.toBuilder()).build()).build();
     }
 
     /** {@code host:port/database as user}: what logs and errors name (never the password). */
@@ -82,8 +119,8 @@ public record PostgresConfig(String host, int port, String database, String user
 
     @Override
     public String toString() {
-        return "PostgresConfig[" + describe() + ", password " + (password.isEmpty() ? "none" : "set") + ", maxConnections "
-                + maxConnections + ", connectTimeout " + connectTimeout + ", statementTimeout " + statementTimeout
+        return "PostgresConfig[" + core + ", " + describe() + ", password " + (password.isEmpty() ? "none" : "set")
+                + ", maxConnections " + maxConnections + ", connectTimeout " + connectTimeout + ", statementTimeout " + statementTimeout
                 + ", startWait " + startWait + ", applicationName " + applicationName + "]";
     }
 

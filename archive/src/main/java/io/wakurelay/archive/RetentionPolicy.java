@@ -15,10 +15,18 @@ public sealed interface RetentionPolicy {
     /** The spec this policy parses from. */
     String spec();
 
+    /** Its kind, {@code none}, {@code time}, {@code capacity} or {@code size}: the {@code policy} tag of the deletion metric. */
+    String label();
+
     /** Keeps everything. */
     record None() implements RetentionPolicy {
         @Override
         public String spec() {
+            return "none";
+        }
+
+        @Override
+        public String label() {
             return "none";
         }
     }
@@ -36,6 +44,20 @@ public sealed interface RetentionPolicy {
         public String spec() {
             return "time:" + maxAge.toSeconds();
         }
+
+        @Override
+        public String label() {
+            return "time";
+        }
+
+        /** The timestamp before which messages are deleted at {@code nowNanos} (Unix ns; the earliest one if far back). */
+        public long cutoff(long nowNanos) {
+            try {
+                return Math.subtractExact(nowNanos, maxAge.toNanos());
+            } catch (ArithmeticException beyondRange) {
+                return Long.MIN_VALUE;
+            }
+        }
     }
 
     /** Keeps the newest {@code maxMessages} messages. */
@@ -50,6 +72,11 @@ public sealed interface RetentionPolicy {
         public String spec() {
             return "capacity:" + maxMessages;
         }
+
+        @Override
+        public String label() {
+            return "capacity";
+        }
     }
 
     /** Keeps the newest messages whose stored bytes (the WakuMessage bytes) add up to at most {@code maxBytes}. */
@@ -63,6 +90,11 @@ public sealed interface RetentionPolicy {
         @Override
         public String spec() {
             return "size:" + maxBytes;
+        }
+
+        @Override
+        public String label() {
+            return "size";
         }
     }
 

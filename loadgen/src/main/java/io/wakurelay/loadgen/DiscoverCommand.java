@@ -1,6 +1,6 @@
 package io.wakurelay.loadgen;
 
-import io.wakurelay.node.config.Discv5Settings;
+import io.wakurelay.discovery.discv5.Discv5DiscoveryConfig;
 import io.wakurelay.node.config.DurationText;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -22,7 +22,7 @@ final class DiscoverCommand implements Callable<Integer> {
     int nodes;
     @Option(names = "--lookup-interval", paramLabel = "DURATION",
             description = "pause between two discv5 lookups of a node (default: ${DEFAULT-VALUE}, the node's, as nwaku's)")
-    String lookupInterval = DurationText.format(Discv5Settings.DEFAULTS.lookupInterval());
+    String lookupInterval = DurationText.format(Discv5DiscoveryConfig.DEFAULTS.lookupInterval());
     @Option(names = "--timeout", defaultValue = "120s", paramLabel = "DURATION",
             description = "how long the nodes have to reach every milestone (default: ${DEFAULT-VALUE})")
     String timeout;

@@ -2,9 +2,9 @@ package io.wakurelay.loadgen;
 
 import com.google.protobuf.ByteString;
 import io.micrometer.core.instrument.Counter;
+import io.wakurelay.discovery.discv5.Discv5DiscoveryConfig;
 import io.wakurelay.discovery.enr.Enr;
 import io.wakurelay.node.WakuNode;
-import io.wakurelay.node.config.Discv5Settings;
 import io.wakurelay.node.config.DurationText;
 import io.wakurelay.node.config.NodeConfig;
 import io.wakurelay.protocol.MessageHash;
@@ -52,12 +52,12 @@ final class DiscoverScenario {
         List<WakuNode> nodes = new ArrayList<>();
         try {
             long t0 = System.nanoTime();
-            Discv5Settings discv5 = Discv5Settings.DEFAULTS.toBuilder().enabled(true).udpPort(0)
+            Discv5DiscoveryConfig discv5 = Discv5DiscoveryConfig.DEFAULTS.toBuilder().enabled(true).udpPort(0)
                     .lookupInterval(p.lookupInterval()).build();
             nodes.add(WakuNode.start(config(dir, 0, p.pubsubTopic(), discv5)));
             // what an operator hands out: node 0's record as /debug/v1/info shows it, parsed as the flag parses it
             String bootstrap = nodes.get(0).enrUri();
-            Discv5Settings fromBootstrap = discv5.toBuilder().bootstrap(List.of(Enr.parse(bootstrap))).build();
+            Discv5DiscoveryConfig fromBootstrap = discv5.toBuilder().bootstrap(List.of(Enr.parse(bootstrap))).build();
             for (int i = 1; i < p.nodes(); i++) {
                 nodes.add(WakuNode.start(config(dir, i, p.pubsubTopic(), fromBootstrap)));
             }
@@ -88,13 +88,11 @@ final class DiscoverScenario {
     }
 
     /** Node {@code index}'s config: the in-process defaults on its own loopback address, with {@code discv5}. */
-    static NodeConfig config(Path dir, int index, String topic, Discv5Settings discv5) {
+    static NodeConfig config(Path dir, int index, String topic, Discv5DiscoveryConfig discv5) {
         NodeConfig base = InProcessNodes.config(dir.resolve("node-" + index), null, "", topic, List.of(), false);
-        var services = base.services().toBuilder()
-                .peerExchange(base.services().peerExchange().toBuilder().discv5(discv5).build()).build();
         return base.toBuilder()
                 .host(base.host().toBuilder().listenAddress(new InetSocketAddress(address(index), 0)).build())
-                .services(services).build();
+                .discovery(base.discovery().toBuilder().discv5(discv5).build()).build();
     }
 
     static String address(int index) {

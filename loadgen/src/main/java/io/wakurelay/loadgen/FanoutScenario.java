@@ -1,5 +1,6 @@
 package io.wakurelay.loadgen;
 
+import io.wakurelay.archive.RocksConfig;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.wakurelay.node.config.NodeConfig;
 import io.wakurelay.node.WakuNode;
@@ -128,7 +129,7 @@ final class FanoutScenario {
 
     /** The relay under test: mesh degree D = {@code d}, room for all {@code d} peers (no pruning, no refusals). */
     private static WakuNode startRelay(Path dir, String topic, int d) {
-        NodeConfig base = InProcessNodes.config(dir, NodeConfig.DEFAULTS.archive().durability(), "", topic, List.of(), false);
+        NodeConfig base = InProcessNodes.config(dir, RocksConfig.DEFAULTS.durability(), "", topic, List.of(), false);
         GossipParams gossip = base.relay().gossip();
         int dLo = Math.max(1, Math.min(gossip.dLo(), d));
         int dOut = Math.min(gossip.dOut(), Math.min(dLo - 1, d / 2));

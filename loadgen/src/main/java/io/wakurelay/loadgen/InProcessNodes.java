@@ -1,8 +1,10 @@
 package io.wakurelay.loadgen;
 
+import io.wakurelay.archive.ArchiveConfig;
 import io.wakurelay.archive.Durability;
 import io.wakurelay.archive.PostgresConfig;
 import io.wakurelay.archive.RetentionPolicy;
+import io.wakurelay.archive.RocksConfig;
 import io.wakurelay.archive.StoreDbUrl;
 import io.wakurelay.node.config.NodeConfig;
 import io.wakurelay.node.WakuNode;
@@ -17,7 +19,7 @@ import java.util.List;
 /** Nodes started inside the load generator's JVM, from typed configs that start at the node's DEFAULTS. */
 final class InProcessNodes {
     /**
-     * The archive's timestamp window (--max-clock-drift): messages of a long pre-generated workload may be older than
+     * The archive's timestamp window (the node's --max-clock-drift): messages of a long pre-generated workload may be older than
      * the default 20 s by the time they are sent, and the archive would skip them (the relay takes any timestamp); the
      * window stays on, wide enough to cover the run.
      */
@@ -33,7 +35,7 @@ final class InProcessNodes {
 
     /** A node on 127.0.0.1 (any port) relaying {@code pubsubTopic}, archiving everything when {@code store}. */
     static WakuNode start(Path dataDir, boolean store, String pubsubTopic, List<String> staticPeers) {
-        return start(dataDir, store ? NodeConfig.DEFAULTS.archive().durability() : null, pubsubTopic, staticPeers);
+        return start(dataDir, store ? RocksConfig.DEFAULTS.durability() : null, pubsubTopic, staticPeers);
     }
 
     /** As {@link #start(Path, boolean, String, List)}, archiving with {@code durability} (null: no archive). */
@@ -65,11 +67,20 @@ final class InProcessNodes {
                         .webSocket(defaults.host().webSocket().toBuilder().listen(webSocket).port(0).build())
                         .staticPeers(staticPeers.stream().map(Multiaddr::parse).toList()).build())
                 .relay(defaults.relay().toBuilder().pubsubTopics(List.of(pubsubTopic))
-                        .limits(defaults.relay().limits().withMaxClockDrift(CLOCK_DRIFT))
                         .messageCacheBytes(MESSAGE_CACHE_BYTES).build())
-                .archive(store ? defaults.archive().toBuilder().dataDir(dataDir.resolve("store"))
-                        .retention(new RetentionPolicy.None()).durability(durability).build().withPostgres(postgres(storeDbUrl)) : null)
+                .archive(store ? archive(dataDir, durability, storeDbUrl) : null)
                 .rest(null).metrics(null).build();
+    }
+
+    /**
+     * The archive of a node here: nothing deleted, a timestamp window of {@link #CLOCK_DRIFT}; RocksDB in
+     * {@code dataDir/store} with {@code durability}, or the PostgreSQL database {@code storeDbUrl} names.
+     */
+    static ArchiveConfig archive(Path dataDir, Durability durability, String storeDbUrl) {
+        RocksConfig rocks = RocksConfig.defaults(dataDir.resolve("store")).toBuilder().durability(durability).build()
+                .withCore(c -> c.retention(new RetentionPolicy.None()).timestampWindow(CLOCK_DRIFT));
+        PostgresConfig postgres = postgres(storeDbUrl);
+        return postgres == null ? rocks : postgres.toBuilder().core(PostgresConfig.coreFrom(rocks.core())).build();
     }
 
     /**

@@ -1,5 +1,6 @@
 package io.wakurelay.loadgen;
 
+import io.wakurelay.archive.RocksConfig;
 import io.netty.buffer.ByteBuf;
 import io.wakurelay.archive.CommittedBatch;
 import io.wakurelay.node.config.NodeConfig;
@@ -49,7 +50,7 @@ final class MacroScenario {
 
     private static ResultRow runInProcess(Workload workload, Path dir, String storeDbUrl, boolean webSocket, PrintStream err) {
         try (FrameSet frames = new FrameSet(workload);
-             WakuNode b = WakuNode.start(InProcessNodes.config(dir.resolve("receiver"), NodeConfig.DEFAULTS.archive().durability(),
+             WakuNode b = WakuNode.start(InProcessNodes.config(dir.resolve("receiver"), RocksConfig.DEFAULTS.durability(),
                      storeDbUrl, workload.pubsubTopic(), List.of(), webSocket));
              WakuNode a = InProcessNodes.start(dir.resolve("publisher"), false, workload.pubsubTopic(),
                      List.of(webSocket ? InProcessNodes.webSocketAddress(b) : InProcessNodes.peerAddress(b)))) {

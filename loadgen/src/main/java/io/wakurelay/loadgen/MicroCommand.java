@@ -1,5 +1,6 @@
 package io.wakurelay.loadgen;
 
+import io.wakurelay.archive.RocksConfig;
 import io.wakurelay.archive.Durability;
 import io.wakurelay.node.config.NodeConfig;
 import picocli.CommandLine.Command;
@@ -19,7 +20,7 @@ final class MicroCommand implements Callable<Integer> {
 
     @Option(names = "--store-durability", paramLabel = "MODE",
             description = "the node's --store-durability: wal, wal-sync or flush (default: ${DEFAULT-VALUE}, the node's)")
-    String durability = NodeConfig.DEFAULTS.archive().durability().label();
+    String durability = RocksConfig.DEFAULTS.durability().label();
 
     @Option(names = "--store-message-db-url", defaultValue = "", paramLabel = "URL",
             description = "the node's --store-message-db-url: empty for RocksDB in the work dir, "

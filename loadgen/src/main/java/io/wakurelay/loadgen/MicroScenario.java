@@ -1,6 +1,6 @@
 package io.wakurelay.loadgen;
 
-import io.wakurelay.archive.ArchiveConfig;
+import io.wakurelay.archive.RocksConfig;
 import io.wakurelay.archive.CommittedBatch;
 import io.wakurelay.archive.Durability;
 import io.wakurelay.node.WakuNode;
@@ -27,7 +27,7 @@ final class MicroScenario {
     }
 
     static ResultRow run(Workload workload, Path dataDir, PrintStream err) {
-        return run(workload, dataDir, ArchiveConfig.DEFAULTS.durability(), err);
+        return run(workload, dataDir, RocksConfig.DEFAULTS.durability(), err);
     }
 
     /** @param durability the archive's (with flush, a message counts as archived once the flush that wrote it ended) */

@@ -1,7 +1,7 @@
 package io.wakurelay.loadgen;
 
 import io.wakurelay.archive.StoreQuery;
-import io.wakurelay.node.config.Discv5Settings;
+import io.wakurelay.discovery.discv5.Discv5DiscoveryConfig;
 import io.wakurelay.node.config.DurationText;
 import io.wakurelay.node.config.NodeConfig;
 import io.wakurelay.node.config.NodeVersion;
@@ -79,9 +79,9 @@ class LoadgenMainTest {
         assertThat(fanout.d).isEqualTo(node.relay().gossip().d());
         assertThat(fanout.workload.pubsubTopic).isEqualTo(node.relay().pubsubTopics().get(0));
         MicroCommand micro = parsed("micro");
-        assertThat(micro.durability).isEqualTo(node.archive().durability().label());
+        assertThat(micro.durability).isEqualTo(((io.wakurelay.archive.RocksConfig) node.archive()).durability().label());
         DiscoverCommand discover = parsed("discover");
-        assertThat(DurationText.parse(discover.lookupInterval)).isEqualTo(Discv5Settings.DEFAULTS.lookupInterval());
+        assertThat(DurationText.parse(discover.lookupInterval)).isEqualTo(Discv5DiscoveryConfig.DEFAULTS.lookupInterval());
         assertThat(discover.topic).isEqualTo(node.relay().pubsubTopics().get(0));
         QueryCommand query = parsed("query", "--rest-at", "127.0.0.1:1", "--metrics-at", "127.0.0.1:2");
         assertThat(query.pageSize).isEqualTo(StoreQuery.DEFAULT_PAGE_SIZE);

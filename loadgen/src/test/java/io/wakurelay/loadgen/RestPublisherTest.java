@@ -62,7 +62,7 @@ class RestPublisherTest {
 
     @Test
     void aContentTopicWithAQuoteAndABackslashRoundTripsThroughANodesRestApiAndStore() {
-        var config = InProcessNodes.config(dir.resolve("node"), io.wakurelay.node.config.NodeConfig.DEFAULTS.archive().durability(),
+        var config = InProcessNodes.config(dir.resolve("node"), io.wakurelay.archive.RocksConfig.DEFAULTS.durability(),
                 "", Workload.DEFAULT_PUBSUB_TOPIC, List.of(), false).toBuilder().rest(RestConfig.builder().port(0).build()).build();
         try (WakuNode node = WakuNode.start(config)) {
             String rest = "127.0.0.1:" + node.restAddress().getPort();

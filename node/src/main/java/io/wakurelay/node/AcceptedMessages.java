@@ -2,7 +2,7 @@ package io.wakurelay.node;
 
 import io.wakurelay.node.rest.LocalDelivery;
 import io.wakurelay.protocol.Envelope;
-import io.wakurelay.services.FilterService;
+import io.wakurelay.services.filter.FilterService;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import reactor.core.publisher.Flux;

@@ -23,26 +23,21 @@ final class ArchivePipeline {
     private static final Logger log = LoggerFactory.getLogger(ArchivePipeline.class);
 
     private final MessageArchive archive;
-    private final ArchiveTimestampWindow window;
     private final Sinks.Many<CommittedBatch> committed = Sinks.many().multicast().directBestEffort();
     private final Sinks.Empty<Void> done = Sinks.empty();
     private final AtomicReference<Throwable> failure = new AtomicReference<>();
     private volatile Disposable subscription;
 
-    /**
-     * @param archive null on a node that does not archive
-     * @param window  what the archive skips for its timestamp; null on a node that does not archive
-     */
-    ArchivePipeline(MessageArchive archive, ArchiveTimestampWindow window) {
+    /** @param archive null on a node that does not archive */
+    ArchivePipeline(MessageArchive archive) {
         this.archive = archive;
-        this.window = window;
     }
 
     /** Starts taking {@code accepted}; each envelope is the pipeline's to release (the archive releases what it stores). */
     void connect(Flux<Envelope> accepted) {
         Flux<?> sink = archive == null
                 ? accepted.doOnNext(Envelope::release)
-                : archive.write(window.apply(accepted)).doOnNext(committed::tryEmitNext);
+                : archive.write(accepted).doOnNext(committed::tryEmitNext);
         subscription = sink.subscribe(x -> { },
                 e -> {
                     failure.set(e);

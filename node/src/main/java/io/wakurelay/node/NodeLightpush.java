@@ -3,10 +3,10 @@ package io.wakurelay.node;
 import io.wakurelay.node.rest.LightpushPort;
 import io.wakurelay.p2p.multiaddr.Multiaddr;
 import io.wakurelay.protocol.proto.WakuMessage;
-import io.wakurelay.services.LegacyLightpushOutcome;
-import io.wakurelay.services.LightpushClient;
-import io.wakurelay.services.LightpushOutcome;
-import io.wakurelay.services.LightpushService;
+import io.wakurelay.services.lightpush.LegacyLightpushOutcome;
+import io.wakurelay.services.lightpush.LightpushClient;
+import io.wakurelay.services.lightpush.LightpushOutcome;
+import io.wakurelay.services.lightpush.LightpushService;
 import reactor.core.publisher.Mono;
 
 /**

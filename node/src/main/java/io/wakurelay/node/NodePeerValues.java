@@ -4,8 +4,8 @@ import io.wakurelay.p2p.PeerValues;
 import io.wakurelay.p2p.crypto.PeerId;
 import io.wakurelay.relay.Relay;
 import io.wakurelay.relay.RelayPeer;
-import io.wakurelay.services.FilterService;
 
+import io.wakurelay.services.filter.FilterService;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;

@@ -11,6 +11,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -52,7 +53,25 @@ public final class NodeProcess implements AutoCloseable {
      * @param jvmOptions e.g. -Xmx256m; may be empty
      */
     public static NodeProcess start(List<String> jvmOptions, List<String> args, Duration timeout, Path logFile) {
-        List<String> command = new ArrayList<>();
+        return start(List.of(), jvmOptions, args, Map.of(), timeout, logFile);
+    }
+
+    /**
+     * {@link #start(List, List, Duration, Path)} with {@code environment} added to this JVM's (e.g. a preloaded library
+     * that moves the process's wall clock, or {@code WAKUNODE2_*} options).
+     */
+    public static NodeProcess start(List<String> jvmOptions, List<String> args, Map<String, String> environment,
+                                    Duration timeout, Path logFile) {
+        return start(List.of(), jvmOptions, args, environment, timeout, logFile);
+    }
+
+    /**
+     * {@link #start(List, List, Map, Duration, Path)} with {@code launcher} before {@code java}, e.g.
+     * {@code ip netns exec <namespace>} to run the node in a network namespace of the test.
+     */
+    public static NodeProcess start(List<String> launcher, List<String> jvmOptions, List<String> args,
+                                    Map<String, String> environment, Duration timeout, Path logFile) {
+        List<String> command = new ArrayList<>(launcher);
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         command.addAll(jvmOptions);
         command.add("-cp");
@@ -60,6 +79,7 @@ public final class NodeProcess implements AutoCloseable {
         command.add(NodeMain.class.getName());
         command.addAll(args);
         ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
+        builder.environment().putAll(environment);
         Process process;
         try {
             process = builder.start();

@@ -7,8 +7,9 @@ import java.util.Map;
 
 /**
  * How the node found the peers its peer manager connected to, in nwaku's {@code PeerOrigin} names
- * ({@link io.wakurelay.node.peers.Origin#nwakuName()}), for {@code /admin/v1/peers}. Bounded: past {@link #CAPACITY} peers the one
- * noted longest ago is forgotten (it then shows as {@code UnknownOrigin}); far more than {@code --max-connections}.
+ * ({@link io.wakurelay.discovery.peers.Origin#nwakuName()}), for {@code /admin/v1/peers}. Bounded: past
+ * {@link #CAPACITY} peers the one noted longest ago is forgotten (it then shows as {@code UnknownOrigin}); far more
+ * than {@code --max-connections}.
  * Filled only by this node's own successful dials, never by what a peer sends; {@code waku_peer_origins} is its size.
  */
 final class PeerOrigins {

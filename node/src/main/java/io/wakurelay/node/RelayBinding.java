@@ -7,7 +7,7 @@ import io.wakurelay.relay.PublishResult;
 import io.wakurelay.relay.Relay;
 import io.wakurelay.relay.MessageRejectedException;
 import io.wakurelay.relay.RelayBusyException;
-import io.wakurelay.services.ProofSource;
+import io.wakurelay.services.lightpush.ProofSource;
 import reactor.core.publisher.Mono;
 
 import java.util.Collection;

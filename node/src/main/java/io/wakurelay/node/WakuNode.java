@@ -5,6 +5,7 @@ import io.wakurelay.node.status.NodeStatus;
 import io.wakurelay.node.status.FilterSubscriberView;
 import io.wakurelay.node.status.PeerView;
 import io.wakurelay.node.config.NodeConfig;
+import io.wakurelay.node.config.RetentionText;
 import io.wakurelay.node.config.ServicesConfig;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
@@ -12,12 +13,11 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.wakurelay.archive.ArchiveConfig;
 import io.wakurelay.archive.CommittedBatch;
 import io.wakurelay.archive.MessageArchive;
+import io.wakurelay.archive.PostgresConfig;
 import io.wakurelay.archive.backends.ArchiveBackends;
 import io.wakurelay.discovery.enr.Enr;
-import io.wakurelay.discovery.enr.WakuCapabilities.Capability;
 import io.wakurelay.node.config.HostPort;
 import io.wakurelay.node.metrics.ConnectedPeers;
-import io.wakurelay.node.peers.PeerManager;
 import io.wakurelay.node.metrics.MetricsConfig;
 import io.wakurelay.node.metrics.MetricsServer;
 import io.wakurelay.node.metrics.NodeMetrics;
@@ -28,7 +28,6 @@ import io.wakurelay.node.rest.MessageJson;
 import io.wakurelay.node.rest.RestMetrics;
 import io.wakurelay.node.rest.RestServer;
 import io.wakurelay.node.rest.TopicCache;
-import io.wakurelay.services.StoreQueries;
 import io.wakurelay.p2p.Host;
 import io.wakurelay.p2p.crypto.NodeKey;
 import io.wakurelay.p2p.crypto.PeerId;
@@ -40,20 +39,20 @@ import io.wakurelay.protocol.WallClock;
 import io.wakurelay.protocol.proto.WakuMessage;
 import io.wakurelay.relay.Relay;
 import io.wakurelay.rln.validation.RlnRelay;
-import io.wakurelay.services.ProofSource;
-import io.wakurelay.services.FilterService;
-import io.wakurelay.services.LightpushClient;
-import io.wakurelay.services.LightpushService;
-import io.wakurelay.services.FilterClient;
-import io.wakurelay.services.StoreClient;
-import io.wakurelay.services.StoreService;
+import io.wakurelay.services.filter.FilterClient;
+import io.wakurelay.services.filter.FilterService;
+import io.wakurelay.services.lightpush.LightpushClient;
+import io.wakurelay.services.lightpush.LightpushService;
+import io.wakurelay.services.lightpush.ProofSource;
+import io.wakurelay.services.store.StoreClient;
+import io.wakurelay.services.store.StoreQueries;
+import io.wakurelay.services.store.StoreService;
 import reactor.core.publisher.Mono;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import reactor.core.publisher.Flux;
 
 import java.net.InetSocketAddress;
-import java.util.EnumSet;
 import java.time.Duration;
 import java.util.List;
 import java.util.Set;
@@ -83,12 +82,10 @@ public final class WakuNode implements NodeStatus, AutoCloseable {
     private final Host host;
     private final Relay relay;
     private final RlnRelay rln;
-    private final PeerOrigins origins;
-    private final PeerManager peerManager;
     private final LightpushService lightpush;
     private final FilterService filter;
     private final RestServer rest;
-    private final NodeRecord record;
+    private final NodeDiscovery discovery;
     private final AtomicBoolean closed = new AtomicBoolean();
     private final AcceptedMessages accepted;
 
@@ -110,11 +107,14 @@ public final class WakuNode implements NodeStatus, AutoCloseable {
                     : components.add("archive", ArchiveBackends.open(named(config.archive(), key), metrics.registry()));
             // added right after the archive, so that it stops after the relay and the host (the relay feeds it) and
             // before the archive closes (it feeds the archive); it is connected to the relay further down
-            this.pipeline = new ArchivePipeline(archive, archive == null ? null
-                    : new ArchiveTimestampWindow(config.relay().limits().maxClockDrift(), metrics.registry()));
+            this.pipeline = new ArchivePipeline(archive);
             components.add("archive pipeline", pipeline, pipeline::shutdown, () -> { });
+            // --nat=any|upnp|pmp: the ports mapped before the host listens (it announces the gateway's address), the
+            // mappings deleted after it closes
+            NodeNat nat = NodeNat.start(config, metrics.registry(), components);
             // static peers are dialled once the relay listens for connections, so that it sees them from the start
-            Host host = Host.start(config.host().toBuilder().staticPeers(List.of()).build(), key, metrics.registry());
+            Host host = Host.start(nat.announcing(config.host()).toBuilder().staticPeers(List.of()).build(), key,
+                    metrics.registry());
             this.host = components.add("p2p host", host, host::shutdown, host);
             ConnectedPeers.bind(metrics.registry(), host);
             // RLN before the relay it validates for: it fails fast (the native pairing, the chain) and reads the first root
@@ -171,19 +171,9 @@ public final class WakuNode implements NodeStatus, AutoCloseable {
                             .limits(config.relay().limits()).build(), host,
                     (topic, message) -> cachePush(mapper, filterCache, topic, message), metrics.registry());
             components.add("filter client", filterClient, filterClient::shutdown, filterClient);
-            NodePeerExchange peerExchange = NodePeerExchange.start(services.peerExchange(), config.peerManager(),
-                    config.host().maxConnections(), host, relay, config.relay().clusterId(), metrics.registry(),
-                    components);
-            this.origins = peerExchange.origins();
-            this.peerManager = peerExchange.manager();
-            Set<String> topics = relay == null ? Set.copyOf(config.relay().pubsubTopics()) : relay.subscriptions();
-            NodeDiscv5 discv5 = NodeDiscv5.bindIfEnabled(services.peerExchange().discv5(), config, host, metrics.registry(),
-                    components, NodeRecord.shardsOf(config.relay().clusterId(), topics));
-            this.record = NodeRecord.publish(config.dataDir(), host, config.relay().clusterId(), topics,
-                    served(relay != null, services, archive != null, lightpush != null, filter != null),
-                    discv5 == null ? java.util.OptionalInt.empty() : java.util.OptionalInt.of(discv5.port()));
-            NodeDiscv5.startIfBound(discv5, record, host, peerExchange, config.relay().clusterId(),
-                    NodeRecord.shardsOf(config.relay().clusterId(), topics));
+            // after the services: the node's record names the protocols its host serves (and discv5's UDP port as the
+            // gateway maps it, with --nat=any|upnp|pmp)
+            this.discovery = NodeDiscovery.start(config, host, relay, nat::udpPort, metrics.registry(), components);
 
             this.accepted = AcceptedMessages.of(filter, delivery, pipeline);
             accepted.connect(relay == null ? List.of() : List.of(relay.accepted()));
@@ -199,7 +189,7 @@ public final class WakuNode implements NodeStatus, AutoCloseable {
                 RestMetrics.bindRequests(metrics.registry(), rest);
             }
             config.host().staticPeers().forEach(host::addStaticPeer);
-            peerExchange.startLoop();
+            discovery.startFinders();
         } catch (RuntimeException e) {
             components.unwind();
             throw e;
@@ -213,28 +203,10 @@ public final class WakuNode implements NodeStatus, AutoCloseable {
                 node.peerId(), VERSION, node.listenAddresses(),
                 node.rest == null ? "off" : HostPort.format(node.rest.address()),
                 node.metricsServer == null ? "off" : HostPort.format(node.metricsServer.address()),
-                node.archive == null ? "off" : config.archive().retention(), node.host.protocols(),
-                config.dataDir().toAbsolutePath(), config.relay().pubsubTopics(), config.host().staticPeers(),
-                node.record == null ? "none" : node.record.current().text());
+                node.archive == null ? "off" : RetentionText.format(config.archive().core().retention()),
+                node.host.protocols(), config.dataDir().toAbsolutePath().normalize(), config.relay().pubsubTopics(),
+                config.host().staticPeers(), node.enrUri() == null ? "none" : node.enrUri());
         return node;
-    }
-
-    private static Set<Capability> served(boolean relay, ServicesConfig services, boolean archiving, boolean lightpush,
-            boolean filter) {
-        Set<Capability> served = EnumSet.noneOf(Capability.class);
-        if (relay) {
-            served.add(Capability.RELAY);
-        }
-        if (services.store() != null && archiving) {
-            served.add(Capability.STORE);
-        }
-        if (lightpush) {
-            served.add(Capability.LIGHTPUSH);
-        }
-        if (filter) {
-            served.add(Capability.FILTER);
-        }
-        return served;
     }
 
     /** A message the filter service node pushed, kept for GET /filter/v2/messages as its REST JSON. */
@@ -328,12 +300,13 @@ public final class WakuNode implements NodeStatus, AutoCloseable {
 
     @Override
     public String enrUri() {
-        return record == null ? null : record.current().text();
+        Enr record = discovery.enr();
+        return record == null ? null : record.text();
     }
 
     /** The node's record, or null when its key cannot sign one. */
     public Enr enr() {
-        return record == null ? null : record.current();
+        return discovery.enr();
     }
 
     @Override
@@ -376,11 +349,10 @@ public final class WakuNode implements NodeStatus, AutoCloseable {
      * that an operator of a fleet sees which node holds which connection.
      */
     private static ArchiveConfig named(ArchiveConfig archive, PrivateKey key) {
-        if (archive.postgres() == null) {
+        if (!(archive instanceof PostgresConfig postgres)) {
             return archive;
         }
-        String name = "wakurelay/" + PeerId.fromPublicKey(key.publicKey());
-        return archive.toBuilder().postgres(archive.postgres().toBuilder().applicationName(name).build()).build();
+        return postgres.toBuilder().applicationName("wakurelay/" + PeerId.fromPublicKey(key.publicKey())).build();
     }
 
     @Override
@@ -402,7 +374,7 @@ public final class WakuNode implements NodeStatus, AutoCloseable {
 
     @Override
     public List<PeerView> peers() {
-        return PeerViews.of(host, relay, origins, peerManager.candidates());
+        return PeerViews.of(host, relay, discovery.origins(), discovery.manager().candidates());
     }
 
     @Override

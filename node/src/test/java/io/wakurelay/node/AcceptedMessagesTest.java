@@ -77,8 +77,7 @@ class AcceptedMessagesTest {
     }
 
     private AcceptedMessages stage() {
-        ArchivePipeline pipeline = new ArchivePipeline(archive(),
-                new ArchiveTimestampWindow(Duration.ZERO, new SimpleMeterRegistry()));
+        ArchivePipeline pipeline = new ArchivePipeline(archive());
         AcceptedMessages stage = new AcceptedMessages(e -> heard.add("filter " + name(e)),
                 e -> heard.add("rest " + name(e)), pipeline);
         stage.tap(e -> heard.add("tap " + name(e)));
@@ -100,8 +99,7 @@ class AcceptedMessagesTest {
 
     @Test
     void aFailingFilterPushOrRestDeliveryDoesNotStopTheChain() {
-        ArchivePipeline pipeline = new ArchivePipeline(archive(),
-                new ArchiveTimestampWindow(Duration.ZERO, new SimpleMeterRegistry()));
+        ArchivePipeline pipeline = new ArchivePipeline(archive());
         AcceptedMessages stage = new AcceptedMessages(e -> {
             throw new IllegalStateException("a subscriber's bug");
         }, e -> {

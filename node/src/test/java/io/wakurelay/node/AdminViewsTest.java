@@ -147,7 +147,7 @@ class AdminViewsTest {
 
     @Test
     void healthWithARelayPeerIsReadyForWhatServesFromIt() {
-        assertThat(restA.get("/health").json().get("protocolsHealth").toString()).isEqualTo("[{\"Relay\":\"READY\"},"
+        assertThat(restA.get("/health").json().get("protocolsHealth").toString()).isEqualTo("[{\"Relay\":\"READY\"},{\"Rln Relay\":\"NOT_MOUNTED\"},"
                 + "{\"Lightpush\":\"READY\"},{\"Filter\":\"READY\"},{\"Store\":\"NOT_MOUNTED\"},{\"Peer Exchange\":\"READY\"}]");
     }
 

@@ -4,12 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.wakurelay.discovery.discv5.Discv5Config;
+import io.wakurelay.discovery.discv5.Discv5DiscoveryConfig;
 import io.wakurelay.discovery.discv5.Discv5Metrics;
 import io.wakurelay.discovery.discv5.Discv5Service;
 import io.wakurelay.discovery.enr.Enr;
 import io.wakurelay.discovery.enr.EnrBuilder;
 import io.wakurelay.discovery.enr.LocalEnr;
-import io.wakurelay.node.config.Discv5Settings;
 import io.wakurelay.node.config.NodeConfig;
 import io.wakurelay.p2p.crypto.PrivateKey;
 import io.wakurelay.p2p.multiaddr.Multiaddr;
@@ -107,9 +107,8 @@ class Discv5EnrAutoUpdateNodeTest {
                 .host(TestNodes.host("127.0.0.1").announceAddresses(List.of(Multiaddr.parse("/ip4/10.9.8.7/tcp/60000")))
                         .externalAddressesOnly(true).build())
                 .build();
-        Discv5Settings discv5 = Discv5Settings.DEFAULTS.toBuilder().enabled(true).udpPort(0).bootstrap(bootstrap)
-                .enrAutoUpdate(autoUpdate).build();
-        return base.toBuilder().services(base.services().toBuilder()
-                .peerExchange(base.services().peerExchange().toBuilder().discv5(discv5).build()).build()).build();
+        Discv5DiscoveryConfig discv5 = Discv5DiscoveryConfig.DEFAULTS.toBuilder().enabled(true).udpPort(0)
+                .bootstrap(bootstrap).enrAutoUpdate(autoUpdate).build();
+        return base.toBuilder().discovery(base.discovery().toBuilder().discv5(discv5).build()).build();
     }
 }

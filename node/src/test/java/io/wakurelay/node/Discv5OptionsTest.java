@@ -3,7 +3,7 @@ package io.wakurelay.node;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.wakurelay.node.config.Discv5Settings;
+import io.wakurelay.discovery.discv5.Discv5DiscoveryConfig;
 import java.nio.file.Path;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -15,17 +15,17 @@ class Discv5OptionsTest {
     @TempDir
     Path dir;
 
-    private Discv5Settings parse(String... args) {
+    private Discv5DiscoveryConfig parse(String... args) {
         String[] all = new String[args.length + 2];
         all[0] = "--data-dir";
         all[1] = dir.toString();
         System.arraycopy(args, 0, all, 2, args.length);
-        return NodeMain.parse(all, Map.of()).services().peerExchange().discv5();
+        return NodeMain.parse(all, Map.of()).discovery().discv5();
     }
 
     @Test
     void nwakusDefaults() {
-        Discv5Settings discv5 = parse();
+        Discv5DiscoveryConfig discv5 = parse();
         assertThat(discv5.enrAutoUpdate()).isFalse();
         assertThat(discv5.tableIpLimit()).isEqualTo(10);
         assertThat(discv5.bucketIpLimit()).isEqualTo(2);
@@ -34,7 +34,7 @@ class Discv5OptionsTest {
 
     @Test
     void theOptionsAreTaken() {
-        Discv5Settings discv5 = parse("--discv5-discovery", "--discv5-enr-auto-update", "--discv5-table-ip-limit",
+        Discv5DiscoveryConfig discv5 = parse("--discv5-discovery", "--discv5-enr-auto-update", "--discv5-table-ip-limit",
                 "20", "--discv5-bucket-ip-limit", "4", "--discv5-bits-per-hop", "5");
         assertThat(discv5.enrAutoUpdate()).isTrue();
         assertThat(discv5.tableIpLimit()).isEqualTo(20);

@@ -25,7 +25,7 @@ class DnsDiscoveryOptionsTest {
         all[0] = "--data-dir";
         all[1] = dir.toString();
         System.arraycopy(args, 0, all, 2, args.length);
-        return NodeMain.parse(all, Map.of()).services().peerExchange().dns();
+        return NodeMain.parse(all, Map.of()).discovery().dns();
     }
 
     @Test

@@ -40,7 +40,7 @@ class EnvironmentVariablesTest {
         assertThat(c.host().dns4DomainName()).isEqualTo("node.example.org");
         assertThat(c.rest().admin()).isTrue();
         assertThat(c.host().staticPeers()).containsExactly(Multiaddr.parse(peer));
-        assertThat(c.archive().retention().spec()).isEqualTo("capacity:1000");
+        assertThat(c.archive().core().retention().spec()).isEqualTo("capacity:1000");
         assertThat(warnings).isEmpty();
     }
 
@@ -85,7 +85,7 @@ class EnvironmentVariablesTest {
         env.put("WAKURELAY_JAVA_OPTS", "-Xmx512m");
         env.put("PATH", "/usr/bin");
         NodeConfig c = parse(env);
-        assertThat(c.archive().durability().label()).as("not nwaku's option: not read under nwaku's name").isEqualTo("wal");
+        assertThat(((io.wakurelay.archive.RocksConfig) c.archive()).durability().label()).as("not nwaku's option: not read under nwaku's name").isEqualTo("wal");
         assertThat(warnings).containsExactly(
                 "environment: ignoring 2 nwaku variable(s) this node has no option for: WAKUNODE2_AGENT_STRING, "
                         + "WAKUNODE2_METRICS_LOGGING",

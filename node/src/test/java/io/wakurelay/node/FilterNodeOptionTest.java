@@ -4,7 +4,7 @@ import io.wakurelay.node.config.NodeConfig;
 import io.wakurelay.p2p.crypto.PeerId;
 import io.wakurelay.p2p.crypto.PrivateKey;
 import io.wakurelay.p2p.multiaddr.Multiaddr;
-import io.wakurelay.services.FilterClientConfig;
+import io.wakurelay.services.filter.FilterClientConfig;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 

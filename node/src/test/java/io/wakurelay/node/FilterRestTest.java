@@ -4,7 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.google.protobuf.ByteString;
 import io.wakurelay.protocol.proto.WakuMessage;
 import io.wakurelay.node.config.NodeConfig;
-import io.wakurelay.services.FilterClientConfig;
+import io.wakurelay.services.filter.FilterClientConfig;
 import io.wakurelay.testkit.Eventually;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;

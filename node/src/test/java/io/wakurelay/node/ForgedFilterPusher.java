@@ -12,7 +12,7 @@ import io.wakurelay.p2p.crypto.PrivateKey;
 import io.wakurelay.p2p.multiaddr.Multiaddr;
 import io.wakurelay.p2p.wire.Uvarint;
 import io.wakurelay.protocol.proto.WakuMessage;
-import io.wakurelay.services.FilterConfig;
+import io.wakurelay.services.filter.FilterConfig;
 import io.wakurelay.services.proto.MessagePush;
 
 import java.net.InetSocketAddress;

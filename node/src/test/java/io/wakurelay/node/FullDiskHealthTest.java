@@ -2,7 +2,7 @@ package io.wakurelay.node;
 
 import io.wakurelay.testkit.Eventually;
 import io.wakurelay.archive.RetentionPolicy;
-import io.wakurelay.archive.ArchiveConfig;
+import io.wakurelay.archive.RocksConfig;
 import io.wakurelay.archive.Durability;
 import com.google.protobuf.ByteString;
 import io.wakurelay.protocol.MessageHasher;
@@ -39,8 +39,8 @@ class FullDiskHealthTest {
 
     private WakuNode start(Path data, Durability durability) {
         return WakuNode.start(TestNodes.local(data).metrics(TestNodes.metrics())
-                .archive(ArchiveConfig.builder().dataDir(data.resolve("store")).writeBufferBytes(4L << 20).blockCacheBytes(8L << 20)
-                        .retention(new RetentionPolicy.None()).durability(durability).build()).build());
+                .archive(RocksConfig.builder().dataDir(data.resolve("store")).writeBufferBytes(4L << 20).blockCacheBytes(8L << 20)
+                        .durability(durability).build().withCore(c -> c.retention(new RetentionPolicy.None()))).build());
     }
 
     @ParameterizedTest

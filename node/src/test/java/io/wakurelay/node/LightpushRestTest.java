@@ -1,10 +1,10 @@
 package io.wakurelay.node;
 
 import io.wakurelay.node.config.ServicesConfig;
+import io.wakurelay.services.filter.FilterConfig;
+import io.wakurelay.services.store.StoreClientConfig;
+import io.wakurelay.services.store.StoreServiceConfig;
 import io.wakurelay.testkit.Eventually;
-import io.wakurelay.services.StoreClientConfig;
-import io.wakurelay.services.FilterConfig;
-import io.wakurelay.services.StoreServiceConfig;
 import com.fasterxml.jackson.databind.JsonNode;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;

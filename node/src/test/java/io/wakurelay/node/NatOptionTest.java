@@ -2,6 +2,7 @@ package io.wakurelay.node;
 
 import io.wakurelay.node.config.NodeConfig;
 import io.wakurelay.p2p.multiaddr.Multiaddr;
+import io.wakurelay.p2p.nat.NatConfig;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -50,13 +51,25 @@ class NatOptionTest {
     }
 
     @Test
-    void portMappingIsAcceptedWithAWarningThatItIsNotDone() {
+    void portMappingIsAskedOfTheGatewayDescribedAsThisNode() {
         for (String method : List.of("any", "upnp", "PMP")) {
-            warnings.clear();
-            assertThat(parse("--nat=" + method).host().announceAddresses()).isEmpty();
-            assertThat(warnings).singleElement().asString().startsWith("--nat=" + method + ": mapping the port")
-                    .contains("not done");
+            NodeConfig c = parse("--nat=" + method);
+            assertThat(c.nat().method()).isEqualTo(NatConfig.Method.of(method));
+            assertThat(c.nat().description()).isEqualTo(NodeConfig.DEFAULTS.host().agentVersion());
+            assertThat(c.host().announceAddresses()).as("the gateway's address is known once it answers").isEmpty();
         }
+        assertThat(parse("--nat=none").nat()).isNull();
+        assertThat(parse("--nat=extip:203.0.113.7").nat()).isNull();
+        assertThat(warnings).isEmpty();
+    }
+
+    @Test
+    void portMappingNeedsFixedPorts() {
+        assertThatThrownBy(() -> parse("--nat=upnp", "--tcp-port=0"))
+                .hasMessageContaining("--nat: upnp maps the ports at the gateway before they are bound: it needs a "
+                        + "fixed --tcp-port, not 0");
+        assertThatThrownBy(() -> parse("--nat=any", "--websocket-support", "--websocket-port=0"))
+                .hasMessageContaining("a fixed --tcp-port and --websocket-port, not 0");
     }
 
     @Test

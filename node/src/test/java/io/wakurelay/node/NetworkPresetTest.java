@@ -1,7 +1,7 @@
 package io.wakurelay.node;
 
 import io.wakurelay.discovery.enr.Enr;
-import io.wakurelay.node.config.Discv5Settings;
+import io.wakurelay.discovery.discv5.Discv5DiscoveryConfig;
 import io.wakurelay.node.config.NetworkPreset;
 import io.wakurelay.node.config.NodeConfig;
 import io.wakurelay.protocol.AutoSharding;
@@ -40,8 +40,8 @@ class NetworkPresetTest {
         return parse(Map.of(), args);
     }
 
-    private static Discv5Settings discv5(NodeConfig c) {
-        return c.services().peerExchange().discv5();
+    private static Discv5DiscoveryConfig discv5(NodeConfig c) {
+        return c.discovery().discv5();
     }
 
     private static void assertTheWakuNetwork(NodeConfig c) {

@@ -2,12 +2,12 @@ package io.wakurelay.node;
 
 import io.wakurelay.node.config.NodeConfig;
 import io.wakurelay.node.config.ServicesConfig;
-import io.wakurelay.archive.ArchiveConfig;
+import io.wakurelay.archive.RocksConfig;
 import io.wakurelay.node.metrics.MetricsConfig;
 import io.wakurelay.node.rest.RestConfig;
-import io.wakurelay.services.StoreLimits;
 import io.wakurelay.p2p.HostConfig;
 import io.wakurelay.relay.RelayConfig;
+import io.wakurelay.services.store.StoreLimits;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -30,7 +30,7 @@ class NoFlagsAreDefaultsTest {
 
         assertThat(config.relay()).isEqualTo(RelayConfig.DEFAULTS);
         assertThat(config.host()).isEqualTo(HostConfig.DEFAULTS.toBuilder().agentVersion("wakurelay/" + WakuNode.VERSION).build());
-        assertThat(config.archive()).isEqualTo(ArchiveConfig.defaults(dir.resolve("store")));
+        assertThat(config.archive()).isEqualTo(RocksConfig.defaults(dir.resolve("store")));
         assertThat(config.store()).isEqualTo(StoreLimits.DEFAULTS);
         assertThat(config.services()).isEqualTo(ServicesConfig.DEFAULTS);
         assertThat(config.rest()).isEqualTo(RestConfig.DEFAULTS);

@@ -1,6 +1,7 @@
 package io.wakurelay.node;
 
-import io.wakurelay.archive.ArchiveConfig;
+import io.wakurelay.archive.PostgresConfig;
+import io.wakurelay.archive.RocksConfig;
 import io.wakurelay.node.logging.LogFormat;
 import io.wakurelay.node.config.NodeConfig;
 import io.wakurelay.archive.Durability;
@@ -69,17 +70,19 @@ class NodeCommandLineTest {
     void theStoresDurabilityAndFlushIntervalComeFromTheirFlagsAndABadModeNamesTheChoices() {
         NodeConfig c = NodeMain.parse(new String[]{"--data-dir", dir.toString(), "--store-durability", "flush",
                 "--store-flush-interval", "50ms"}, Map.of());
-        assertThat(c.archive().durability()).isEqualTo(Durability.FLUSH);
-        assertThat(c.archive().flushInterval()).isEqualTo(Duration.ofMillis(50));
+        RocksConfig archive = (RocksConfig) c.archive();
+        assertThat(archive.durability()).isEqualTo(Durability.FLUSH);
+        assertThat(archive.flushInterval()).isEqualTo(Duration.ofMillis(50));
         assertThatThrownBy(() -> NodeMain.parse(new String[]{"--data-dir", dir.toString(), "--store-durability", "fsync"}, Map.of()))
                 .hasMessageContaining("durability must be one of wal, wal-sync, flush");
     }
 
     @Test
     void flushesUseDirectIoUnlessTurnedOff() {
-        assertThat(NodeMain.parse(new String[]{"--data-dir", dir.toString()}, Map.of()).archive().directIo()).isTrue();
-        assertThat(NodeMain.parse(new String[]{"--data-dir", dir.toString(), "--store-direct-io=false"}, Map.of())
-                .archive().directIo()).isFalse();
+        assertThat(((RocksConfig) NodeMain.parse(new String[]{"--data-dir", dir.toString()}, Map.of()).archive()).directIo())
+                .isTrue();
+        assertThat(((RocksConfig) NodeMain.parse(new String[]{"--data-dir", dir.toString(), "--store-direct-io=false"},
+                Map.of()).archive()).directIo()).isFalse();
     }
 
     @Test
@@ -303,9 +306,9 @@ class NodeCommandLineTest {
         assertThat(config.rest().admin()).isTrue();
         assertThat(config.metrics()).isNull();
         // dns-discovery is ours too now; as in nwaku, where it is deprecated, it does nothing without a tree URL
-        assertThat(config.services().peerExchange().dns().enabled()).isFalse();
+        assertThat(config.discovery().dns().enabled()).isFalse();
         // and so is discv5-discovery: an nwaku config file turns it on here as there
-        assertThat(config.services().peerExchange().discv5().enabled()).isTrue();
+        assertThat(config.discovery().discv5().enabled()).isTrue();
         // rln-relay and nat are ours too now
         assertThat(config.rln()).isNull();
         assertThat(config.host().announceAddresses()).containsExactly(
@@ -394,20 +397,21 @@ class NodeCommandLineTest {
     @Test
     void storeMessageDbUrlChoosesTheBackendAsNwakusFlagDoes() throws Exception {
         NodeConfig embedded = NodeMain.parse(new String[]{"--data-dir", dir.toString(), "--store-message-db-url", ""}, Map.of());
-        assertThat(embedded.archive().postgres()).isNull();
-        assertThat(embedded.archive().dataDir()).isEqualTo(dir.resolve("store"));
+        assertThat(embedded.archive()).isInstanceOf(RocksConfig.class);
+        assertThat(((RocksConfig) embedded.archive()).dataDir()).isEqualTo(dir.resolve("store"));
         NodeConfig rocks = NodeMain.parse(new String[]{"--data-dir", dir.toString(), "--store-message-db-url",
                 "rocksdb://" + dir.resolve("elsewhere")}, Map.of());
-        assertThat(rocks.archive().dataDir()).isEqualTo(dir.resolve("elsewhere"));
+        assertThat(((RocksConfig) rocks.archive()).dataDir()).isEqualTo(dir.resolve("elsewhere"));
 
         NodeConfig pg = NodeMain.parse(new String[]{"--data-dir", dir.toString(), "--store-message-db-url",
                 "postgres://waku:secret@db.example:5433/store", "--store-max-num-db-connections", "12",
                 "--store-message-db-statement-timeout", "5s", "--store-message-db-start-wait", "0s"}, Map.of());
-        assertThat(pg.archive().postgres().describe()).isEqualTo("db.example:5433/store as waku");
-        assertThat(pg.archive().postgres().password()).isEqualTo("secret");
-        assertThat(pg.archive().postgres().maxConnections()).isEqualTo(12);
-        assertThat(pg.archive().postgres().statementTimeout()).isEqualTo(Duration.ofSeconds(5));
-        assertThat(pg.archive().postgres().startWait()).isZero();
+        PostgresConfig postgres = (PostgresConfig) pg.archive();
+        assertThat(postgres.describe()).isEqualTo("db.example:5433/store as waku");
+        assertThat(postgres.password()).isEqualTo("secret");
+        assertThat(postgres.maxConnections()).isEqualTo(12);
+        assertThat(postgres.statementTimeout()).isEqualTo(Duration.ofSeconds(5));
+        assertThat(postgres.startWait()).isZero();
         assertThat(pg.toString()).doesNotContain("secret");
     }
 
@@ -415,10 +419,10 @@ class NodeCommandLineTest {
     void rocksDbCommitsAPartialBatchAtOnceWhilePostgresWaitsForCompany() throws Exception {
         // ADR 0082: group commit with no window for RocksDB; PostgreSQL keeps its window (a commit is a round trip)
         NodeConfig rocks = NodeMain.parse(new String[]{"--data-dir", dir.toString()}, Map.of());
-        assertThat(rocks.archive().maxBatchDelay()).isZero();
+        assertThat(rocks.archive().core().maxBatchDelay()).isZero();
         NodeConfig pg = NodeMain.parse(new String[]{"--data-dir", dir.toString(), "--store-message-db-url",
                 "postgres://waku:secret@db.example:5433/store"}, Map.of());
-        assertThat(pg.archive().maxBatchDelay()).isEqualTo(ArchiveConfig.POSTGRES_MAX_BATCH_DELAY).isPositive();
+        assertThat(pg.archive().core().maxBatchDelay()).isEqualTo(PostgresConfig.BATCH_DELAY).isPositive();
     }
 
     @Test
@@ -428,11 +432,13 @@ class NodeCommandLineTest {
         String url = "postgres://waku@db:5432/store";
         Map<String, String> env = Map.of("WAKURELAY_STORE_MESSAGE_DB_PASSWORD", "from-env");
         assertThat(NodeMain.parse(new String[]{"--data-dir", dir.toString(), "--store-message-db-url", url,
-                "--store-message-db-password-file", file.toString()}, env).archive().postgres().password()).isEqualTo("from-file");
+                "--store-message-db-password-file", file.toString()}, env).archive()).extracting(c -> ((PostgresConfig) c).password())
+                .isEqualTo("from-file");
         assertThat(NodeMain.parse(new String[]{"--data-dir", dir.toString(), "--store-message-db-url", url}, env)
-                .archive().postgres().password()).isEqualTo("from-env");
+                .archive()).extracting(c -> ((PostgresConfig) c).password()).isEqualTo("from-env");
         assertThat(NodeMain.parse(new String[]{"--data-dir", dir.toString(), "--store-message-db-url",
-                "postgres://waku:in-url@db:5432/store"}, env).archive().postgres().password()).isEqualTo("in-url");
+                "postgres://waku:in-url@db:5432/store"}, env).archive()).extracting(c -> ((PostgresConfig) c).password())
+                .isEqualTo("in-url");
     }
 
     @Test

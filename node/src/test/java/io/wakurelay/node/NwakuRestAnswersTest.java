@@ -1,8 +1,6 @@
 package io.wakurelay.node;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.wakurelay.protocol.ProtocolLimits;
-import io.wakurelay.relay.RelayConfig;
 import io.wakurelay.testkit.Eventually;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -45,8 +43,7 @@ class NwakuRestAnswersTest {
 
     @BeforeAll
     static void start() {
-        node = WakuNode.start(TestNodes.local(dataDir).relay(RelayConfig.builder()
-                .limits(ProtocolLimits.DEFAULTS.withMaxClockDrift(Duration.ZERO)).build()).build());
+        node = WakuNode.start(TestNodes.local(dataDir).archive(TestNodes.archiveOfAnyTimestamp(dataDir)).build());
         rest = new Http(node.restAddress());
         assertThat(rest.post("/relay/v1/subscriptions", "[\"" + OTHER_TOPIC + "\"]").status()).isEqualTo(200);
         firstTimestamp = WakuNode.nowNanos();

@@ -1,10 +1,10 @@
 package io.wakurelay.node;
 
+import io.wakurelay.discovery.DiscoveryConfig;
+import io.wakurelay.discovery.enr.Enr;
+import io.wakurelay.discovery.peerexchange.PeerExchangeDiscoveryConfig;
 import io.wakurelay.node.config.NodeConfig;
 import io.wakurelay.node.config.NodeConfigBuilder;
-import io.wakurelay.node.config.ServicesConfig;
-import io.wakurelay.node.config.PeerExchangeSettings;
-import io.wakurelay.discovery.enr.Enr;
 import io.wakurelay.p2p.crypto.PeerId;
 import io.wakurelay.testkit.Closer;
 import io.wakurelay.testkit.Eventually;
@@ -43,12 +43,11 @@ class PeerExchangeNodeTest {
         Enr cRecord = c.enr();
         WakuNode a = start("a", "127.0.0.2", b -> b
                 .host(TestNodes.host("127.0.0.2").staticPeers(List.of(cRecord.dialAddresses().get(0))).build())
-                .services(ServicesConfig.DEFAULTS.toBuilder().peerExchange(PeerExchangeSettings.DEFAULTS.toBuilder()
-                        .staticRecords(List.of(cRecord)).build()).build()));
+                .discovery(DiscoveryConfig.DEFAULTS.toBuilder().staticRecords(List.of(cRecord)).build()));
         Eventually.until(() -> a.host().connection(peerOf(c)).isPresent(), () -> "A did not connect to its static peer C");
 
-        WakuNode d = start("d", "127.0.0.3", b -> b.services(ServicesConfig.DEFAULTS.toBuilder().peerExchange(
-                PeerExchangeSettings.DEFAULTS.toBuilder().node(a.multiaddr()).build()).build()));
+        WakuNode d = start("d", "127.0.0.3", b -> b.discovery(DiscoveryConfig.DEFAULTS.toBuilder().peerExchange(
+                PeerExchangeDiscoveryConfig.DEFAULTS.toBuilder().node(a.multiaddr()).build()).build()));
 
         Eventually.until(() -> d.host().connection(peerOf(c)).isPresent(),
                 () -> "D did not connect to C; D's connections: " + d.host().connections());

@@ -37,21 +37,25 @@ class PeerExchangeOptionsTest {
         return c.services().peerExchange();
     }
 
+    private static Multiaddr node(NodeConfig c) {
+        return c.discovery().peerExchange().node();
+    }
+
     @Test
     void byDefaultTheServerRunsAsInNwakuAndNoNodeIsAsked() {
-        PeerExchangeSettings px = px(parse());
-        assertThat(px.server()).isEqualTo(PeerExchangeConfig.DEFAULTS);
-        assertThat(px.node()).isNull();
-        assertThat(px.staticRecords()).isEmpty();
+        NodeConfig c = parse();
+        assertThat(px(c).server()).isEqualTo(PeerExchangeConfig.DEFAULTS);
+        assertThat(node(c)).isNull();
+        assertThat(c.discovery().staticRecords()).isEmpty();
     }
 
     @Test
     void theServerCanBeSwitchedOffAndANodeToAskGiven() {
         PeerId other = PeerId.fromPublicKey(PrivateKey.generateSecp256k1().publicKey());
         String node = "/ip4/127.0.0.1/tcp/60001/p2p/" + other;
-        PeerExchangeSettings px = px(parse("--peer-exchange=false", "--peer-exchange-node", node));
-        assertThat(px.server()).isNull();
-        assertThat(px.node()).isEqualTo(Multiaddr.parse(node));
+        NodeConfig c = parse("--peer-exchange=false", "--peer-exchange-node", node);
+        assertThat(px(c).server()).isNull();
+        assertThat(node(c)).isEqualTo(Multiaddr.parse(node));
     }
 
     @Test
@@ -69,14 +73,14 @@ class PeerExchangeOptionsTest {
         NodeConfig c = parse("--staticnode", record.text());
         assertThat(c.host().staticPeers()).containsExactly(
                 Multiaddr.parse("/ip4/127.0.0.9/tcp/60009/p2p/" + PeerId.fromPublicKey(key.publicKey())));
-        assertThat(px(c).staticRecords()).containsExactly(record);
+        assertThat(c.discovery().staticRecords()).containsExactly(record);
     }
 
     @Test
     void thePeerExchangeNodeMayBeGivenByItsEnrToo() {
         PrivateKey key = PrivateKey.generateSecp256k1();
         Enr record = EnrBuilder.of(key).announce(List.of(Multiaddr.parse("/ip4/127.0.0.9/tcp/60009"))).build(1);
-        assertThat(px(parse("--peer-exchange-node", record.text())).node()).isEqualTo(
+        assertThat(node(parse("--peer-exchange-node", record.text()))).isEqualTo(
                 Multiaddr.parse("/ip4/127.0.0.9/tcp/60009/p2p/" + PeerId.fromPublicKey(key.publicKey())));
     }
 

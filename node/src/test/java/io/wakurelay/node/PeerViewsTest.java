@@ -3,8 +3,8 @@ package io.wakurelay.node;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.wakurelay.discovery.peers.Origin;
 import io.wakurelay.node.peers.CandidateView;
-import io.wakurelay.node.peers.Origin;
 import io.wakurelay.node.status.PeerView;
 import io.wakurelay.p2p.Host;
 import io.wakurelay.p2p.HostConfig;

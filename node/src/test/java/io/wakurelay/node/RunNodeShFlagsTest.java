@@ -1,5 +1,6 @@
 package io.wakurelay.node;
 
+import io.wakurelay.archive.PostgresConfig;
 import io.wakurelay.node.config.NodeConfig;
 import io.wakurelay.p2p.multiaddr.Multiaddr;
 import org.junit.jupiter.api.Test;
@@ -48,9 +49,9 @@ class RunNodeShFlagsTest {
                 IntStream.range(0, 8).mapToObj(i -> "/waku/2/rs/1/" + i).toList());
         assertThat(c.rln().ethClientAddresses()).containsExactly(URI.create("http://127.0.0.1:8545"));
         assertThat(c.rln().chainId()).isEqualTo(59141);
-        assertThat(c.services().peerExchange().discv5().enabled()).isTrue();
-        assertThat(c.services().peerExchange().discv5().udpPort()).isEqualTo(9005);
-        assertThat(c.services().peerExchange().discv5().enrAutoUpdate()).isTrue();
+        assertThat(c.discovery().discv5().enabled()).isTrue();
+        assertThat(c.discovery().discv5().udpPort()).isEqualTo(9005);
+        assertThat(c.discovery().discv5().enrAutoUpdate()).isTrue();
         assertThat(c.host().maxConnections()).isEqualTo(150);
         assertThat(c.host().listenAddress().getPort()).isEqualTo(30304);
         assertThat(c.host().announceAddresses()).containsExactly(Multiaddr.parse("/ip4/203.0.113.7/tcp/30304"));
@@ -62,8 +63,8 @@ class RunNodeShFlagsTest {
         assertThat(c.rest().allowOrigins()).containsExactly("waku-org.github.io", "localhost:*");
         assertThat(c.services().lightpush()).isNull();
         assertThat(c.services().filter()).isNotNull();
-        assertThat(c.archive().postgres().describe()).isEqualTo("postgres:5432/postgres as postgres");
-        assertThat(c.archive().retention().spec()).as("binary units, as nwaku's").isEqualTo("size:1073741824");
+        assertThat(((PostgresConfig) c.archive()).describe()).isEqualTo("postgres:5432/postgres as postgres");
+        assertThat(c.archive().core().retention().spec()).as("binary units, as nwaku's").isEqualTo("size:1073741824");
         assertThat(warnings).as("only nwaku's own notice that cluster 1 will need --preset=twn")
                 .singleElement().asString().startsWith("TWN - The Waku Network configuration");
     }

@@ -1,7 +1,7 @@
 package io.wakurelay.node;
 
+import io.wakurelay.services.store.StoreLimits;
 import io.wakurelay.testkit.Eventually;
-import io.wakurelay.services.StoreLimits;
 import com.fasterxml.jackson.databind.JsonNode;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;

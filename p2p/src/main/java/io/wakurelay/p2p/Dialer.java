@@ -8,6 +8,7 @@ import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.socket.SocketChannel;
+import io.netty.util.concurrent.ImmediateEventExecutor;
 import io.netty.util.concurrent.Promise;
 import io.wakurelay.p2p.connection.P2pException;
 import io.wakurelay.p2p.connection.Transport;
@@ -119,7 +120,9 @@ final class Dialer {
                 sink.error(new P2pException("no connection slot free to dial " + target + " (max " + config.maxConnections() + ")"));
                 return;
             }
-            Promise<HostConnection> upgraded = group.next().newPromise();
+            // told on the thread that ends the upgrade (the connection's event loop): a dial that ends as the loops
+            // stop must not be told on another loop that has already ended
+            Promise<HostConnection> upgraded = ImmediateEventExecutor.INSTANCE.newPromise();
             Bootstrap bootstrap = new Bootstrap()
                     .group(group)
                     .channel(loops.onChannelClass(SocketChannel.class, group))
@@ -134,14 +137,24 @@ final class Dialer {
                         }
                     });
             InetSocketAddress source = sourceAddressFor(target);
-            ChannelFuture connected = source == null ? bootstrap.connect(target) : bootstrap.connect(target, source);
-            Channel channel = connected.channel();
-            channel.closeFuture().addListener(f -> manager.closedOutbound());
-            connected.addListener(f -> {
-                if (!f.isSuccess()) {
-                    upgraded.tryFailure(new P2pException("could not connect to " + target + ": " + f.cause(), f.cause()));
+            ChannelFuture connected;
+            // under the monitor the host's shutdown holds to set closing: no dial, nor a listener of one, reaches an
+            // event loop that has ended (Netty's RejectedExecutionException and its trace)
+            synchronized (this) {
+                if (closing.getAsBoolean()) {
+                    manager.closedOutbound();
+                    sink.error(new P2pException.ConnectionClosed("the host is shutting down"));
+                    return;
                 }
-            });
+                connected = source == null ? bootstrap.connect(target) : bootstrap.connect(target, source);
+                connected.channel().closeFuture().addListener(f -> manager.closedOutbound());
+                connected.addListener(f -> {
+                    if (!f.isSuccess()) {
+                        upgraded.tryFailure(new P2pException("could not connect to " + target + ": " + f.cause(), f.cause()));
+                    }
+                });
+            }
+            Channel channel = connected.channel();
             upgraded.addListener(f -> {
                 if (!f.isSuccess()) {
                     metrics.dial(f.cause() instanceof HandshakeException ? "handshake_failed" : "connect_failed",

@@ -455,8 +455,12 @@ public final class Host implements AutoCloseable {
     public Mono<Void> shutdown(Duration grace) {
         Objects.requireNonNull(grace, "grace");
         return Mono.defer(() -> {
-            if (!closing) {
+            boolean first;
+            synchronized (dialer) { // no dial starts once this is set (Dialer.connect)
+                first = !closing;
                 closing = true;
+            }
+            if (first) {
                 beginShutdown(grace);
             }
             return terminated.asMono();
@@ -469,9 +473,12 @@ public final class Host implements AutoCloseable {
         if (trimming != null) {
             trimming.cancel(false);
         }
+        // the listeners close before the event loops end, whatever the grace: a connection accepted onto an event loop
+        // that had ended was Netty's RejectedExecutionException and its trace
+        List<ChannelFuture> ending = new ArrayList<>();
         for (Channel s : new Channel[]{server, webSocketServer}) {
             if (s != null) {
-                s.close();
+                ending.add(s.close());
             }
         }
         List<HostConnection> open = manager.connections();
@@ -479,6 +486,8 @@ public final class Host implements AutoCloseable {
         Flux.fromIterable(open).flatMap(Connection::onClose).then()
                 .timeout(grace.isZero() ? Duration.ofMillis(1) : grace)
                 .onErrorResume(TimeoutException.class, e -> Mono.empty())
+                .then(Flux.fromIterable(ending).flatMap(f -> Mono.<Void>create(sink -> f.addListener(done -> sink.success())))
+                        .then().timeout(Duration.ofSeconds(5)).onErrorResume(TimeoutException.class, e -> Mono.empty()))
                 .then(loops.disposeLater(Duration.ZERO, Duration.ofSeconds(5)))
                 .doFinally(signal -> {
                     log.info("p2p host {} shut down", peerId);

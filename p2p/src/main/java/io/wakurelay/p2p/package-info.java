@@ -27,6 +27,7 @@
  * Subpackages: {@code connection} (what upper layers use: a connection, its streams, what serves a protocol, the
  * transport, the exception), {@code crypto} (keys, peer ids), {@code multiaddr}, {@code mss} (multistream-select), {@code noise},
  * {@code mux} (yamux, mplex), {@code wire} (varints, length-prefixed messages), {@code echo} (a diagnostic protocol),
- * {@code ws} (libp2p over WebSocket).
+ * {@code ws} (libp2p over WebSocket), {@code nat} (the ports mapped at the gateway: UPnP, NAT-PMP), {@code limits} (the
+ * project's one token bucket: a rate per key, for whatever a remote party may make this node do).
  */
 package io.wakurelay.p2p;

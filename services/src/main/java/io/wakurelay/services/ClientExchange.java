@@ -16,7 +16,7 @@ import reactor.core.publisher.MonoSink;
  *
  * @param <T> what the sink is given
  */
-abstract class ClientExchange<T> implements StreamHandler {
+public abstract class ClientExchange<T> implements StreamHandler {
     private final MessageLite request;
     private final int maxResponseBytes;
     private final String answerName;
@@ -30,7 +30,8 @@ abstract class ClientExchange<T> implements StreamHandler {
      * @param answerName what the answer is called in failures ("response", "answer")
      * @param answerType the protobuf message the answer must be
      */
-    ClientExchange(MessageLite request, int maxResponseBytes, String answerName, String answerType, MonoSink<T> sink) {
+    protected ClientExchange(MessageLite request, int maxResponseBytes, String answerName, String answerType,
+                             MonoSink<T> sink) {
         this.request = request;
         this.maxResponseBytes = maxResponseBytes;
         this.answerName = answerName;
@@ -39,10 +40,10 @@ abstract class ClientExchange<T> implements StreamHandler {
     }
 
     /** The answer's bytes, whole: parse them and complete the sink (the exchange is done either way). */
-    abstract void answered(ByteBuf message) throws InvalidProtocolBufferException;
+    protected abstract void answered(ByteBuf message) throws InvalidProtocolBufferException;
 
     /** The failure for a bad or missing answer, with its description. */
-    abstract Throwable failure(String description, Throwable cause);
+    protected abstract Throwable failure(String description, Throwable cause);
 
     @Override
     public final void onOpen(Stream s) {
@@ -112,7 +113,7 @@ abstract class ClientExchange<T> implements StreamHandler {
     }
 
     /** The exchange was cancelled (its timeout, or its subscriber): the stream is reset. From any thread. */
-    final void cancel() {
+    public final void cancel() {
         done = true;
         Stream s = stream;
         if (s != null) {

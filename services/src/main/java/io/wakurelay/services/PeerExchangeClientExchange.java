@@ -18,7 +18,7 @@ final class PeerExchangeClientExchange extends ClientExchange<PeerExchangeRespon
     }
 
     @Override
-    void answered(ByteBuf message) throws InvalidProtocolBufferException {
+    protected void answered(ByteBuf message) throws InvalidProtocolBufferException {
         PeerExchangeRpc rpc = PeerExchangeRpc.parseFrom(message.nioBuffer());
         if (!rpc.hasResponse()) {
             sink.error(failure("the peer's PeerExchangeRpc carries no response", null));
@@ -38,7 +38,7 @@ final class PeerExchangeClientExchange extends ClientExchange<PeerExchangeRespon
     }
 
     @Override
-    Throwable failure(String description, Throwable cause) {
+    protected Throwable failure(String description, Throwable cause) {
         return new PeerExchangeException(PeerExchangeException.Kind.BAD_RESPONSE, 0, description, cause);
     }
 }

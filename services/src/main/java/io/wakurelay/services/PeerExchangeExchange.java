@@ -2,7 +2,6 @@ package io.wakurelay.services;
 
 import com.google.protobuf.ByteString;
 import io.netty.buffer.ByteBuf;
-import io.wakurelay.discovery.enr.Enr;
 import io.wakurelay.p2p.connection.Stream;
 import io.wakurelay.p2p.wire.Frames;
 import io.wakurelay.services.proto.PeerExchangeResponse;
@@ -12,8 +11,8 @@ import io.wakurelay.services.proto.PeerInfo;
 import java.util.List;
 
 /**
- * One peer exchange request on an inbound stream: decode it, sample the records ({@link PeerExchangeService#recordsFor})
- * and answer. Runs on the stream's event loop: sampling a bounded cache does not block.
+ * One peer exchange request on an inbound stream: decode it, take the records ({@link PeerExchangeService#recordsFor})
+ * and answer. Runs on the stream's event loop: the record source does not block.
  */
 final class PeerExchangeExchange extends ServerExchange {
     private final PeerExchangeService service;
@@ -27,7 +26,7 @@ final class PeerExchangeExchange extends ServerExchange {
     }
 
     @Override
-    void handle(Stream stream, ByteBuf request) {
+    protected void handle(Stream stream, ByteBuf request) {
         PeerExchangeRpc decoded = decode(stream, request, PeerExchangeRpc.parser(), "PeerExchangeRpc");
         if (decoded == null) {
             return;
@@ -41,11 +40,11 @@ final class PeerExchangeExchange extends ServerExchange {
             respond(error(stream, PeerExchangeStatus.SERVICE_UNAVAILABLE, "peer exchange is shutting down"));
             return;
         }
-        List<Enr> records = service.recordsFor(stream.remotePeer(), decoded.getQuery().getNumPeers());
+        List<byte[]> records = service.recordsFor(stream.remotePeer(), decoded.getQuery().getNumPeers());
         PeerExchangeResponse.Builder response = PeerExchangeResponse.newBuilder()
                 .setStatusCode(PeerExchangeStatus.SUCCESS.code());
-        for (Enr record : records) {
-            response.addPeerInfos(PeerInfo.newBuilder().setEnr(ByteString.copyFrom(record.encoded())));
+        for (byte[] record : records) {
+            response.addPeerInfos(PeerInfo.newBuilder().setEnr(ByteString.copyFrom(record)));
         }
         metrics.peersSent.increment(records.size());
         respond(Frames.lengthPrefixed(stream.alloc(), PeerExchangeRpc.newBuilder().setResponse(response).build()));
@@ -59,7 +58,7 @@ final class PeerExchangeExchange extends ServerExchange {
     }
 
     @Override
-    ByteBuf failureResponse(Stream stream, Failure failure, String description) {
+    protected ByteBuf failureResponse(Stream stream, Failure failure, String description) {
         PeerExchangeStatus status = switch (failure) {
             case MALFORMED, TRUNCATED, TOO_LARGE -> PeerExchangeStatus.BAD_REQUEST;
             case RATE_LIMITED -> PeerExchangeStatus.TOO_MANY_REQUESTS;

@@ -1,8 +1,6 @@
 package io.wakurelay.services;
 
 import io.micrometer.core.instrument.MeterRegistry;
-import io.wakurelay.discovery.enr.Enr;
-import io.wakurelay.discovery.peers.PeerRecords;
 import io.wakurelay.p2p.Host;
 import io.wakurelay.p2p.crypto.PeerId;
 import org.slf4j.Logger;
@@ -12,38 +10,40 @@ import reactor.core.publisher.Mono;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
-import java.util.SplittableRandom;
 
 /**
  * The peer exchange server, {@value PeerExchangeConfig#PROTOCOL_ID} (rfc-index core/34): a peer asks for up to
- * {@code num_peers} records and gets a random sample of the records this node knows ({@link PeerRecords}) of peers
- * it is connected to now, of its own cluster (or of none named), the requester's own record left out; at most
+ * {@code num_peers} records and gets what the {@link RecordSource} gives it, at most
  * {@link PeerExchangeConfig#maxPeersPerResponse()} of them. Bounded by {@link PeerExchangeConfig}: request size
- * (400), per-peer rate (429), time.
- *
- * <p>"Connected now" is this node's proof that the record's addresses reach a live node of the network: nwaku
- * serves the records discv5 found, whether or not it reached them. Where the records come from is the node's
- * business (docs/discovery.md): today the ENRs given as static peers and the records peer exchange itself found.
+ * (400), per-peer rate (429), time. Which records are served is not the wire's business: the node's source is
+ * discovery's record cache (docs/discovery.md#peer-exchange: records of peers connected now, of this cluster, the
+ * requester's own left out).
  */
 public final class PeerExchangeService implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(PeerExchangeService.class);
 
+    /** The records to answer with. */
+    @FunctionalInterface
+    public interface RecordSource {
+        /**
+         * Up to {@code max} records (each an ENR's RLP encoding) for {@code requester}. Called on the stream's event
+         * loop: it must not block.
+         */
+        List<byte[]> recordsFor(PeerId requester, int max);
+    }
+
     private final PeerExchangeConfig config;
     private final Host host;
-    private final PeerRecords records;
-    private final int clusterId;
+    private final RecordSource records;
     private final Meters meters;
     private final PeerExchangeMetrics metrics;
     private final PeerRateLimiter rateLimiter;
-    private final SplittableRandom random = new SplittableRandom();
     private volatile boolean closing;
 
-    private PeerExchangeService(PeerExchangeConfig config, Host host, PeerRecords records, int clusterId,
-            MeterRegistry registry) {
+    private PeerExchangeService(PeerExchangeConfig config, Host host, RecordSource records, MeterRegistry registry) {
         this.config = config;
         this.host = host;
         this.records = records;
-        this.clusterId = clusterId;
         this.meters = new Meters(registry);
         this.metrics = new PeerExchangeMetrics(meters);
         this.rateLimiter = new PeerRateLimiter(config.rateLimit(), System::nanoTime);
@@ -52,13 +52,12 @@ public final class PeerExchangeService implements AutoCloseable {
     /**
      * Starts serving {@value PeerExchangeConfig#PROTOCOL_ID} on {@code host} from {@code records}.
      *
-     * @param clusterId records that name another cluster are never served
-     * @param registry  where the service registers its meters (docs/metrics.md); removed at shutdown
+     * @param registry where the service registers its meters (docs/metrics.md); removed at shutdown
      */
-    public static PeerExchangeService start(PeerExchangeConfig config, Host host, PeerRecords records, int clusterId,
+    public static PeerExchangeService start(PeerExchangeConfig config, Host host, RecordSource records,
             MeterRegistry registry) {
         PeerExchangeService service = new PeerExchangeService(Objects.requireNonNull(config, "config"),
-                Objects.requireNonNull(host, "host"), Objects.requireNonNull(records, "records"), clusterId,
+                Objects.requireNonNull(host, "host"), Objects.requireNonNull(records, "records"),
                 Objects.requireNonNull(registry, "registry"));
         host.handle(PeerExchangeConfig.PROTOCOL_ID, stream -> new PeerExchangeExchange(service));
         log.info("peer exchange service started: {} (at most {} records per answer, rate {} per peer)",
@@ -86,16 +85,13 @@ public final class PeerExchangeService implements AutoCloseable {
      * The records to answer {@code requester}'s request for {@code numPeers} with (num_peers is a uint64: a
      * negative long is a count above 2^63, capped like any other large one).
      */
-    List<Enr> recordsFor(PeerId requester, long numPeers) {
+    List<byte[]> recordsFor(PeerId requester, long numPeers) {
         int max = numPeers < 0 || numPeers > config.maxPeersPerResponse() ? config.maxPeersPerResponse() : (int) numPeers;
-        synchronized (random) {
-            return records.sample(max, r -> servable(r, requester), random);
+        if (max == 0) {
+            return List.of();
         }
-    }
-
-    private boolean servable(Enr record, PeerId requester) {
-        PeerId peer = record.peerId();
-        return !peer.equals(requester) && host.connection(peer).isPresent() && PeerRecords.ofCluster(record, clusterId);
+        List<byte[]> found = records.recordsFor(requester, max);
+        return found.size() > max ? found.subList(0, max) : found; // a source that gives more does not widen the cap
     }
 
     /** Stops serving: the protocol is withdrawn and requests on streams already open are answered 503. Idempotent. */

@@ -1,69 +1,36 @@
 package io.wakurelay.services;
 
 import io.wakurelay.p2p.crypto.PeerId;
+import io.wakurelay.p2p.limits.TokenBuckets;
 
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.LongSupplier;
 
 /**
- * One {@link RateLimit} token bucket per peer. A bucket that has been idle for a whole period is full again, so it
- * is forgotten then: the map holds only the peers active in the last period (swept at most once per period).
- * Thread-safe.
+ * A service's {@link RateLimit} per peer, on the project's one token bucket ({@link TokenBuckets}) refilled as nwaku's
+ * per-peer limits are: the volume in a period, whole, then nothing until the period (begun by the first request)
+ * has passed. A peer whose bucket is full again is forgotten, and at most {@link #MAX_PEERS} are kept (the least
+ * recently seen goes first, and comes back with a full bucket). Thread-safe.
  */
-final class PeerRateLimiter {
-    private final RateLimit limit;
-    private final LongSupplier nanoClock;
-    private final long periodNanos;
-    private final Map<PeerId, Bucket> buckets = new ConcurrentHashMap<>();
-    private volatile long lastSweep;
+public final class PeerRateLimiter {
+    /** Peers whose budgets are kept at once: more than a node keeps connections to. */
+    public static final int MAX_PEERS = 16_384;
 
-    PeerRateLimiter(RateLimit limit, LongSupplier nanoClock) {
-        this.limit = limit;
+    private final TokenBuckets<PeerId> buckets;
+    private final LongSupplier nanoClock;
+
+    /** @param nanoClock the time in nanoseconds ({@code System::nanoTime}; a test's own clock) */
+    public PeerRateLimiter(RateLimit limit, LongSupplier nanoClock) {
+        this.buckets = limit.isUnlimited() ? null : TokenBuckets.perPeriod(limit.volume(), limit.period(), MAX_PEERS);
         this.nanoClock = nanoClock;
-        this.periodNanos = limit.period().toNanos();
-        this.lastSweep = nanoClock.getAsLong();
     }
 
     /** True when {@code peer} may make one more request now (and it is counted). */
     boolean tryAcquire(PeerId peer) {
-        if (limit.isUnlimited()) {
-            return true;
-        }
-        long now = nanoClock.getAsLong();
-        if (now - lastSweep > periodNanos) {
-            lastSweep = now;
-            buckets.values().removeIf(b -> b.idleSince(now) > periodNanos);
-        }
-        return buckets.computeIfAbsent(peer, p -> new Bucket(limit.volume(), now)).tryTake(now, limit.volume(), periodNanos);
+        return buckets == null || buckets.tryAcquire(peer, nanoClock.getAsLong());
     }
 
     /** Peers with a bucket (tests). */
     int trackedPeers() {
-        return buckets.size();
-    }
-
-    private static final class Bucket {
-        private double tokens;
-        private long updated;
-
-        Bucket(int volume, long now) {
-            this.tokens = volume;
-            this.updated = now;
-        }
-
-        synchronized boolean tryTake(long now, int volume, long periodNanos) {
-            tokens = Math.min(volume, tokens + (double) (now - updated) * volume / periodNanos);
-            updated = now;
-            if (tokens >= 1) {
-                tokens -= 1;
-                return true;
-            }
-            return false;
-        }
-
-        synchronized long idleSince(long now) {
-            return now - updated;
-        }
+        return buckets == null ? 0 : buckets.size();
     }
 }

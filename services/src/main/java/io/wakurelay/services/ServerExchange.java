@@ -13,6 +13,7 @@ import org.slf4j.LoggerFactory;
 import java.time.Duration;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * The server side of one request-response exchange on an inbound stream, as Waku's store, lightpush and
@@ -28,13 +29,13 @@ import java.util.concurrent.TimeUnit;
  * <p>Callbacks run on the stream's event loop. {@link #handle} runs there too and must not block: work that
  * blocks hops to another scheduler and calls {@link #respond} from there (it hops back).
  */
-abstract class ServerExchange implements StreamHandler {
+public abstract class ServerExchange implements StreamHandler {
     private static final Logger log = LoggerFactory.getLogger(ServerExchange.class);
     /** The request id of an answer to a request that could not be read (as nwaku). */
-    static final String UNKNOWN_REQUEST_ID = "N/A";
+    protected static final String UNKNOWN_REQUEST_ID = "N/A";
 
     /** What the exchange answers by itself. */
-    enum Failure {
+    public enum Failure {
         /** The length prefix is not a valid uvarint, or the request does not parse. */
         MALFORMED,
         /** The length prefix announces more than the limit. */
@@ -58,8 +59,10 @@ abstract class ServerExchange implements StreamHandler {
     private ScheduledFuture<?> deadline;
     private State state = State.READING;
     private long requestNanos;
+    private Runnable afterResponse;
 
-    ServerExchange(int maxRequestBytes, Duration timeout, PeerRateLimiter rateLimiter, ServiceMetrics metrics) {
+    protected ServerExchange(int maxRequestBytes, Duration timeout, PeerRateLimiter rateLimiter,
+                             ServiceMetrics metrics) {
         this.maxRequestBytes = maxRequestBytes;
         this.timeout = timeout;
         this.rateLimiter = rateLimiter;
@@ -70,13 +73,13 @@ abstract class ServerExchange implements StreamHandler {
      * A whole request arrived (and the peer is within its rate). Called on the event loop; {@code request} is
      * released when this returns. Must lead to exactly one {@link #respond}, now or later, from any thread.
      */
-    abstract void handle(Stream stream, ByteBuf request);
+    protected abstract void handle(Stream stream, ByteBuf request);
 
     /** The protocol's response to a failure the exchange detected (counted by the subclass as it likes). */
-    abstract ByteBuf failureResponse(Stream stream, Failure failure, String description);
+    protected abstract ByteBuf failureResponse(Stream stream, Failure failure, String description);
 
     /** The request decoded by {@code parser}, or null when it does not parse: it is then answered as malformed. */
-    final <T> T decode(Stream stream, ByteBuf request, Parser<T> parser, String type) {
+    protected final <T> T decode(Stream stream, ByteBuf request, Parser<T> parser, String type) {
         try {
             return parser.parseFrom(request.nioBuffer());
         } catch (InvalidProtocolBufferException e) {
@@ -86,7 +89,7 @@ abstract class ServerExchange implements StreamHandler {
     }
 
     /** The peer did not send a whole request in time; its stream is reset after this. */
-    void onTimeout() {
+    protected void onTimeout() {
     }
 
     @Override
@@ -129,6 +132,9 @@ abstract class ServerExchange implements StreamHandler {
         if (deadline != null) {
             deadline.cancel(false);
         }
+        if (afterResponse != null) {
+            afterResponse.run();
+        }
     }
 
     private void received(ByteBuf request) {
@@ -137,7 +143,7 @@ abstract class ServerExchange implements StreamHandler {
         if (!rateLimiter.tryAcquire(stream.remotePeer())) {
             request.release();
             metrics.rejected.increment();
-            respondOnLoop(failureResponse(stream, Failure.RATE_LIMITED, "too many requests from this peer"));
+            respondOnLoop(failureResponse(stream, Failure.RATE_LIMITED, "too many requests from this peer"), null);
             return;
         }
         metrics.served.increment();
@@ -148,7 +154,7 @@ abstract class ServerExchange implements StreamHandler {
             log.atWarn().addKeyValue("protocol", String.valueOf(stream.protocol()))
                     .addKeyValue("peer", String.valueOf(stream.remotePeer())).setCause(e)
                     .log("handler failed on a request");
-            respondOnLoop(failureResponse(stream, Failure.INTERNAL, "internal error"));
+            respondOnLoop(failureResponse(stream, Failure.INTERNAL, "internal error"), null);
         } finally {
             request.release();
         }
@@ -156,30 +162,51 @@ abstract class ServerExchange implements StreamHandler {
 
     private void fail(Failure failure, String description) {
         state = State.HANDLING;
-        respondOnLoop(failureResponse(stream, failure, description));
+        respondOnLoop(failureResponse(stream, failure, description), null);
     }
 
     /** Writes the one response and closes this side; from any thread. A second response, or one for a stream that ended, is released. */
-    final void respond(ByteBuf frame) {
+    protected final void respond(ByteBuf frame) {
+        respond(frame, null);
+    }
+
+    /**
+     * {@link #respond(ByteBuf)}, then {@code whenDone} once the response is written, or could not be (the stream ended,
+     * the response was a second one): exactly once, on whichever thread that is known. For what the response holds
+     * until it is on its way (a store page's query slot).
+     */
+    protected final void respond(ByteBuf frame, Runnable whenDone) {
+        Runnable once = whenDone == null ? null : new Once(whenDone);
         if (stream.executor().inEventLoop()) {
-            respondOnLoop(frame);
+            respondOnLoop(frame, once);
             return;
         }
         try {
-            stream.executor().execute(() -> respondOnLoop(frame));
+            stream.executor().execute(() -> respondOnLoop(frame, once));
         } catch (RejectedExecutionException e) {
             frame.release(); // the host is shut down: the stream is gone with it
+            if (once != null) {
+                once.run();
+            }
         }
     }
 
-    private void respondOnLoop(ByteBuf frame) {
+    private void respondOnLoop(ByteBuf frame, Runnable whenDone) {
         if (state == State.RESPONDED || !stream.isOpen()) {
             frame.release();
+            if (whenDone != null) {
+                whenDone.run();
+            }
             return;
         }
         state = State.RESPONDED;
         metrics.bytesOut.increment(frame.readableBytes());
-        stream.write(frame);
+        if (whenDone != null) {
+            afterResponse = whenDone; // also run if the stream ends before the write is done
+            stream.write(frame).addListener(f -> whenDone.run());
+        } else {
+            stream.write(frame);
+        }
         stream.closeWrite();
         if (requestNanos != 0) { // a served request (not one refused before its handler)
             metrics.handling.record(System.nanoTime() - requestNanos, TimeUnit.NANOSECONDS);
@@ -187,6 +214,23 @@ abstract class ServerExchange implements StreamHandler {
         if (deadline != null) {
             deadline.cancel(false);
             deadline = schedule(); // now for the peer to close its side
+        }
+    }
+
+    /** Runs its task the first time it is run, whoever runs it. */
+    private static final class Once extends AtomicBoolean implements Runnable {
+        private static final long serialVersionUID = 1L;
+        private final transient Runnable task;
+
+        Once(Runnable task) {
+            this.task = task;
+        }
+
+        @Override
+        public void run() {
+            if (compareAndSet(false, true)) {
+                task.run();
+            }
         }
     }
 

@@ -11,14 +11,14 @@ import java.time.Duration;
  * and tagged with the service's protocol id: requests served or rejected by the rate limit, the time from a whole
  * request to its response, and the bytes in and out.
  */
-final class ServiceMetrics {
+public final class ServiceMetrics {
     final Counter served;
     final Counter rejected;
     final Timer handling;
     final Counter bytesIn;
     final Counter bytesOut;
 
-    ServiceMetrics(Meters meters, String protocolId) {
+    public ServiceMetrics(Meters meters, String protocolId) {
         io.micrometer.core.instrument.MeterRegistry registry = meters.registry();
         served = meters.add(Counter.builder("waku.service.requests").tag("service", protocolId).tag("state", "served")
                 .description("requests to a non-relay service, served or rejected by its rate limit").register(registry));

@@ -1,8 +1,7 @@
 package io.wakurelay.services;
 
 import io.micrometer.core.instrument.MeterRegistry;
-import io.wakurelay.discovery.enr.Enr;
-import io.wakurelay.discovery.peers.PeerRecords;
+import io.wakurelay.p2p.crypto.PeerId;
 import io.wakurelay.services.proto.PeerExchangeQuery;
 import io.wakurelay.services.proto.PeerExchangeResponse;
 import io.wakurelay.services.proto.PeerExchangeRpc;
@@ -11,15 +10,20 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-/** The server against our own client and raw requests: what it serves, its caps, its refusals. */
+/**
+ * The server against our own client and raw requests: what it serves, its caps, its refusals. Which records a node
+ * serves is discovery's (its ServedRecordsTest); here the source is the test's.
+ */
 class PeerExchangeServiceTest {
     private static final Duration WAIT = Duration.ofSeconds(10);
-    private static final int CLUSTER = 0;
+    private static final PeerExchangeService.RecordSource NONE = (requester, max) -> List.of();
 
     @RegisterExtension
     final Closer closer = new Closer();
@@ -28,59 +32,55 @@ class PeerExchangeServiceTest {
         return closer.keep(new PxPeer(index));
     }
 
-    private PeerExchangeService serve(PxPeer server, PeerRecords records, PeerExchangeConfig config) {
-        return closer.keep(PeerExchangeService.start(config, server.host, records, CLUSTER, server.registry));
+    private PeerExchangeService serve(PxPeer server, PeerExchangeService.RecordSource records,
+            PeerExchangeConfig config) {
+        return closer.keep(PeerExchangeService.start(config, server.host, records, server.registry));
     }
 
     private PeerExchangeClient client(PxPeer client) {
-        return closer.keep(PeerExchangeClient.start(PeerExchangeClientConfig.DEFAULTS, client.host,
-                new PeerRecords(100), CLUSTER, client.registry));
+        return closer.keep(PeerExchangeClient.start(PeerExchangeClientConfig.DEFAULTS, client.host, client.registry));
     }
 
-    private static List<Enr> decoded(List<byte[]> raw) {
-        return raw.stream().map(Enr::decode).toList();
+    /** A source that gives {@code max} records, one byte each. */
+    private static final PeerExchangeService.RecordSource AS_MANY_AS_ASKED = (requester, max) -> {
+        List<byte[]> out = new ArrayList<>();
+        for (int i = 0; i < max; i++) {
+            out.add(new byte[] {(byte) i});
+        }
+        return out;
+    };
+
+    @Test
+    void aPeerGetsWhatTheSourceGivesItsPeerIdForTheNumberItAskedFor() {
+        PxPeer server = peer(1);
+        PxPeer requester = peer(2);
+        List<PeerId> asked = new CopyOnWriteArrayList<>();
+        List<Integer> counts = new CopyOnWriteArrayList<>();
+        byte[] record = {1, 2, 3};
+        serve(server, (peer, max) -> {
+            asked.add(peer);
+            counts.add(max);
+            return List.of(record);
+        }, PeerExchangeConfig.DEFAULTS);
+
+        List<byte[]> got = client(requester).request(server.address(), 50).block(WAIT);
+
+        assertThat(got).containsExactly(record);
+        assertThat(asked).containsExactly(requester.host.peerId());
+        assertThat(counts).containsExactly(50);
+        assertThat(server.registry.get("waku.px.peers.sent").counter().count()).isEqualTo(1);
     }
 
     @Test
-    void aPeerGetsTheRecordsOfConnectedPeersOfTheClusterButNeitherItsOwnNorUnreachedOnes() {
+    void anAnswerCarriesAtMostTheConfiguredNumberOfRecordsWhateverIsAskedOrGiven() {
         PxPeer server = peer(1);
         PxPeer requester = peer(2);
-        PxPeer connected = peer(3);
-        PxPeer neverConnected = peer(4);
-        PxPeer otherCluster = peer(5);
-        PxPeer noShards = peer(6);
-        PeerRecords records = new PeerRecords(100);
-        for (PxPeer p : List.of(requester, connected, otherCluster, noShards)) {
-            server.connectTo(p);
-        }
-        records.offer(requester.record(CLUSTER));
-        records.offer(connected.record(CLUSTER));
-        records.offer(neverConnected.record(CLUSTER));
-        records.offer(otherCluster.record(7));
-        records.offer(noShards.record(-1));
-        serve(server, records, PeerExchangeConfig.DEFAULTS);
-
-        List<Enr> got = decoded(client(requester).request(server.address(), 50).block(WAIT));
-
-        assertThat(got).containsExactlyInAnyOrder(connected.record(CLUSTER), noShards.record(-1));
-        assertThat(server.registry.get("waku.px.peers.sent").counter().count()).isEqualTo(2);
-    }
-
-    @Test
-    void anAnswerCarriesAtMostTheConfiguredNumberOfRecordsWhateverIsAsked() {
-        PxPeer server = peer(1);
-        PxPeer requester = peer(2);
-        PeerRecords records = new PeerRecords(100);
-        for (int i = 0; i < 4; i++) {
-            PxPeer p = peer(3 + i);
-            server.connectTo(p);
-            records.offer(p.record(CLUSTER));
-        }
-        serve(server, records, PeerExchangeConfig.builder().maxPeersPerResponse(2).build());
+        serve(server, AS_MANY_AS_ASKED, PeerExchangeConfig.builder().maxPeersPerResponse(2).build());
         PeerExchangeClient client = client(requester);
 
         assertThat(client.request(server.address(), 60).block(WAIT)).hasSize(2);
         assertThat(client.request(server.address(), 1).block(WAIT)).hasSize(1);
+        assertThat(client.request(server.address(), 0).block(WAIT)).isEmpty();
         // num_peers is a uint64: 2^64 - 1 arrives as -1 in a Java long
         PeerExchangeRpc huge = PeerExchangeRpc.newBuilder().setQuery(PeerExchangeQuery.newBuilder().setNumPeers(-1L)).build();
         RawExchange.Result raw = RawExchange.run(closer.keep(RawExchange.clientHost(9)), server.address(),
@@ -89,10 +89,19 @@ class PeerExchangeServiceTest {
     }
 
     @Test
+    void aSourceThatGivesMoreThanAskedIsCutToTheCount() {
+        PxPeer server = peer(1);
+        PxPeer requester = peer(2);
+        serve(server, (peer, max) -> AS_MANY_AS_ASKED.recordsFor(peer, max + 5), PeerExchangeConfig.DEFAULTS);
+
+        assertThat(client(requester).request(server.address(), 3).block(WAIT)).hasSize(3);
+    }
+
+    @Test
     void aPeerPastItsRateIsAnswered429() {
         PxPeer server = peer(1);
         PxPeer requester = peer(2);
-        serve(server, new PeerRecords(10), PeerExchangeConfig.builder().rateLimit(RateLimit.of(2, Duration.ofMinutes(1))).build());
+        serve(server, NONE, PeerExchangeConfig.builder().rateLimit(RateLimit.of(2, Duration.ofMinutes(1))).build());
         PeerExchangeClient client = client(requester);
 
         client.request(server.address(), 5).block(WAIT);
@@ -110,7 +119,7 @@ class PeerExchangeServiceTest {
     @Test
     void malformedTooLargeOrQuerylessRequestsAreAnswered400() {
         PxPeer server = peer(1);
-        serve(server, new PeerRecords(10), PeerExchangeConfig.DEFAULTS);
+        serve(server, NONE, PeerExchangeConfig.DEFAULTS);
         var client = closer.keep(RawExchange.clientHost(2));
 
         RawExchange.Result garbage = RawExchange.run(client, server.address(), PeerExchangeConfig.PROTOCOL_ID,
@@ -132,11 +141,8 @@ class PeerExchangeServiceTest {
     @Test
     void randomRequestsGetA200OrA400AndNothingElse() {
         PxPeer server = peer(1);
-        PxPeer known = peer(3);
-        PeerRecords records = new PeerRecords(10);
-        server.connectTo(known);
-        records.offer(known.record(CLUSTER));
-        serve(server, records, PeerExchangeConfig.builder().rateLimit(RateLimit.UNLIMITED).build());
+        serve(server, (peer, max) -> List.of(new byte[] {7}),
+                PeerExchangeConfig.builder().rateLimit(RateLimit.UNLIMITED).build());
         var client = closer.keep(RawExchange.clientHost(2));
         java.util.SplittableRandom random = new java.util.SplittableRandom(29);
         int ok = 0;
@@ -162,7 +168,7 @@ class PeerExchangeServiceTest {
     void aStoppedServiceNoLongerServesTheProtocol() {
         PxPeer server = peer(1);
         PxPeer requester = peer(2);
-        PeerExchangeService service = serve(server, new PeerRecords(10), PeerExchangeConfig.DEFAULTS);
+        PeerExchangeService service = serve(server, NONE, PeerExchangeConfig.DEFAULTS);
         assertThat(server.host.protocols()).contains(PeerExchangeConfig.PROTOCOL_ID);
         service.close();
         assertThat(server.host.protocols()).doesNotContain(PeerExchangeConfig.PROTOCOL_ID);

@@ -1,9 +1,6 @@
 package io.wakurelay.services;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import io.wakurelay.discovery.enr.Enr;
-import io.wakurelay.discovery.enr.EnrBuilder;
-import io.wakurelay.discovery.enr.RelayShards;
 import io.wakurelay.p2p.Host;
 import io.wakurelay.p2p.HostConfig;
 import io.wakurelay.p2p.crypto.PrivateKey;
@@ -11,9 +8,8 @@ import io.wakurelay.p2p.multiaddr.Multiaddr;
 
 import java.net.InetSocketAddress;
 import java.time.Duration;
-import java.util.List;
 
-/** A host with a secp256k1 key (so it has an ENR) on its own loopback address, and its record. */
+/** A host on its own loopback address, for the peer exchange wire's tests. */
 final class PxPeer implements AutoCloseable {
     final Host host;
     final PrivateKey key = PrivateKey.generateSecp256k1();
@@ -30,15 +26,6 @@ final class PxPeer implements AutoCloseable {
 
     Multiaddr address() {
         return host.listenAddresses().get(0);
-    }
-
-    /** Its record: its listen address, in cluster {@code cluster} (negative: no shards field). */
-    Enr record(int cluster) {
-        EnrBuilder builder = EnrBuilder.of(key).announce(List.of(address().withoutPeerId()));
-        if (cluster >= 0) {
-            builder.shards(RelayShards.of(cluster, List.of(0)));
-        }
-        return builder.build(1);
     }
 
     void connectTo(PxPeer other) {

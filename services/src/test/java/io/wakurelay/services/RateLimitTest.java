@@ -30,21 +30,24 @@ class RateLimitTest {
     }
 
     @Test
-    void aPeerMayBurstTheVolumeAndThenOneRequestPerRefilledToken() {
+    void aPeerMayMakeTheVolumeInAPeriodAndThenNoneUntilThePeriodHasPassedAsInNwaku() {
         AtomicLong clock = new AtomicLong();
         PeerRateLimiter limiter = new PeerRateLimiter(RateLimit.of(3, Duration.ofSeconds(3)), clock::get);
         PeerId a = peer();
         PeerId b = peer();
         assertThat(limiter.tryAcquire(a)).isTrue();
+        clock.addAndGet(Duration.ofSeconds(1).toNanos());
         assertThat(limiter.tryAcquire(a)).isTrue();
         assertThat(limiter.tryAcquire(a)).isTrue();
         assertThat(limiter.tryAcquire(a)).isFalse();
         assertThat(limiter.tryAcquire(b)).as("peers have buckets of their own").isTrue();
 
-        clock.addAndGet(Duration.ofMillis(999).toNanos());
-        assertThat(limiter.tryAcquire(a)).isFalse();
+        clock.addAndGet(Duration.ofMillis(1999).toNanos());
+        assertThat(limiter.tryAcquire(a)).as("no token comes back before the period is over").isFalse();
         clock.addAndGet(Duration.ofMillis(1).toNanos());
-        assertThat(limiter.tryAcquire(a)).as("one token a second").isTrue();
+        assertThat(limiter.tryAcquire(a)).as("the period, begun by the first request, is over").isTrue();
+        assertThat(limiter.tryAcquire(a)).as("and the whole volume is back").isTrue();
+        assertThat(limiter.tryAcquire(a)).isTrue();
         assertThat(limiter.tryAcquire(a)).isFalse();
     }
 

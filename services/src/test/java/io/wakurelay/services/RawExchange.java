@@ -24,15 +24,15 @@ import java.util.concurrent.TimeUnit;
  * A request sent by hand on a new stream, and everything that came back until the node closed its side or the
  * stream ended: for tests of what the services answer to requests no honest client sends.
  */
-final class RawExchange {
+public final class RawExchange {
     /**
      * @param received    every byte the node wrote
      * @param remoteClosed true when the node closed its write side
      * @param resetCause  why the stream ended without a clean close (null when it did not)
      */
-    record Result(byte[] received, boolean remoteClosed, Throwable resetCause) {
+    public record Result(byte[] received, boolean remoteClosed, Throwable resetCause) {
         /** The one length-prefixed message the node answered; fails when there is not exactly one. */
-        byte[] message() {
+        public byte[] message() {
             ByteBuf in = Unpooled.wrappedBuffer(received);
             long length = Uvarint.read(in);
             if (length < 0 || in.readableBytes() != length) {
@@ -46,16 +46,16 @@ final class RawExchange {
     }
 
     /** A host that only dials (its own loopback address, so that the node sees a distinct peer address). */
-    static Host clientHost(int index) {
+    public static Host clientHost(int index) {
         return Host.start(HostConfig.builder().listenAddress(new InetSocketAddress("127.0.0." + (index + 2), 0))
                 .handshakeTimeout(Duration.ofSeconds(5)).build(), PrivateKey.generateEd25519(), new SimpleMeterRegistry());
     }
 
-    static byte[] frame(MessageLite message) {
+    public static byte[] frame(MessageLite message) {
         return frame(message.toByteArray());
     }
 
-    static byte[] frame(byte[] body) {
+    public static byte[] frame(byte[] body) {
         ByteBuf out = Unpooled.buffer();
         Uvarint.write(out, body.length);
         out.writeBytes(body);
@@ -68,7 +68,8 @@ final class RawExchange {
      * Opens {@code protocol} to {@code node}, writes {@code bytes}, closes its side when {@code closeWrite}, and
      * waits until the node closes its side or the stream ends.
      */
-    static Result run(Host client, Multiaddr node, String protocol, byte[] bytes, boolean closeWrite, Duration timeout) {
+    public static Result run(Host client, Multiaddr node, String protocol, byte[] bytes, boolean closeWrite,
+                             Duration timeout) {
         Connection c = client.dial(node).block(Duration.ofSeconds(10));
         CompletableFuture<Result> done = new CompletableFuture<>();
         ByteArrayOutputStream received = new ByteArrayOutputStream();

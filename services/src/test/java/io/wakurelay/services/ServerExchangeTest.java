@@ -60,7 +60,7 @@ class ServerExchangeTest {
         }
 
         @Override
-        void handle(Stream s, ByteBuf request) {
+        protected void handle(Stream s, ByteBuf request) {
             String text = request.toString(StandardCharsets.UTF_8);
             handled.add(text);
             if (throwing) {
@@ -70,7 +70,7 @@ class ServerExchangeTest {
         }
 
         @Override
-        ByteBuf failureResponse(Stream s, Failure failure, String description) {
+        protected ByteBuf failureResponse(Stream s, Failure failure, String description) {
             return Unpooled.copiedBuffer(failure.name(), StandardCharsets.UTF_8);
         }
     }
@@ -190,7 +190,7 @@ class ServerExchangeTest {
     void anAnswerGivenAfterTheHandlerReturnedIsWrittenOnceAndASecondAnswerIsReleased() {
         Echo exchange = open(new Echo(RateLimit.of(0, Duration.ZERO), false) {
             @Override
-            void handle(Stream s, ByteBuf request) {
+            protected void handle(Stream s, ByteBuf request) {
                 handled.add("deferred"); // the answer comes later, as a store query's does from its scheduler
             }
         });

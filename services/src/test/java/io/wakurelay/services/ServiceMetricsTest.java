@@ -4,7 +4,15 @@ import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.wakurelay.archive.StoreQuery;
 import io.wakurelay.p2p.Host;
+import io.wakurelay.services.filter.FilterClient;
+import io.wakurelay.services.filter.FilterClientConfig;
+import io.wakurelay.services.filter.FilterTestClient;
+import io.wakurelay.services.lightpush.LightpushClient;
+import io.wakurelay.services.lightpush.LightpushClientConfig;
+import io.wakurelay.services.lightpush.LightpushConfig;
 import io.wakurelay.services.proto.LightPushRequest;
+import io.wakurelay.services.store.StoreClient;
+import io.wakurelay.services.store.StoreClientConfig;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 

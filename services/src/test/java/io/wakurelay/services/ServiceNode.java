@@ -2,7 +2,7 @@ package io.wakurelay.services;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import io.wakurelay.archive.ArchiveConfig;
+import io.wakurelay.archive.RocksConfig;
 import io.wakurelay.archive.MessageArchive;
 import io.wakurelay.archive.RetentionPolicy;
 import io.wakurelay.archive.StoreQuery;
@@ -18,6 +18,14 @@ import io.wakurelay.protocol.proto.WakuMessage;
 import io.wakurelay.relay.GossipParams;
 import io.wakurelay.relay.Relay;
 import io.wakurelay.relay.RelayConfig;
+import io.wakurelay.services.filter.FilterConfig;
+import io.wakurelay.services.filter.FilterService;
+import io.wakurelay.services.lightpush.LightpushConfig;
+import io.wakurelay.services.lightpush.LightpushService;
+import io.wakurelay.services.store.StoreLimits;
+import io.wakurelay.services.store.StoreQueries;
+import io.wakurelay.services.store.StoreService;
+import io.wakurelay.services.store.StoreServiceConfig;
 import io.wakurelay.testkit.Eventually;
 import reactor.core.Disposable;
 
@@ -31,53 +39,54 @@ import java.util.List;
  * an archive fed by the relay's accepted messages (each first handed to the filter service, as the node does), and
  * the services that are switched on. Closed in reverse order.
  */
-final class ServiceNode implements AutoCloseable {
-    static final String TOPIC = "/waku/2/rs/0/0";
-    static final String CONTENT_TOPIC = "/wakurelay/1/services/proto";
+public final class ServiceNode implements AutoCloseable {
+    public static final String TOPIC = "/waku/2/rs/0/0";
+    public static final String CONTENT_TOPIC = "/wakurelay/1/services/proto";
 
     /** Which services run, with what config; null: off. */
-    record Options(StoreServiceConfig store, StoreLimits storeLimits, LightpushConfig lightpush, FilterConfig filter) {
-        static Options all() {
+    public record Options(StoreServiceConfig store, StoreLimits storeLimits, LightpushConfig lightpush,
+                          FilterConfig filter) {
+        public static Options all() {
             return new Options(StoreServiceConfig.DEFAULTS, StoreLimits.DEFAULTS, LightpushConfig.DEFAULTS,
                     FilterConfig.DEFAULTS);
         }
 
-        static Options none() {
+        public static Options none() {
             return new Options(null, StoreLimits.DEFAULTS, null, null);
         }
 
-        Options withStore(StoreServiceConfig c) {
+        public Options withStore(StoreServiceConfig c) {
             return new Options(c, storeLimits, lightpush, filter);
         }
 
-        Options withStore(StoreServiceConfig c, StoreLimits limits) {
+        public Options withStore(StoreServiceConfig c, StoreLimits limits) {
             return new Options(c, limits, lightpush, filter);
         }
 
-        Options withLightpush(LightpushConfig c) {
+        public Options withLightpush(LightpushConfig c) {
             return new Options(store, storeLimits, c, filter);
         }
 
-        Options withFilter(FilterConfig c) {
+        public Options withFilter(FilterConfig c) {
             return new Options(store, storeLimits, lightpush, c);
         }
     }
 
-    final MeterRegistry registry;
-    final Host host;
-    final Relay relay;
-    final MessageArchive archive;
-    final StoreService store;
+    public final MeterRegistry registry;
+    public final Host host;
+    public final Relay relay;
+    public final MessageArchive archive;
+    public final StoreService store;
     private final StoreQueries queries;
-    final LightpushService lightpush;
-    final FilterService filter;
+    public final LightpushService lightpush;
+    public final FilterService filter;
     private final Disposable archiving;
 
-    ServiceNode(int index, Path dir, Options options) {
+    public ServiceNode(int index, Path dir, Options options) {
         this(index, dir, options, new SimpleMeterRegistry());
     }
 
-    ServiceNode(int index, Path dir, Options options, MeterRegistry registry) {
+    public ServiceNode(int index, Path dir, Options options, MeterRegistry registry) {
         this.registry = registry;
         host = Host.start(HostConfig.builder()
                 .listenAddress(new InetSocketAddress("127.0.0." + (index + 2), 0))
@@ -87,10 +96,10 @@ final class ServiceNode implements AutoCloseable {
         relay = Relay.start(RelayConfig.builder()
                 .gossip(GossipParams.DEFAULTS.toBuilder().heartbeat(Duration.ofMillis(100)).build())
                 .build(), host, new PathCounters(), registry);
-        archive = ArchiveBackends.open(ArchiveConfig.defaults(dir.resolve("archive-" + index))
-                .toBuilder().retention(new RetentionPolicy.None())
-                .blockCacheBytes(16L << 20).writeBufferBytes(4L << 20)
-                .maxBatchMessages(64).maxBatchDelay(Duration.ofMillis(2)).maxPendingMessages(256).build(), registry);
+        archive = ArchiveBackends.open(RocksConfig.defaults(dir.resolve("archive-" + index))
+                .toBuilder().blockCacheBytes(16L << 20).writeBufferBytes(4L << 20).build()
+                .withCore(c -> c.retention(new RetentionPolicy.None()).timestampWindow(Duration.ZERO)
+                        .maxBatchMessages(64).maxBatchDelay(Duration.ofMillis(2)).maxPendingMessages(256)), registry);
         filter = options.filter() == null ? null : FilterService.start(options.filter(), host, relay, registry);
         archiving = archive.write(relay.accepted().doOnNext(e -> {
             if (filter != null) {
@@ -102,12 +111,12 @@ final class ServiceNode implements AutoCloseable {
         lightpush = options.lightpush() == null ? null : LightpushService.start(options.lightpush(), host, relay, registry);
     }
 
-    Multiaddr address() {
+    public Multiaddr address() {
         return host.listenAddresses().get(0);
     }
 
     /** Connects to {@code other} and waits until each is in the other's mesh of {@link #TOPIC}. */
-    void connectRelay(ServiceNode other) {
+    public void connectRelay(ServiceNode other) {
         host.dial(other.address()).block(Duration.ofSeconds(10));
         Eventually.until(() -> inMesh(other) && other.inMesh(this),
                 () -> "mesh of " + host.peerId() + ": " + relay.mesh() + ", of " + other.host.peerId() + ": " + other.relay.mesh());
@@ -117,16 +126,16 @@ final class ServiceNode implements AutoCloseable {
         return relay.mesh().getOrDefault(TOPIC, List.of()).contains(other.host.peerId());
     }
 
-    MessageHash publish(WakuMessage message) {
+    public MessageHash publish(WakuMessage message) {
         return relay.publish(TOPIC, message).block(Duration.ofSeconds(10)).hash();
     }
 
     /** Waits until the archive holds {@code hash}. */
-    void awaitArchived(MessageHash hash) {
+    public void awaitArchived(MessageHash hash) {
         Eventually.until(() -> isArchived(hash), () -> hash + " is not in the archive of " + host.peerId());
     }
 
-    boolean isArchived(MessageHash hash) {
+    public boolean isArchived(MessageHash hash) {
         StoreResponse r = archive.query(StoreQuery.builder().hashes(hash).build());
         return r.messages().size() == 1;
     }

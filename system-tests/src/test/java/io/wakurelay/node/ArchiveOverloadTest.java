@@ -1,6 +1,6 @@
 package io.wakurelay.node;
 
-import io.wakurelay.archive.ArchiveConfig;
+import io.wakurelay.archive.CoreConfig;
 import io.wakurelay.relay.RelayConfig;
 import io.wakurelay.testkit.Eventually;
 import org.junit.jupiter.api.Tag;
@@ -37,7 +37,7 @@ class ArchiveOverloadTest {
     private static final String DURABILITY = System.getProperty("overload.durability", "");
     /** The node's disk write limit; 0 lifts it (the archive is then only as slow as the machine's disk). */
     private static final String WRITE_RATE = System.getProperty("overload.rate", "8MiB");
-    private static final int ARCHIVE_CREDITS = ArchiveConfig.DEFAULTS.maxPendingMessages();
+    private static final int ARCHIVE_CREDITS = CoreConfig.DEFAULTS.maxPendingMessages();
     private static final int HAND_OVER_CAPACITY = RelayConfig.DEFAULTS.localQueueMessages();
     private static final int MIN_BYTES = 100_000;
     private static final int MAX_BYTES = 150_000;

@@ -3,12 +3,11 @@ package io.wakurelay.node;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.wakurelay.discovery.DiscoveryConfig;
+import io.wakurelay.discovery.discv5.Discv5DiscoveryConfig;
 import io.wakurelay.discovery.enr.Enr;
-import io.wakurelay.node.config.Discv5Settings;
 import io.wakurelay.node.config.NodeConfig;
 import io.wakurelay.node.config.NodeConfigBuilder;
-import io.wakurelay.node.config.PeerExchangeSettings;
-import io.wakurelay.node.config.ServicesConfig;
 import io.wakurelay.testkit.Closer;
 import io.wakurelay.testkit.Eventually;
 import io.wakurelay.testkit.JsPeer;
@@ -35,16 +34,16 @@ class ChainsafeDiscv5NodeTest {
     @RegisterExtension
     final Closer closer = new Closer();
 
-    private WakuNode start(String name, Discv5Settings discv5) {
+    private WakuNode start(String name, Discv5DiscoveryConfig discv5) {
         NodeConfigBuilder b = TestNodes.local(dir.resolve(name)).host(TestNodes.host("127.0.0.1").build()).archive(null)
                 .rest(null)
-                .services(ServicesConfig.DEFAULTS.toBuilder().peerExchange(PeerExchangeSettings.DEFAULTS.toBuilder().discv5(discv5).build()).build());
+                .discovery(DiscoveryConfig.DEFAULTS.toBuilder().discv5(discv5).build());
         return closer.keep(WakuNode.start(b.build()));
     }
 
     @Test
     void theJsNodeReadsOurRecordAndOurNodeFindsAPeerThroughIt() throws Exception {
-        Discv5Settings on = Discv5Settings.DEFAULTS.toBuilder().enabled(true).udpPort(0)
+        Discv5DiscoveryConfig on = Discv5DiscoveryConfig.DEFAULTS.toBuilder().enabled(true).udpPort(0)
                 .lookupInterval(Duration.ofMillis(300)).build();
         WakuNode a = start("a", on);
         JsPeer js = closer.keep(JsPeer.start(JsPeer.Script.DISCV5_NODE, "--timeout-s", "60"));

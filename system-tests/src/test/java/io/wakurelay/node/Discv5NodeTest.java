@@ -2,11 +2,10 @@ package io.wakurelay.node;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.wakurelay.node.config.Discv5Settings;
+import io.wakurelay.discovery.DiscoveryConfig;
+import io.wakurelay.discovery.discv5.Discv5DiscoveryConfig;
 import io.wakurelay.node.config.NodeConfig;
 import io.wakurelay.node.config.NodeConfigBuilder;
-import io.wakurelay.node.config.PeerExchangeSettings;
-import io.wakurelay.node.config.ServicesConfig;
 import io.wakurelay.testkit.Closer;
 import io.wakurelay.testkit.Eventually;
 import java.nio.file.Path;
@@ -29,15 +28,15 @@ class Discv5NodeTest {
     @RegisterExtension
     final Closer closer = new Closer();
 
-    private WakuNode start(String name, String ip, Discv5Settings discv5) {
-        NodeConfigBuilder b = TestNodes.local(dir.resolve(name)).host(TestNodes.host(ip).build()).archive(null).rest(null)
-                .services(ServicesConfig.DEFAULTS.toBuilder().peerExchange(PeerExchangeSettings.DEFAULTS.toBuilder().discv5(discv5).build()).build());
+    private WakuNode start(String name, String ip, Discv5DiscoveryConfig discv5) {
+        NodeConfigBuilder b = TestNodes.local(dir.resolve(name)).host(TestNodes.host(ip).build()).archive(null)
+                .rest(null).discovery(DiscoveryConfig.DEFAULTS.toBuilder().discv5(discv5).build());
         return closer.keep(WakuNode.start(b.build()));
     }
 
     @Test
     void nodesGivenOneBootstrapEnrFindAndDialEachOther() throws Exception {
-        Discv5Settings on = Discv5Settings.DEFAULTS.toBuilder().enabled(true).udpPort(0)
+        Discv5DiscoveryConfig on = Discv5DiscoveryConfig.DEFAULTS.toBuilder().enabled(true).udpPort(0)
                 .lookupInterval(Duration.ofMillis(300)).build();
         WakuNode a = start("a", "127.0.0.2", on);
         assertThat(a.enr().udp()).isPresent(); // the record names the UDP port discv5 got

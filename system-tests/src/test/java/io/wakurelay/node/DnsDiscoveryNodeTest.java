@@ -2,11 +2,10 @@ package io.wakurelay.node;
 
 import io.wakurelay.node.config.NodeConfig;
 import io.wakurelay.node.config.NodeConfigBuilder;
-import io.wakurelay.node.config.ServicesConfig;
-import io.wakurelay.node.config.PeerExchangeSettings;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import io.wakurelay.discovery.DiscoveryConfig;
 import io.wakurelay.discovery.dns.DnsDiscoveryConfig;
 import io.wakurelay.discovery.dns.Dnsmasq;
 import io.wakurelay.discovery.dns.EnrTreeBuilder;
@@ -51,8 +50,8 @@ class DnsDiscoveryNodeTest {
         DnsDiscoveryConfig config = DnsDiscoveryConfig.DEFAULTS.toBuilder().urls(List.of(tree.url()))
                 .nameServers(List.of(dns.address())).retryInterval(Duration.ofSeconds(1)).syncInterval(Duration.ofMinutes(30))
                 .build();
-        WakuNode d = start("d", "127.0.0.3", x -> x.services(ServicesConfig.DEFAULTS.toBuilder().peerExchange(
-                PeerExchangeSettings.DEFAULTS.toBuilder().dns(config).build()).build()));
+        WakuNode d = start("d", "127.0.0.3",
+                x -> x.discovery(DiscoveryConfig.DEFAULTS.toBuilder().dns(config).build()));
 
         for (WakuNode peer : List.of(b, c)) {
             Eventually.until(() -> d.relay().peers().stream().anyMatch(p -> p.peerId().equals(peer.host().peerId())),

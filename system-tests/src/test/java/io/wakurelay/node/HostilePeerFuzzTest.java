@@ -249,7 +249,7 @@ class HostilePeerFuzzTest {
      * The node's heap, Netty's direct memory (its pool's chunks) and the direct buffers handed out of them, after a
      * full GC, which jcmd asks of the node's JVM.
      */
-    private record Memory(double heap, double direct, double buffers) {
+    record Memory(double heap, double direct, double buffers) {
         static Memory afterGc(NodeProcess node, Http metrics) throws IOException, InterruptedException {
             Path jcmd = Path.of(System.getProperty("java.home"), "bin", "jcmd");
             for (int i = 0; i < 2; i++) {

@@ -1,8 +1,7 @@
 package io.wakurelay.node;
 
-import io.wakurelay.node.config.ServicesConfig;
-import io.wakurelay.node.config.PeerExchangeSettings;
 import com.fasterxml.jackson.databind.JsonNode;
+import io.wakurelay.discovery.DiscoveryConfig;
 import io.wakurelay.discovery.enr.Enr;
 import io.wakurelay.testkit.Closer;
 import io.wakurelay.testkit.Eventually;
@@ -42,8 +41,7 @@ class JsWakuPeerExchangeTest {
         Enr cRecord = c.enr();
         WakuNode a = closer.keep(WakuNode.start(TestNodes.local(dir.resolve("a"))
                 .host(TestNodes.host("127.0.0.2").staticPeers(List.of(cRecord.dialAddresses().get(0))).build())
-                .services(ServicesConfig.DEFAULTS.toBuilder().peerExchange(PeerExchangeSettings.DEFAULTS.toBuilder()
-                        .staticRecords(List.of(cRecord)).build()).build())
+                .discovery(DiscoveryConfig.DEFAULTS.toBuilder().staticRecords(List.of(cRecord)).build())
                 .archive(null).rest(null).build()));
         Eventually.until(() -> a.host().connection(c.host().peerId()).isPresent(), () -> "A did not reach C");
 

@@ -33,10 +33,9 @@ class PostgresFleetNodeTest {
     Path dir;
 
     private static ArchiveConfig archive(String database) {
-        return ArchiveConfig.builder().retention(new RetentionPolicy.None())
-                .postgres(PostgresConfig.builder().host(PostgresServer.HOST).port(postgres.port()).database(database)
-                        .user(PostgresServer.USER).password(PostgresServer.PASSWORD).maxConnections(6).build())
-                .build();
+        return PostgresConfig.builder().host(PostgresServer.HOST).port(postgres.port()).database(database)
+                .user(PostgresServer.USER).password(PostgresServer.PASSWORD).maxConnections(6).build()
+                .withCore(c -> c.retention(new RetentionPolicy.None()));
     }
 
     @Test

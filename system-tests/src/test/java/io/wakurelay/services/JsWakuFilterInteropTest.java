@@ -2,6 +2,7 @@ package io.wakurelay.services;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.wakurelay.protocol.MessageHash;
+import io.wakurelay.services.filter.FilterConfig;
 import io.wakurelay.testkit.Closer;
 import io.wakurelay.testkit.Eventually;
 import io.wakurelay.testkit.JsPeer;

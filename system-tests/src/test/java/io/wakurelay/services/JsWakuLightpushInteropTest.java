@@ -2,6 +2,7 @@ package io.wakurelay.services;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.wakurelay.protocol.MessageHash;
+import io.wakurelay.services.lightpush.LightpushConfig;
 import io.wakurelay.testkit.Closer;
 import io.wakurelay.testkit.JsPeer;
 import org.junit.jupiter.api.Tag;

@@ -16,5 +16,8 @@
  *       {@code chain/anvil.mjs} script) with our membership contract for the RLN tests.</li>
  * </ul>
  * The scripts' arguments, commands and events are in {@code interop/README.md}.
+ *
+ * <p>{@link io.wakurelay.testkit.FakeTime} moves the wall clock of a child process (a node JVM) with Debian's
+ * libfaketime, for the tests that run a node at the RLN test vectors' time.
  */
 package io.wakurelay.testkit;

@@ -1,7 +1,6 @@
 package io.wakurelay.archive.bench;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import io.wakurelay.archive.ArchiveConfig;
 import io.wakurelay.archive.CommittedBatch;
 import io.wakurelay.archive.MessageArchive;
 import io.wakurelay.archive.PostgresConfig;
@@ -14,7 +13,6 @@ import io.wakurelay.protocol.WallClock;
 import reactor.core.publisher.Flux;
 import reactor.core.scheduler.Schedulers;
 
-import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
@@ -44,16 +42,16 @@ public final class FleetWriteThroughput {
         StoreDbUrl.Postgres pg = (StoreDbUrl.Postgres) StoreDbUrl.parse(args[0]);
         int nodes = Integer.parseInt(args[1]);
         int n = Integer.parseInt(args[2]);
-        PostgresConfig postgres = pg.applyTo(PostgresConfig.builder()).build();
-        ArchiveConfig config = ArchiveConfig.defaults(Path.of("unused")).toBuilder().retention(new RetentionPolicy.None())
-                .build().withPostgres(postgres);
+        // no timestamp window: the messages are made before the run, their timestamps then (as before the archive had one)
+        PostgresConfig postgres = pg.applyTo(PostgresConfig.builder()).build()
+                .withCore(c -> c.retention(new RetentionPolicy.None()).timestampWindow(java.time.Duration.ZERO));
         int[] sizes = PayloadMix.parse(PayloadMix.DEFAULT_SPEC).sizes(PayloadMix.DEFAULT_SEED, n);
         long now = WallClock.nowNanos();
         List<MessageArchive> archives = new ArrayList<>();
         List<List<Envelope>> streams = new ArrayList<>();
         long bytes = 0;
         for (int node = 0; node < nodes; node++) {
-            archives.add(ArchiveBackends.open(config, new SimpleMeterRegistry()));
+            archives.add(ArchiveBackends.open(postgres, new SimpleMeterRegistry()));
             // each node gets its own copies of the same messages, as each receives them from the network
             SplittableRandom random = new SplittableRandom(PayloadMix.DEFAULT_SEED);
             List<Envelope> stream = new ArrayList<>(n);

@@ -1,7 +1,7 @@
 package io.wakurelay.archive.bench;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import io.wakurelay.archive.ArchiveConfig;
+import io.wakurelay.archive.RocksConfig;
 import io.wakurelay.archive.CommittedBatch;
 import io.wakurelay.archive.MessageArchive;
 import io.wakurelay.archive.RetentionPolicy;
@@ -74,7 +74,8 @@ public class InsertBenchmark {
     @Setup(Level.Iteration)
     public void openArchive() throws Exception {
         dir = Files.createTempDirectory("archive-insert-bench");
-        archive = ArchiveBackends.open(ArchiveConfig.defaults(dir).toBuilder().retention(new RetentionPolicy.None()).durability(io.wakurelay.archive.Durability.parse(durability)).build(),
+        archive = ArchiveBackends.open(RocksConfig.defaults(dir).toBuilder().durability(io.wakurelay.archive.Durability.parse(durability)).build()
+                        .withCore(c -> c.retention(new RetentionPolicy.None()).timestampWindow(java.time.Duration.ZERO)),
                 new SimpleMeterRegistry());
         for (Envelope e : envelopes) {
             // the archive releases one reference per envelope; the benchmark keeps its own for the next iteration

@@ -2,6 +2,7 @@ package io.wakurelay.archive.bench;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.wakurelay.archive.ArchiveConfig;
+import io.wakurelay.archive.RocksConfig;
 import io.wakurelay.archive.MessageArchive;
 import io.wakurelay.archive.RetentionPolicy;
 import io.wakurelay.archive.StoreQuery;
@@ -58,7 +59,8 @@ public class QueryBenchmark {
     @Setup(Level.Trial)
     public void fill() throws Exception {
         dir = Files.createTempDirectory("archive-query-bench");
-        ArchiveConfig config = ArchiveConfig.defaults(dir).toBuilder().retention(new RetentionPolicy.None()).build();
+        ArchiveConfig config = RocksConfig.defaults(dir).withCore(c -> c.retention(new RetentionPolicy.None())
+                .timestampWindow(java.time.Duration.ZERO));
         SplittableRandom random = new SplittableRandom(42);
         try (MessageArchive writing = ArchiveBackends.open(config, new SimpleMeterRegistry())) {
             Flux<Envelope> envelopes = Flux.range(0, MESSAGES).map(i ->

@@ -2,6 +2,7 @@ package io.wakurelay.archive.bench;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.wakurelay.archive.ArchiveConfig;
+import io.wakurelay.archive.RocksConfig;
 import io.wakurelay.archive.MessageArchive;
 import io.wakurelay.archive.PostgresConfig;
 import io.wakurelay.archive.RetentionPolicy;
@@ -55,11 +56,12 @@ public final class QueryShapesLatency {
         Path out = Path.of(args[3]);
         boolean rocks = url.equals("rocksdb");
         Path dir = Files.createTempDirectory("query-shapes");
-        ArchiveConfig config = ArchiveConfig.defaults(dir).toBuilder().retention(new RetentionPolicy.None()).build();
+        ArchiveConfig config = RocksConfig.defaults(dir);
         if (!rocks) {
             StoreDbUrl.Postgres pg = (StoreDbUrl.Postgres) StoreDbUrl.parse(url);
-            config = config.withPostgres(pg.applyTo(PostgresConfig.builder()).statementTimeout(Duration.ofMinutes(5)).build());
+            config = pg.applyTo(PostgresConfig.builder()).statementTimeout(Duration.ofMinutes(5)).build();
         }
+        config = config.withCore(c -> c.retention(new RetentionPolicy.None()).timestampWindow(Duration.ZERO));
         String backend = rocks ? "rocksdb" : "postgres";
         long base = io.wakurelay.protocol.WallClock.nowNanos() - SPAN_NANOS;
         long step = SPAN_NANOS / messages;

@@ -3,13 +3,15 @@ package io.wakurelay.archive.backends;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.wakurelay.archive.ArchiveConfig;
 import io.wakurelay.archive.MessageArchive;
+import io.wakurelay.archive.PostgresConfig;
+import io.wakurelay.archive.RocksConfig;
 import io.wakurelay.archive.postgres.PostgresArchive;
 import io.wakurelay.archive.rocksdb.RocksArchive;
 
 /**
- * Opens the archive its config names: the embedded RocksDB in {@link ArchiveConfig#dataDir()} (the default), or
- * PostgreSQL when {@link ArchiveConfig#postgres()} is set ({@code --store-message-db-url postgres://...}). The one place
- * that knows every backend, so that nothing else has to.
+ * Opens the archive its config names: the embedded RocksDB for a {@link RocksConfig} (the default), PostgreSQL for a
+ * {@link PostgresConfig} ({@code --store-message-db-url postgres://...}). The one place that knows every backend, so
+ * that nothing else has to.
  */
 public final class ArchiveBackends {
     private ArchiveBackends() {
@@ -21,6 +23,9 @@ public final class ArchiveBackends {
      *                                                      whose schema is newer than this node knows)
      */
     public static MessageArchive open(ArchiveConfig config, MeterRegistry registry) {
-        return config.postgres() != null ? PostgresArchive.open(config, registry) : RocksArchive.open(config, registry);
+        if (config instanceof PostgresConfig postgres) {
+            return PostgresArchive.open(postgres, registry);
+        }
+        return RocksArchive.open((RocksConfig) config, registry);
     }
 }

@@ -6,6 +6,7 @@ import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
+import io.wakurelay.archive.RetentionPolicy;
 import io.wakurelay.archive.StoreQuery;
 import io.wakurelay.protocol.LatencyBuckets;
 
@@ -15,27 +16,30 @@ import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.LongConsumer;
 import java.util.function.Supplier;
 
 /**
  * The meters every backend serves under the same names (docs/metrics.md, "Archive"), so that a dashboard does not
  * care which store is behind the node; a backend adds its own beside them ({@link #gauge}, {@link #counter}). Every
  * label value is registered here at start. Removed from the registry on close, so that a closed archive leaves no
- * gauge reading a closed store.
+ * gauge reading a closed store. Holds the counts of envelopes pending and unacknowledged that its gauges read (the
+ * writer moves them).
  */
 public final class ArchiveMeters implements AutoCloseable {
     /** nwaku's {@code waku_archive_errors{type}} label values for the two failures an archive here can have. */
     public static final String INSERT_FAILURE = "insert_failure";
     public static final String RETENTION_FAILURE = "retpolicy_failure";
     /**
-     * nwaku's label for a message it does not archive because of its timestamp: here one without any (PostgreSQL), and
-     * the node's archive window (its ArchiveTimestampWindow counts into this meter too).
+     * nwaku's label for a message it does not archive because of its timestamp: one before the {@link TimestampWindow},
+     * and on PostgreSQL one without any.
      */
     public static final String TOO_OLD = "invalid_message_too_old";
-    /** nwaku's label for a message whose timestamp lies too far ahead. */
+    /** nwaku's label for a message whose timestamp lies too far ahead (after the window; on PostgreSQL past 2262). */
     public static final String FUTURE = "invalid_message_future_timestamp";
 
-    /** The node's archive timestamp window counts into the same meter name: keep its description the same. */
     private static final String ERRORS = "archive failures: batches that failed to commit (retried), retention passes that "
             + "failed, messages not archived for their timestamp";
 
@@ -44,6 +48,8 @@ public final class ArchiveMeters implements AutoCloseable {
     private final Map<StoreQuery.Kind, Timer> queryLatency = new EnumMap<>(StoreQuery.Kind.class);
     private final Map<String, Counter> retentionDeleted = new HashMap<>();
     private final ShardCounts shards;
+    private final AtomicInteger pending = new AtomicInteger();
+    private final AtomicInteger unacknowledged = new AtomicInteger();
     private Counter inserts;
     private Counter duplicates;
     private Counter ephemeralSkipped;
@@ -53,21 +59,18 @@ public final class ArchiveMeters implements AutoCloseable {
     private Counter writeErrors;
     private Counter retentionRuns;
     private Counter retentionErrors;
-    private Counter withoutTimestamp;
+    private Counter tooOld;
     private Counter futureTimestamp;
 
     /**
-     * @param messages       the {@code waku_archive_messages{type="stored"}} gauge's source
-     * @param bytes          the {@code waku_archive_bytes} gauge's source
-     * @param pending        envelopes taken from the stream and not yet committed
-     * @param unacknowledged envelopes written and not yet acknowledged
+     * @param messages the {@code waku_archive_messages{type="stored"}} gauge's source
+     * @param bytes    the {@code waku_archive_bytes} gauge's source
      */
-    public ArchiveMeters(MeterRegistry registry, Supplier<Number> messages, Supplier<Number> bytes, Supplier<Number> pending,
-                         Supplier<Number> unacknowledged) {
+    public ArchiveMeters(MeterRegistry registry, Supplier<Number> messages, Supplier<Number> bytes) {
         this.registry = registry;
         this.shards = new ShardCounts(registry);
         try {
-            register(messages, bytes, pending, unacknowledged);
+            register(messages, bytes);
         } catch (RuntimeException e) {
             // e.g. a meter of the same name and another type: leave the registry as it was
             close();
@@ -75,15 +78,14 @@ public final class ArchiveMeters implements AutoCloseable {
         }
     }
 
-    private void register(Supplier<Number> messages, Supplier<Number> bytes, Supplier<Number> pending,
-                          Supplier<Number> unacknowledged) {
+    private void register(Supplier<Number> messages, Supplier<Number> bytes) {
         keep(Gauge.builder("waku.archive.messages", messages).tag("type", "stored")
                 .description("messages stored").register(registry));
         gauge("waku.archive.bytes", "bytes of stored messages (RocksDB: the WakuMessage bytes as received; PostgreSQL: "
                 + "the disk size of the message tables)", bytes);
-        gauge("waku.archive.pending", "envelopes taken by the writer and not yet committed", pending);
+        gauge("waku.archive.pending", "envelopes taken by the writer and not yet committed", pending::get);
         gauge("waku.archive.unacknowledged", "envelopes written and not yet acknowledged (with --store-durability flush: "
-                + "waiting for the flush that makes them durable)", unacknowledged);
+                + "waiting for the flush that makes them durable)", unacknowledged::get);
         inserts = counter("waku.archive.inserts", "messages written");
         duplicates = counter("waku.archive.duplicates", "messages not written because their hash was already stored");
         ephemeralSkipped = counter("waku.archive.ephemeral.skipped", "ephemeral messages not archived");
@@ -94,7 +96,7 @@ public final class ArchiveMeters implements AutoCloseable {
         retentionErrors = keep(Counter.builder("waku.archive.errors").tag("type", RETENTION_FAILURE)
                 .description(ERRORS)
                 .register(registry));
-        withoutTimestamp = keep(Counter.builder("waku.archive.errors").tag("type", TOO_OLD)
+        tooOld = keep(Counter.builder("waku.archive.errors").tag("type", TOO_OLD)
                 .description(ERRORS)
                 .register(registry));
         futureTimestamp = keep(Counter.builder("waku.archive.errors").tag("type", FUTURE)
@@ -119,40 +121,33 @@ public final class ArchiveMeters implements AutoCloseable {
         }
     }
 
-    public Counter inserts() {
-        return inserts;
+    /**
+     * One batch taken from the stream: {@code stored} messages written, the others skipped as duplicates or
+     * ephemeral. Any batch, also one that wrote nothing.
+     */
+    public void taken(int stored, int duplicates, int ephemeralSkipped) {
+        inserts.increment(stored);
+        this.duplicates.increment(duplicates);
+        this.ephemeralSkipped.increment(ephemeralSkipped);
     }
 
-    public Counter duplicates() {
-        return duplicates;
-    }
-
-    public Counter ephemeralSkipped() {
-        return ephemeralSkipped;
-    }
-
-    public Counter writes() {
-        return writes;
-    }
-
-    public DistributionSummary batchMessages() {
-        return batchMessages;
-    }
-
-    public Timer writeLatency() {
-        return writeLatency;
+    /** One batch committed to the store, with {@code stored} messages, its commit begun at {@code startNanos}. */
+    public void committed(int stored, long startNanos) {
+        writes.increment();
+        batchMessages.record(stored);
+        writeLatency.record(System.nanoTime() - startNanos, TimeUnit.NANOSECONDS);
     }
 
     public Counter writeErrors() {
         return writeErrors;
     }
 
-    /** Messages not archived because they have no timestamp (PostgreSQL, as nwaku). */
-    public Counter withoutTimestamp() {
-        return withoutTimestamp;
+    /** Messages not archived because their timestamp is before the window (or, on PostgreSQL, absent: as nwaku). */
+    public Counter tooOld() {
+        return tooOld;
     }
 
-    /** Messages not archived because their timestamp lies past what a partition can hold (PostgreSQL). */
+    /** Messages not archived because their timestamp is after the window (or past what a PostgreSQL partition holds). */
     public Counter futureTimestamp() {
         return futureTimestamp;
     }
@@ -169,13 +164,29 @@ public final class ArchiveMeters implements AutoCloseable {
         return shards;
     }
 
-    public Timer queryLatency(StoreQuery.Kind kind) {
-        return queryLatency.get(kind);
+    /** What records the time a query of {@code kind} kept the archive busy, in nanoseconds. */
+    public LongConsumer queryLatency(StoreQuery.Kind kind) {
+        Timer timer = queryLatency.get(kind);
+        return nanos -> timer.record(nanos, TimeUnit.NANOSECONDS);
     }
 
-    /** @param policy {@code time}, {@code capacity} or {@code size} */
-    public Counter retentionDeleted(String policy) {
-        return retentionDeleted.get(policy);
+    /** The messages {@code policy} deleted ({@code time}, {@code capacity} or {@code size}). */
+    public Counter retentionDeleted(RetentionPolicy policy) {
+        return retentionDeleted.get(policy.label());
+    }
+
+    /** Envelopes taken from the write stream and not yet committed. */
+    public int pending() {
+        return pending.get();
+    }
+
+    public void pendingChanged(int delta) {
+        pending.addAndGet(delta);
+    }
+
+    /** Envelopes written and not yet acknowledged changed by {@code delta}. */
+    public void unacknowledgedChanged(int delta) {
+        unacknowledged.addAndGet(delta);
     }
 
     /** Registers a backend's gauge, removed with the others on close. */

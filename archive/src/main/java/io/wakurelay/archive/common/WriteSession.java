@@ -47,7 +47,7 @@ public final class WriteSession implements CoreSubscriber<Envelope> {
     private static final Logger log = LoggerFactory.getLogger(WriteSession.class);
 
     /**
-     * What a session needs from the single writer ({@link ArchiveWriter}): a seam so that a test can run a session
+     * What a session needs from the single writer ({@link SingleWriter}): a seam so that a test can run a session
      * on virtual time, with commits that fail when it says, and see each interleaving of timers and envelopes.
      */
     public interface Writer {

@@ -1,30 +1,24 @@
 package io.wakurelay.archive.postgres;
 
 import io.micrometer.core.instrument.MeterRegistry;
-import io.wakurelay.archive.ArchiveConfig;
 import io.wakurelay.archive.ArchiveStorageException;
-import io.wakurelay.archive.CommittedBatch;
-import io.wakurelay.archive.MessageArchive;
 import io.wakurelay.archive.PostgresConfig;
 import io.wakurelay.archive.RetentionRun;
 import io.wakurelay.archive.StorePage;
 import io.wakurelay.archive.StoreQuery;
+import io.wakurelay.archive.common.ArchiveCore;
 import io.wakurelay.archive.common.ArchiveMeters;
 import io.wakurelay.archive.common.RetryBackoff;
-import io.wakurelay.protocol.Envelope;
 import io.wakurelay.protocol.WallClock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import reactor.core.publisher.Flux;
 
 import java.sql.Connection;
 import java.sql.SQLException;
-import java.util.Collection;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.LongConsumer;
 import java.util.function.LongSupplier;
 
 /**
@@ -32,42 +26,47 @@ import java.util.function.LongSupplier;
  * nodes, ours or nwaku's, may share (docs/archive.md, "PostgreSQL and fleets"). One writer thread commits batches
  * ({@link PostgresWriter}); queries open pages on the caller's thread ({@link PostgresReader}); the housekeeping
  * thread checks the database, keeps the partitions and runs retention once for the fleet ({@link Housekeeping},
- * {@link PostgresRetention}).
+ * {@link PostgresRetention}). What every backend does the same is {@link ArchiveCore}'s.
  *
  * <p>Opening waits for a database that is down at most {@link PostgresConfig#startWait()}, saying each time why it
  * cannot connect, then fails with a message that says what it tried; it fails at once when the password or the
  * database is wrong, or the schema is one it cannot serve.
  */
-public final class PostgresArchive implements MessageArchive {
+public final class PostgresArchive extends ArchiveCore {
     private static final Logger log = LoggerFactory.getLogger(PostgresArchive.class);
 
-    private final ArchiveConfig config;
+    private final PostgresConfig config;
     private final ConnectionPool pool;
-    private final ArchiveMeters metrics;
+    private final ArchiveMeters meters;
     private final PostgresWriter writer;
     private final PostgresReader reader;
     private final Housekeeping housekeeping;
-    private final AtomicInteger pending = new AtomicInteger();
-    private final AtomicInteger unacknowledged = new AtomicInteger();
-    private final AtomicBoolean closed = new AtomicBoolean();
 
-    private PostgresArchive(ArchiveConfig config, ConnectionPool pool, Partitions partitions, MeterRegistry registry,
-                            LongSupplier wallClockNanos, boolean lz4) {
+    private PostgresArchive(PostgresConfig config, ConnectionPool pool, ArchiveMeters meters, PostgresWriter writer,
+                            Housekeeping housekeeping) {
+        super(config, meters, writer);
         this.config = config;
         this.pool = pool;
+        this.meters = meters;
+        this.writer = writer;
+        this.housekeeping = housekeeping;
         this.reader = new PostgresReader(pool);
+    }
+
+    /** Registers the meters and makes the housekeeping and the writer; the meters go on a failure. */
+    private static PostgresArchive create(PostgresConfig config, ConnectionPool pool, Partitions partitions,
+                                          MeterRegistry registry, LongSupplier wallClockNanos, boolean lz4) {
         Housekeeping[] later = new Housekeeping[1];
-        this.metrics = new ArchiveMeters(registry, () -> later[0].messages(), () -> later[0].bytes(), pending::get,
-                unacknowledged::get);
+        ArchiveMeters meters = new ArchiveMeters(registry, () -> later[0].messages(), () -> later[0].bytes());
         try {
-            PostgresMetrics own = new PostgresMetrics(metrics, pool, partitions, () -> later[0].up());
-            PostgresRetention retention = new PostgresRetention(config.retention(), pool, partitions, metrics, own, wallClockNanos);
-            this.housekeeping = new Housekeeping(pool, partitions, retention, metrics, wallClockNanos);
-            later[0] = housekeeping;
-            this.writer = new PostgresWriter(config, pool, partitions, metrics, own.messagesRefused, pending,
-                    unacknowledged, lz4);
+            PostgresMetrics own = new PostgresMetrics(meters, pool, partitions, () -> later[0].up());
+            PostgresRetention retention = new PostgresRetention(config.core().retention(), pool, partitions, meters, own,
+                    wallClockNanos);
+            later[0] = new Housekeeping(pool, partitions, retention, meters, wallClockNanos);
+            PostgresWriter writer = new PostgresWriter(config, pool, partitions, meters, own.messagesRefused, lz4);
+            return new PostgresArchive(config, pool, meters, writer, later[0]);
         } catch (RuntimeException e) {
-            metrics.close();
+            meters.close();
             throw e;
         }
     }
@@ -79,31 +78,30 @@ public final class PostgresArchive implements MessageArchive {
      *
      * @throws ArchiveStorageException saying why the database cannot be used
      */
-    public static PostgresArchive open(ArchiveConfig config, MeterRegistry registry) {
+    public static PostgresArchive open(PostgresConfig config, MeterRegistry registry) {
         return open(config, registry, WallClock::nowNanos);
     }
 
     /** Opens with a given wall clock (retention measures ages and partitions their hours with it). */
-    static PostgresArchive open(ArchiveConfig config, MeterRegistry registry, LongSupplier wallClockNanos) {
-        Objects.requireNonNull(config, "config");
+    static PostgresArchive open(PostgresConfig pg, MeterRegistry registry, LongSupplier wallClockNanos) {
+        Objects.requireNonNull(pg, "config");
         Objects.requireNonNull(registry, "registry");
-        PostgresConfig pg = Objects.requireNonNull(config.postgres(), "config.postgres()");
         ConnectionPool pool = ConnectionPool.create(pg);
         try {
             Partitions partitions = new Partitions();
             int found = prepare(pool, pg, partitions, wallClockNanos);
             boolean lz4 = lz4(pool);
-            PostgresArchive archive = new PostgresArchive(config, pool, partitions, registry, wallClockNanos, lz4);
+            PostgresArchive archive = create(pg, pool, partitions, registry, wallClockNanos, lz4);
             try {
                 archive.housekeeping.countNow();
-                archive.housekeeping.start(config.retention(), config.retentionInterval());
+                archive.housekeeping.start(pg.core().retention(), pg.core().retentionInterval());
             } catch (RuntimeException e) {
                 archive.close();
                 throw e;
             }
             log.info("archive opened on PostgreSQL at {} (nwaku's schema version {}{}): {} messages, {} partitions, retention {}",
                     pg.describe(), NwakuSchema.VERSION, found == 0 ? ", created now" : "", archive.messageCount(),
-                    partitions.ranges().size(), config.retention().spec());
+                    partitions.ranges().size(), pg.core().retention().spec());
             return archive;
         } catch (RuntimeException e) {
             pool.close();
@@ -162,27 +160,9 @@ public final class PostgresArchive implements MessageArchive {
     }
 
     @Override
-    public Flux<CommittedBatch> write(Flux<Envelope> envelopes) {
-        Objects.requireNonNull(envelopes, "envelopes");
-        return writer.write(envelopes);
-    }
-
-    @Override
-    public void expectTopics(Collection<String> pubsubTopics) {
-        pubsubTopics.forEach(metrics.shards()::expect);
-    }
-
-    @Override
-    public StorePage openPage(StoreQuery query, long maxPageBytes) {
-        Objects.requireNonNull(query, "query");
-        if (maxPageBytes < 1) {
-            throw new IllegalArgumentException("a page's byte budget must be positive, was " + maxPageBytes);
-        }
-        if (closed.get()) {
-            throw new io.wakurelay.archive.ArchiveClosedException("the archive is closed");
-        }
+    protected StorePage open(StoreQuery query, long maxPageBytes, LongConsumer busyNanos) {
         try {
-            return reader.open(query, maxPageBytes, nanos -> metrics.queryLatency(query.kind()).record(nanos, TimeUnit.NANOSECONDS));
+            return reader.open(query, maxPageBytes, busyNanos);
         } catch (SQLException e) {
             throw new ArchiveStorageException("store query failed: " + SqlErrors.describe(e), e);
         }
@@ -200,15 +180,10 @@ public final class PostgresArchive implements MessageArchive {
         return housekeeping.bytes();
     }
 
+    /** Whether the database answers its health check (every {@value Housekeeping#CHECK_SECONDS} s). */
     @Override
-    public int pendingMessages() {
-        return pending.get();
-    }
-
-    /** False while writes fail or the database does not answer its health check, and after close. */
-    @Override
-    public boolean healthy() {
-        return !closed.get() && writer.writing() && housekeeping.up();
+    protected boolean storeAnswers() {
+        return housekeeping.up();
     }
 
     @Override
@@ -223,8 +198,7 @@ public final class PostgresArchive implements MessageArchive {
     }
 
     @Override
-    public RetentionRun applyRetention() {
-        writer.checkNotOnWriterThread("applyRetention()");
+    protected RetentionRun retain() {
         return housekeeping.retainNow();
     }
 
@@ -234,21 +208,12 @@ public final class PostgresArchive implements MessageArchive {
     }
 
     @Override
-    public ArchiveConfig config() {
-        return config;
-    }
-
-    @Override
-    public void close() {
-        writer.checkNotOnWriterThread("close()");
-        if (!closed.compareAndSet(false, true)) {
-            return;
-        }
+    protected void closeStore() {
         housekeeping.close();
         writer.close();
         reader.close();
-        metrics.close();
+        meters.close();
         pool.close();
-        log.info("archive closed on PostgreSQL at {}", config.postgres().describe());
+        log.info("archive closed on PostgreSQL at {}", config.describe());
     }
 }

@@ -1,11 +1,11 @@
 package io.wakurelay.archive.postgres;
 
 import com.google.protobuf.UnsafeByteOperations;
-import io.wakurelay.archive.ArchiveClosedException;
 import io.wakurelay.archive.ArchiveStorageException;
-import io.wakurelay.archive.StorePage;
 import io.wakurelay.archive.StoredMessage;
-import io.wakurelay.protocol.MessageHash;
+import io.wakurelay.archive.common.IndexedPage;
+import io.wakurelay.archive.common.OpenPages;
+import io.wakurelay.archive.common.PageCut;
 import io.wakurelay.protocol.proto.WakuMessage;
 
 import java.sql.Connection;
@@ -16,11 +16,10 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.NoSuchElementException;
 import java.util.function.LongConsumer;
 
 /**
- * A {@link StorePage} of the PostgreSQL archive. Its messages are read as it is iterated, in groups of at most
+ * A {@link io.wakurelay.archive.StorePage} of the PostgreSQL archive. Its messages are read as it is iterated, in groups of at most
  * {@value #GROUP_MESSAGES} messages or {@value #GROUP_BYTES} bytes (the first always in), within the transaction the
  * page opened, so that a page holds at most one group in memory and sees one snapshot; the transaction ends, and its
  * connection goes back to the pool, once the last message is read, or at close.
@@ -29,95 +28,51 @@ import java.util.function.LongConsumer;
  * what the schema does not keep (the rate-limit proof, unknown fields, a version or meta present but zero or empty) is
  * not in it; the hash covers none of those.
  */
-final class PostgresPage implements StorePage {
+final class PostgresPage extends IndexedPage<PostgresReader.Hit> {
     static final int GROUP_MESSAGES = 16;
     static final long GROUP_BYTES = 2L << 20;
 
-    private final PostgresReader reader;
-    private final List<PostgresReader.Hit> hits;
-    private final boolean includeData;
-    private final MessageHash cursor;
-    private final long dataBytes;
-    private final LongConsumer busyNanos;
+    private final OpenPages pages;
     private Connection connection;
     private final Map<String, WakuMessage> group = new HashMap<>();
-    private long busy;
-    private int next;
-    private boolean closed;
 
-    PostgresPage(PostgresReader reader, Connection connection, List<PostgresReader.Hit> hits, boolean includeData,
-                 MessageHash cursor, long dataBytes, long openNanos, LongConsumer busyNanos) {
-        this.reader = reader;
+    PostgresPage(OpenPages pages, Connection connection, PageCut<PostgresReader.Hit> cut, boolean includeData,
+                 long openNanos, LongConsumer busyNanos) {
+        super(cut, includeData, openNanos, busyNanos);
+        this.pages = pages;
         this.connection = connection;
-        this.hits = hits;
-        this.includeData = includeData;
-        this.cursor = cursor;
-        this.dataBytes = dataBytes;
-        this.busy = openNanos;
-        this.busyNanos = busyNanos;
     }
 
     @Override
-    public MessageHash paginationCursor() {
-        return cursor;
-    }
-
-    @Override
-    public int size() {
-        return hits.size();
-    }
-
-    @Override
-    public long dataBytes() {
-        return dataBytes;
-    }
-
-    @Override
-    public synchronized boolean hasNext() {
-        return next < hits.size();
-    }
-
-    @Override
-    public synchronized StoredMessage next() {
-        if (!hasNext()) {
-            throw new NoSuchElementException("the page has " + hits.size() + " messages");
+    protected StoredMessage read(PostgresReader.Hit hit, int index, boolean includeData) {
+        if (!includeData) {
+            return new StoredMessage(hit.hash(), hit.timestamp(), null, null);
         }
-        if (closed) {
-            throw new ArchiveClosedException("the store page was closed (the archive closes its open pages when it closes)");
-        }
-        long start = System.nanoTime();
         try {
-            PostgresReader.Hit hit = hits.get(next);
-            if (!includeData) {
-                next++;
-                return new StoredMessage(hit.hash(), hit.timestamp(), null, null);
-            }
             if (!group.containsKey(hit.hashHex())) {
-                readGroup();
+                readGroup(index);
             }
             WakuMessage message = group.remove(hit.hashHex());
             if (message == null) {
                 throw new ArchiveStorageException("stored message " + hit.hash() + " vanished from the page's snapshot", null);
             }
-            next++;
-            if (next == hits.size()) {
-                release();
+            if (index == hits().size() - 1) {
+                end();
             }
             return new StoredMessage(hit.hash(), hit.timestamp(), hit.pubsubTopic(), message);
         } catch (SQLException e) {
             throw new ArchiveStorageException("store query failed: " + SqlErrors.describe(e), e);
-        } finally {
-            busy += System.nanoTime() - start;
         }
     }
 
-    /** Reads the data of the next group of hits, from {@link #next} on. */
-    private void readGroup() throws SQLException {
+    /** Reads the data of the next group of hits, from the {@code from}th on. */
+    private void readGroup(int from) throws SQLException {
         group.clear();
+        List<PostgresReader.Hit> hits = hits();
         List<String> hashes = new ArrayList<>(GROUP_MESSAGES);
         List<Long> timestamps = new ArrayList<>(GROUP_MESSAGES);
         long bytes = 0;
-        for (int i = next; i < hits.size() && hashes.size() < GROUP_MESSAGES; i++) {
+        for (int i = from; i < hits.size() && hashes.size() < GROUP_MESSAGES; i++) {
             PostgresReader.Hit hit = hits.get(i);
             if (!hashes.isEmpty() && bytes + hit.size() > GROUP_BYTES) {
                 break;
@@ -159,7 +114,7 @@ final class PostgresPage implements StorePage {
     }
 
     /** Ends the page's transaction and gives its connection back; the page stays readable only for what it holds. */
-    synchronized void release() {
+    synchronized void end() {
         if (connection != null) {
             PostgresReader.end(connection);
             connection = null;
@@ -167,14 +122,9 @@ final class PostgresPage implements StorePage {
     }
 
     @Override
-    public synchronized void close() {
-        if (closed) {
-            return;
-        }
-        closed = true;
-        release();
+    protected void release() {
+        end();
         group.clear();
-        reader.unregister(this);
-        busyNanos.accept(busy);
+        pages.forget(this);
     }
 }

@@ -1,9 +1,10 @@
 package io.wakurelay.archive.postgres;
 
-import io.wakurelay.archive.ArchiveClosedException;
-import io.wakurelay.archive.UnknownCursorException;
 import io.wakurelay.archive.StorePage;
 import io.wakurelay.archive.StoreQuery;
+import io.wakurelay.archive.UnknownCursorException;
+import io.wakurelay.archive.common.OpenPages;
+import io.wakurelay.archive.common.PageCut;
 import io.wakurelay.protocol.MessageHash;
 
 import java.sql.Connection;
@@ -11,10 +12,7 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
-import java.util.Collections;
-import java.util.HashSet;
 import java.util.List;
-import java.util.Set;
 import java.util.function.LongConsumer;
 
 /**
@@ -36,8 +34,7 @@ final class PostgresReader implements AutoCloseable {
     }
 
     private final ConnectionPool pool;
-    private final Set<PostgresPage> openPages = new HashSet<>();
-    private boolean closed;
+    private final OpenPages pages = new OpenPages();
 
     PostgresReader(ConnectionPool pool) {
         this.pool = pool;
@@ -51,35 +48,12 @@ final class PostgresReader implements AutoCloseable {
             connection.setTransactionIsolation(Connection.TRANSACTION_REPEATABLE_READ);
             connection.setReadOnly(true);
             Long cursorTimestamp = query.cursor() == null ? null : cursorTimestamp(connection, query.cursor());
-            List<Hit> hits = hits(connection, query, cursorTimestamp);
-            List<Hit> page = new ArrayList<>(Math.min(hits.size(), query.pageSize()));
-            long bytes = 0;
-            boolean budgetEnded = false;
-            for (int i = 0; i < Math.min(hits.size(), query.pageSize()); i++) {
-                Hit hit = hits.get(i);
-                if (query.includeData()) {
-                    if (!page.isEmpty() && bytes + hit.size() > maxPageBytes) {
-                        budgetEnded = true;
-                        break;
-                    }
-                    bytes += hit.size();
-                }
-                page.add(hit);
-            }
-            boolean more = budgetEnded || hits.size() > query.pageSize();
-            MessageHash next = more ? page.get(page.size() - 1).hash() : null;
-            if (!query.ascending()) {
-                // nwaku returns every page in chronological order; the cursor still marks where the scan stopped
-                Collections.reverse(page);
-            }
-            PostgresPage opened = new PostgresPage(this, connection, page, query.includeData(), next,
-                    query.includeData() ? bytes : 0, System.nanoTime() - start, busyNanos);
-            if (!register(opened)) {
-                opened.close();
-                throw new ArchiveClosedException("the archive is closing");
-            }
-            if (page.isEmpty() || !query.includeData()) {
-                opened.release(); // nothing more to read: the connection goes back at once
+            PageCut<Hit> cut = PageCut.of(hits(connection, query, cursorTimestamp), query, maxPageBytes, Hit::hash, Hit::size);
+            PostgresPage opened = new PostgresPage(pages, connection, cut, query.includeData(), System.nanoTime() - start,
+                    busyNanos);
+            pages.add(opened); // when the archive is closing, the page is closed and this throws
+            if (cut.hits().isEmpty() || !query.includeData()) {
+                opened.end(); // nothing more to read: the connection goes back at once
             }
             return opened;
         } catch (SQLException | RuntimeException e) {
@@ -137,14 +111,6 @@ final class PostgresReader implements AutoCloseable {
         return timestamps;
     }
 
-    private synchronized boolean register(PostgresPage page) {
-        return !closed && openPages.add(page);
-    }
-
-    synchronized void unregister(PostgresPage page) {
-        openPages.remove(page);
-    }
-
     /** Ends a page's read-only transaction and gives its connection back. */
     static void end(Connection connection) {
         try {
@@ -162,11 +128,6 @@ final class PostgresReader implements AutoCloseable {
     /** Closes every open page (their connections go back before the pool closes); no page opens after. */
     @Override
     public void close() {
-        List<PostgresPage> pages;
-        synchronized (this) {
-            closed = true;
-            pages = new ArrayList<>(openPages);
-        }
-        pages.forEach(PostgresPage::close);
+        pages.closeAll();
     }
 }

@@ -11,7 +11,6 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.time.Duration;
 import java.util.function.LongSupplier;
 
 /**
@@ -71,7 +70,7 @@ final class PostgresRetention {
                 long deleted = apply(connection);
                 metrics.retentionRuns().increment();
                 if (deleted > 0) {
-                    metrics.retentionDeleted(label()).increment(deleted);
+                    metrics.retentionDeleted(policy).increment(deleted);
                     log.info("retention {} removed {} messages in {} ms", policy.spec(), deleted,
                             (System.nanoTime() - started) / 1_000_000);
                 }
@@ -85,7 +84,7 @@ final class PostgresRetention {
     private long apply(Connection connection) throws SQLException {
         long now = wallClockNanos.getAsLong();
         if (policy instanceof RetentionPolicy.Time time) {
-            long cutoff = cutoff(now, time.maxAge());
+            long cutoff = time.cutoff(now);
             return partitions.dropBefore(connection, cutoff, now) + deleteBefore(connection, cutoff, null);
         }
         if (policy instanceof RetentionPolicy.Capacity capacity) {
@@ -153,20 +152,5 @@ final class PostgresRetention {
             size.next();
             return size.getLong(1);
         }
-    }
-
-    private static long cutoff(long now, Duration maxAge) {
-        try {
-            return Math.subtractExact(now, maxAge.toNanos());
-        } catch (ArithmeticException beyondRange) {
-            return Long.MIN_VALUE;
-        }
-    }
-
-    private String label() {
-        if (policy instanceof RetentionPolicy.Time) {
-            return "time";
-        }
-        return policy instanceof RetentionPolicy.Capacity ? "capacity" : "size";
     }
 }

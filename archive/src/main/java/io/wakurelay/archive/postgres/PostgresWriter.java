@@ -1,37 +1,25 @@
 package io.wakurelay.archive.postgres;
 
-import io.wakurelay.archive.ArchiveClosedException;
-import io.wakurelay.archive.ArchiveConfig;
+import io.micrometer.core.instrument.Counter;
 import io.wakurelay.archive.CommittedBatch;
+import io.wakurelay.archive.PostgresConfig;
 import io.wakurelay.archive.common.ArchiveMeters;
-import io.wakurelay.archive.common.RetryBackoff;
+import io.wakurelay.archive.common.SingleWriter;
 import io.wakurelay.archive.common.WriteSession;
 import io.wakurelay.protocol.Envelope;
 import io.wakurelay.protocol.MessageHash;
-import io.micrometer.core.instrument.Counter;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-import reactor.core.publisher.Flux;
-import reactor.core.publisher.FluxSink;
-import reactor.core.scheduler.Scheduler;
-import reactor.core.scheduler.Schedulers;
 
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicReference;
 
 /**
- * The PostgreSQL archive's single writer: one thread that commits each batch of the write stream as one transaction
+ * The PostgreSQL archive's single writer: its thread commits each batch of the write stream as one transaction
  * ({@link BatchInsert}), under the same {@link WriteSession} as the RocksDB archive, so that the same promises hold:
  * credits, group commit, an acknowledgement only after the commit returned, and a batch the database refused (down,
  * restarting, unreachable, a statement timeout) held and retried with backoff while upstream is paused. A retry inserts
@@ -44,25 +32,14 @@ import java.util.concurrent.atomic.AtomicReference;
  * <p>Messages without a timestamp are not stored: nwaku's schema keys and partitions a message by its own timestamp
  * (an nwaku node refuses them as too old), and two nodes would give one such message two different receive times.
  */
-final class PostgresWriter implements WriteSession.Writer, AutoCloseable {
-    private static final Logger log = LoggerFactory.getLogger(PostgresWriter.class);
-    private static final int LOG_EVERY_FAILURES = 10;
+final class PostgresWriter extends SingleWriter {
+    /** Beyond a statement that runs its timeout, the socket's margin: how long a commit in progress may still take. */
+    private static final Duration CLOSE_MARGIN = Duration.ofSeconds(10);
 
-    private final ArchiveConfig config;
+    private final PostgresConfig config;
     private final ConnectionPool pool;
     private final Partitions partitions;
     private final BatchInsert insert;
-    private final ArchiveMeters metrics;
-    private final AtomicInteger pending;
-    private final AtomicInteger unacknowledged;
-    private final Scheduler scheduler;
-    private final AtomicReference<WriteSession> active = new AtomicReference<>();
-    private final AtomicBoolean closing = new AtomicBoolean();
-    private volatile Thread writerThread;
-
-    // written by the writer thread, read by health checks
-    private volatile int consecutiveFailures;
-    private volatile String lastWriteError;
     private volatile long sequence;
     /** After a failure the cached partition list may be stale (another node dropped or made one). Writer thread only. */
     private boolean refreshPartitions;
@@ -73,44 +50,16 @@ final class PostgresWriter implements WriteSession.Writer, AutoCloseable {
     private final Set<MessageHash> insertedBefore = new HashSet<>();
     private final Set<MessageHash> refusedBefore = new HashSet<>();
 
-    PostgresWriter(ArchiveConfig config, ConnectionPool pool, Partitions partitions, ArchiveMeters metrics,
-                   Counter refusedMessages, AtomicInteger pending, AtomicInteger unacknowledged, boolean lz4) {
+    PostgresWriter(PostgresConfig config, ConnectionPool pool, Partitions partitions, ArchiveMeters meters,
+                   Counter refusedMessages, boolean lz4) {
+        // every commit is durable when it returns: no flush to wait for
+        super(config.core(), meters, Duration.ZERO, " to PostgreSQL at " + config.describe());
         this.config = config;
         this.refusedMessages = refusedMessages;
         this.lz4 = lz4;
         this.pool = pool;
         this.partitions = partitions;
-        this.insert = new BatchInsert(config.maxBatchMessages());
-        this.metrics = metrics;
-        this.pending = pending;
-        this.unacknowledged = unacknowledged;
-        this.scheduler = Schedulers.newSingle(task -> {
-            Thread thread = new Thread(task, "waku-archive-writer");
-            thread.setDaemon(true);
-            writerThread = thread;
-            return thread;
-        });
-    }
-
-    Flux<CommittedBatch> write(Flux<Envelope> envelopes) {
-        return Flux.create(sink -> {
-            if (closing.get()) {
-                sink.error(new ArchiveClosedException("the archive is closed"));
-                return;
-            }
-            WriteSession session = new WriteSession(this, sink, config.maxBatchMessages(), config.maxPendingMessages(),
-                    config.maxBatchDelay(), 8 * config.maxPendingMessages(), config.flushInterval());
-            if (!active.compareAndSet(null, session)) {
-                sink.error(new IllegalStateException("the archive already has a write stream; it takes one at a time"));
-                return;
-            }
-            sink.onRequest(n -> session.scheduleDrain());
-            sink.onCancel(session::cancel);
-            if (closing.get()) {
-                session.abort(new ArchiveClosedException("the archive is closed"));
-            }
-            envelopes.doOnDiscard(Envelope.class, WriteSession::release).subscribe(session);
-        }, FluxSink.OverflowStrategy.ERROR);
+        this.insert = new BatchInsert(config.core().maxBatchMessages());
     }
 
     /** @return the acknowledgement, or null when the database refused the batch (counted and logged; the session retries it) */
@@ -149,28 +98,23 @@ final class PostgresWriter implements WriteSession.Writer, AutoCloseable {
                 inserted = insertOrSplit(rows, refused);
             } catch (SQLException | RuntimeException e) {
                 refreshPartitions = true;
-                metrics.writeErrors().increment();
-                failed(e, batch.size());
+                failed(batch.size(), describe(e), describe(e));
                 return null;
             }
             inserted.addAll(insertedBefore); // a split cut short stored them: this batch's, not duplicates
             for (Envelope envelope : batch) {
                 if (inserted.remove(envelope.hash())) {
                     stored.add(envelope.hash());
-                    metrics.shards().stored(envelope.pubsubTopic());
+                    meters().shards().stored(envelope.pubsubTopic());
                 }
             }
             duplicates += rows.size() - stored.size() - (refused[0] - refusedBeforeNow);
             sequence++;
-            metrics.writes().increment();
-            metrics.batchMessages().record(stored.size());
-            metrics.writeLatency().record(System.nanoTime() - start, TimeUnit.NANOSECONDS);
+            meters().committed(stored.size(), start);
         }
-        metrics.inserts().increment(stored.size());
-        metrics.duplicates().increment(duplicates);
-        metrics.ephemeralSkipped().increment(ephemeral);
-        metrics.withoutTimestamp().increment(withoutTimestamp);
-        metrics.futureTimestamp().increment(beyondPartitions);
+        meters().taken(stored.size(), duplicates, ephemeral);
+        meters().tooOld().increment(withoutTimestamp);
+        meters().futureTimestamp().increment(beyondPartitions);
         recovered();
         insertedBefore.clear();
         refusedBefore.clear();
@@ -257,41 +201,8 @@ final class PostgresWriter implements WriteSession.Writer, AutoCloseable {
         }
     }
 
-    private void failed(Exception e, int envelopes) {
-        // the error first: /health reads writing() and then this text, and must not find a failure without its reason
-        lastWriteError = e instanceof SQLException sql ? SqlErrors.describe(sql) : String.valueOf(e.getMessage());
-        int failures = ++consecutiveFailures;
-        if (failures == 1 || failures % LOG_EVERY_FAILURES == 0) {
-            log.error("archive write of {} envelopes to PostgreSQL at {} failed ({} attempt(s) so far): {}. The batch is held "
-                            + "and retried every {} ms at most; upstream is paused until a write succeeds.",
-                    envelopes, pool.config().describe(), failures, lastWriteError, RetryBackoff.MAX.toMillis());
-        }
-    }
-
-    private void recovered() {
-        int failures = consecutiveFailures;
-        if (failures > 0) {
-            consecutiveFailures = 0;
-            log.info("archive writes to PostgreSQL recovered after {} failed attempt(s)", failures);
-        }
-    }
-
-    boolean writing() {
-        return consecutiveFailures == 0;
-    }
-
-    String lastWriteError() {
-        return lastWriteError;
-    }
-
-    @Override
-    public Scheduler scheduler() {
-        return scheduler;
-    }
-
-    @Override
-    public long nanoTime() {
-        return System.nanoTime();
+    private static String describe(Exception e) {
+        return e instanceof SQLException sql ? SqlErrors.describe(sql) : String.valueOf(e.getMessage());
     }
 
     @Override
@@ -310,55 +221,9 @@ final class PostgresWriter implements WriteSession.Writer, AutoCloseable {
         // every commit is durable when it returns
     }
 
+    /** A commit in progress ends within the statement timeout (plus the socket margin) at most. */
     @Override
-    public void pendingChanged(int delta) {
-        pending.addAndGet(delta);
-    }
-
-    @Override
-    public void unacknowledgedChanged(int delta) {
-        unacknowledged.addAndGet(delta);
-    }
-
-    @Override
-    public void sessionEnded(WriteSession session) {
-        active.compareAndSet(session, null);
-    }
-
-    /** @throws IllegalStateException on the writer thread, where waiting for the writer would wait forever */
-    void checkNotOnWriterThread(String operation) {
-        if (Thread.currentThread() == writerThread) {
-            throw new IllegalStateException(operation + " must not be called on the archive's writer thread "
-                    + "(from a CommittedBatch subscriber): it would wait for itself");
-        }
-    }
-
-    /** Ends the write stream (its queued envelopes are released), lets the batch being committed finish, stops the thread. */
-    @Override
-    public void close() {
-        checkNotOnWriterThread("close()");
-        if (!closing.compareAndSet(false, true)) {
-            return;
-        }
-        WriteSession session = active.get();
-        if (session != null) {
-            session.abort(new ArchiveClosedException("the archive was closed before these envelopes were written"));
-        }
-        CountDownLatch idle = new CountDownLatch(1);
-        try {
-            scheduler.schedule(idle::countDown);
-            // a commit in progress ends within the statement timeout (plus the socket margin) at most
-            if (!idle.await(pool.config().statementTimeout().toSeconds() + 10, TimeUnit.SECONDS)) {
-                log.warn("closing the archive: the writer did not finish its batch in time");
-            }
-        } catch (RejectedExecutionException alreadyStopped) {
-            // nothing runs
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
-        scheduler.dispose();
-        if (session != null) {
-            session.releaseQueued();
-        }
+    protected Duration closeWait() {
+        return config.statementTimeout().plus(CLOSE_MARGIN);
     }
 }

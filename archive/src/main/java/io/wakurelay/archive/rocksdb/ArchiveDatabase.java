@@ -1,7 +1,7 @@
 package io.wakurelay.archive.rocksdb;
 
 import io.wakurelay.archive.ArchiveClosedException;
-import io.wakurelay.archive.ArchiveConfig;
+import io.wakurelay.archive.RocksConfig;
 import io.wakurelay.archive.ArchiveStorageException;
 import io.wakurelay.archive.Durability;
 import org.rocksdb.AbstractNativeReference;
@@ -41,7 +41,7 @@ import java.util.concurrent.locks.ReentrantReadWriteLock;
 
 /**
  * The RocksDB instance, its column families and every native object they need, opened with memory bounded by
- * {@link ArchiveConfig} and closed in dependency order. Readers enter through {@link #guarded}, so that
+ * {@link RocksConfig} and closed in dependency order. Readers enter through {@link #guarded}, so that
  * {@link #close()} never frees native memory under a running query or gauge.
  */
 final class ArchiveDatabase implements AutoCloseable {
@@ -76,7 +76,7 @@ final class ArchiveDatabase implements AutoCloseable {
         RocksDB.loadLibrary();
     }
 
-    private final ArchiveConfig config;
+    private final RocksConfig config;
     private final List<AbstractNativeReference> options = new ArrayList<>();
     private final Map<Family, ColumnFamilyHandle> handles = new EnumMap<>(Family.class);
     private final LRUCache blockCache;
@@ -88,7 +88,7 @@ final class ArchiveDatabase implements AutoCloseable {
     private volatile boolean closed;
     private final boolean directIo;
 
-    private ArchiveDatabase(ArchiveConfig config) throws RocksDBException, IOException {
+    private ArchiveDatabase(RocksConfig config) throws RocksDBException, IOException {
         this.config = config;
         Files.createDirectories(config.dataDir());
         boolean fresh = !Files.exists(config.dataDir().resolve("CURRENT"));
@@ -103,7 +103,7 @@ final class ArchiveDatabase implements AutoCloseable {
         // when the flush fails (a full disk) the write waits for good, and RocksDB's recovery, which must get past the
         // waiting writer, never runs (DiskFullRecoveryTest, ADR 0016). Writes stall instead on RocksDB's own limit of two
         // memtables per family, a stall that gives up on a background error: memory stays within twice the families'
-        // write buffers (ArchiveConfig.writeBufferBytes).
+        // write buffers (RocksConfig.writeBufferBytes).
         WriteBufferManager writeBuffers = own(new WriteBufferManager(config.writeBufferBytes(), blockCache, false));
         statistics = own(new Statistics());
         DBOptions dbOptions = own(new DBOptions()
@@ -159,11 +159,11 @@ final class ArchiveDatabase implements AutoCloseable {
     }
 
     /** @throws ArchiveStorageException when the directory cannot be opened as an archive */
-    static ArchiveDatabase open(ArchiveConfig config) {
+    static ArchiveDatabase open(RocksConfig config) {
         try {
             return new ArchiveDatabase(config);
         } catch (RocksDBException e) {
-            throw new ArchiveStorageException("cannot open the archive in " + config.dataDir() + ": " + Errors.describe(e), e);
+            throw new ArchiveStorageException("cannot open the archive in " + config.dataDir() + ": " + RocksErrors.describe(e), e);
         } catch (IOException e) {
             throw new ArchiveStorageException("cannot create the archive directory " + config.dataDir() + ": " + e.getMessage(), e);
         }
@@ -258,7 +258,7 @@ final class ArchiveDatabase implements AutoCloseable {
         return handles.get(family);
     }
 
-    ArchiveConfig config() {
+    RocksConfig config() {
         return config;
     }
 

@@ -10,7 +10,7 @@ import java.util.function.UnaryOperator;
  * ages with, and the retention chunk size. Production uses {@link #DEFAULT}.
  */
 record ArchiveHooks(UnaryOperator<BatchCommitter> commitDecorator, LongSupplier wallClockNanos, int retentionChunk) {
-    static final ArchiveHooks DEFAULT = new ArchiveHooks(UnaryOperator.identity(), ArchiveHooks::systemWallClockNanos, Retention.CHUNK);
+    static final ArchiveHooks DEFAULT = new ArchiveHooks(UnaryOperator.identity(), ArchiveHooks::systemWallClockNanos, RocksRetention.CHUNK);
 
     ArchiveHooks {
         if (retentionChunk < 1) {

@@ -4,7 +4,7 @@ import org.rocksdb.ColumnFamilyHandle;
 
 /**
  * The column families of stored messages and their indexes, as the writer ({@link BatchAssembler}), the reader
- * ({@link StoreReader}) and {@link Retention} all use them (ADR 0010, 0013).
+ * ({@link RocksReader}) and {@link RocksRetention} all use them (ADR 0010, 0013).
  */
 record MessageFamilies(ColumnFamilyHandle messages, ColumnFamilyHandle messageInfo, ColumnFamilyHandle byTime,
                        ColumnFamilyHandle byPubsub, ColumnFamilyHandle byContent) {

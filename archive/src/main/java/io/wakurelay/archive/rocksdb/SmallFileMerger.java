@@ -52,7 +52,7 @@ final class SmallFileMerger implements AutoCloseable {
 
     private final ArchiveDatabase database;
     private final SmallFileRuns runs;
-    private final ArchiveMetrics metrics;
+    private final RocksMetrics metrics;
     private final Scheduler thread = Schedulers.newSingle(task -> {
         Thread merger = new Thread(task, "waku-archive-merger");
         merger.setDaemon(true);
@@ -60,13 +60,13 @@ final class SmallFileMerger implements AutoCloseable {
     });
     private volatile boolean closed;
 
-    SmallFileMerger(ArchiveDatabase database, SmallFileRuns runs, ArchiveMetrics metrics) {
+    SmallFileMerger(ArchiveDatabase database, SmallFileRuns runs, RocksMetrics metrics) {
         this.database = database;
         this.runs = runs;
         this.metrics = metrics;
     }
 
-    static SmallFileMerger withDefaults(ArchiveDatabase database, ArchiveMetrics metrics) {
+    static SmallFileMerger withDefaults(ArchiveDatabase database, RocksMetrics metrics) {
         return new SmallFileMerger(database, new SmallFileRuns(SMALL_FILE_BYTES, MIN_FILES, MAX_OUTPUT_BYTES), metrics);
     }
 
@@ -135,7 +135,7 @@ final class SmallFileMerger implements AutoCloseable {
         } catch (RocksDBException e) {
             // a file another compaction took meanwhile, or a background error (full disk): the next check tries again
             metrics.smallFileMergeFailures.increment();
-            log.debug("merging {} files of {} at level {} failed: {}", names.size(), family.cfName, level, Errors.describe(e));
+            log.debug("merging {} files of {} at level {} failed: {}", names.size(), family.cfName, level, RocksErrors.describe(e));
             return false;
         }
     }
@@ -152,7 +152,7 @@ final class SmallFileMerger implements AutoCloseable {
         try {
             return database.guarded(read);
         } catch (RocksDBException e) {
-            throw new ArchiveStorageException("cannot read the archive's file list: " + Errors.describe(e), e);
+            throw new ArchiveStorageException("cannot read the archive's file list: " + RocksErrors.describe(e), e);
         }
     }
 

@@ -1,6 +1,6 @@
 package io.wakurelay.archive.common;
 
-import io.wakurelay.archive.ArchiveConfig;
+import io.wakurelay.archive.CoreConfig;
 import io.wakurelay.archive.CommittedBatch;
 import io.wakurelay.archive.TestEnvelopes;
 import io.wakurelay.protocol.Envelope;
@@ -33,7 +33,7 @@ class WriteSessionTest {
     private final TestPublisher<Envelope> upstream = TestPublisher.create();
     private final List<Long> requested = new ArrayList<>();
 
-    /** The acknowledgements of a session over {@link #upstream}, wired as {@link ArchiveWriter#write} wires one. */
+    /** The acknowledgements of a session over {@link #upstream}, wired as {@link SingleWriter#write} wires one. */
     private Flux<CommittedBatch> session(int maxBatch, int maxPending, Duration maxBatchDelay) {
         return session(maxBatch, maxPending, maxBatchDelay, 8 * maxPending);
     }
@@ -126,7 +126,7 @@ class WriteSessionTest {
     void byDefaultALoneEnvelopeIsCommittedAtOnceAndWhatQueuedMeanwhileGoesTogether() {
         // ADR 0082: no batch window; a batch is what queued while the writer could not commit (here: no demand)
         List<Envelope> envelopes = TestEnvelopes.sequence(0, 4, 32);
-        verify(session(2, 8, ArchiveConfig.DEFAULTS.maxBatchDelay()), 1)
+        verify(session(2, 8, CoreConfig.DEFAULTS.maxBatchDelay()), 1)
                 .then(() -> upstream.next(envelopes.get(0)))
                 .then(() -> assertThat(writer.attemptsAtMillis).containsExactly(0L))
                 .assertNext(ack -> assertThat(ack.stored()).containsExactly(envelopes.get(0).hash()))

@@ -1,8 +1,7 @@
 package io.wakurelay.archive.contract;
 
 import io.wakurelay.archive.ArchiveClosedException;
-import io.wakurelay.archive.ArchiveConfig;
-import io.wakurelay.archive.ArchiveConfigBuilder;
+import io.wakurelay.archive.CoreConfigBuilder;
 import io.wakurelay.archive.ArchiveFixture;
 import io.wakurelay.archive.CommittedBatch;
 import io.wakurelay.archive.EnvelopeSource;
@@ -14,6 +13,7 @@ import io.wakurelay.archive.TestEnvelopes;
 import io.wakurelay.protocol.Envelope;
 import io.wakurelay.protocol.MessageHash;
 import io.wakurelay.testkit.Eventually;
+import io.wakurelay.testkit.TestMessages;
 import org.junit.jupiter.api.Test;
 import reactor.core.publisher.BaseSubscriber;
 import reactor.core.publisher.Flux;
@@ -42,7 +42,7 @@ public abstract class WriteContract {
     protected static final int MAX_PENDING = 64;
 
     /** A new empty archive of the backend under test, retention none, with {@code tune} applied to its config. */
-    protected abstract MessageArchive open(java.util.function.UnaryOperator<ArchiveConfigBuilder> tune);
+    protected abstract MessageArchive open(java.util.function.UnaryOperator<CoreConfigBuilder> tune);
 
     protected MessageArchive open() {
         return open(b -> b.maxBatchMessages(MAX_BATCH).maxBatchDelay(Duration.ofMillis(1)).maxPendingMessages(MAX_PENDING));
@@ -68,6 +68,23 @@ public abstract class WriteContract {
             assertThat(missing).isEmpty();
             assertThat(acknowledged).hasSize(300).doesNotHaveDuplicates();
             assertThat(count(archive)).isEqualTo(300);
+        }
+    }
+
+    @Test
+    void aMessageFarFromTheClockIsLeftOutBeforeItTakesACreditAndTheOthersAreStored() {
+        long now = TestMessages.nowNanos();
+        try (MessageArchive archive = open(b -> b.maxBatchMessages(MAX_BATCH).maxBatchDelay(Duration.ofMillis(1))
+                .maxPendingMessages(MAX_PENDING).timestampWindow(Duration.ofSeconds(20)))) {
+            Envelope fresh = TestEnvelopes.envelope(2, 32, now);
+            MessageHash freshHash = fresh.hash();
+            List<Envelope> envelopes = List.of(TestEnvelopes.envelope(1, 32, now - 3_600_000_000_000L), fresh,
+                    TestEnvelopes.envelope(3, 32, now + 3_600_000_000_000L));
+            List<CommittedBatch> batches = ArchiveFixture.writeAll(archive, envelopes);
+            assertThat(ArchiveFixture.stored(batches)).containsExactly(freshHash);
+            assertThat(batches.stream().mapToInt(CommittedBatch::envelopes).sum()).as("the far two never reached a batch")
+                    .isEqualTo(1);
+            assertThat(count(archive)).isEqualTo(1);
         }
     }
 

@@ -2,7 +2,7 @@ package io.wakurelay.archive.rocksdb;
 
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
-import io.wakurelay.archive.ArchiveConfig;
+import io.wakurelay.archive.RocksConfig;
 import io.wakurelay.archive.ArchiveFixture;
 import io.wakurelay.archive.RetentionPolicy;
 import io.wakurelay.archive.StoreQuery;
@@ -57,7 +57,7 @@ class ArchiveMetricsTest {
         List<Documented> documented = documentedArchiveMetrics();
         assertThat(documented).hasSizeGreaterThanOrEqualTo(18);
         PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-        ArchiveConfig config = RocksFixture.config(dir).toBuilder().retention(new RetentionPolicy.Capacity(5)).build();
+        RocksConfig config = RocksFixture.config(dir).withCore(c -> c.retention(new RetentionPolicy.Capacity(5)));
         try (RocksArchive archive = RocksArchive.open(config, registry)) {
             List<Envelope> envelopes = new ArrayList<>(TestEnvelopes.sequence(0, 10, 100));
             envelopes.add(TestEnvelopes.envelope(3, 100, TestEnvelopes.BASE_TIME + 3));

@@ -1,7 +1,7 @@
 package io.wakurelay.archive.rocksdb;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import io.wakurelay.archive.ArchiveConfig;
+import io.wakurelay.archive.RocksConfig;
 import io.wakurelay.archive.Durability;
 import io.wakurelay.archive.EnvelopeSource;
 import io.wakurelay.protocol.MessageHash;
@@ -22,8 +22,8 @@ public final class ArchiveWriterProcess {
     public static void main(String[] args) {
         Path dir = Path.of(args[0]);
         PrintStream out = new PrintStream(new java.io.FileOutputStream(java.io.FileDescriptor.out), false);
-        ArchiveConfig config = RocksFixture.config(dir).toBuilder().maxBatchMessages(32).maxBatchDelay(Duration.ofMillis(1)).maxPendingMessages(128)
-                .durability(Durability.parse(args[1])).build();
+        RocksConfig config = RocksFixture.config(dir).toBuilder().durability(Durability.parse(args[1])).build()
+                .withCore(c -> c.maxBatchMessages(32).maxBatchDelay(Duration.ofMillis(1)).maxPendingMessages(128));
         RocksArchive archive = RocksArchive.open(config, new SimpleMeterRegistry());
         archive.write(new EnvelopeSource(2_000).flux())
                 .doOnNext(batch -> {

@@ -1,6 +1,6 @@
 package io.wakurelay.archive.rocksdb;
 
-import io.wakurelay.archive.ArchiveConfig;
+import io.wakurelay.archive.RocksConfig;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -13,10 +13,10 @@ class DirectIoChoiceTest {
     @Test
     void theArchiveWritesWithDirectIoWhereTheDiskTakesItAndNotWhenTurnedOff(@TempDir Path dir) {
         boolean diskTakesIt = DirectIoProbe.supported(dir);
-        try (ArchiveDatabase on = ArchiveDatabase.open(ArchiveConfig.defaults(dir.resolve("on")))) {
+        try (ArchiveDatabase on = ArchiveDatabase.open(RocksConfig.defaults(dir.resolve("on")))) {
             assertThat(on.directIo()).isEqualTo(diskTakesIt);
         }
-        try (ArchiveDatabase off = ArchiveDatabase.open(ArchiveConfig.defaults(dir.resolve("off")).toBuilder().directIo(false).build())) {
+        try (ArchiveDatabase off = ArchiveDatabase.open(RocksConfig.defaults(dir.resolve("off")).toBuilder().directIo(false).build())) {
             assertThat(off.directIo()).isFalse();
         }
     }

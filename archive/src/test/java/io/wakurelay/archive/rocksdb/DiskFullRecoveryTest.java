@@ -2,7 +2,7 @@ package io.wakurelay.archive.rocksdb;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import io.wakurelay.archive.ArchiveConfig;
+import io.wakurelay.archive.RocksConfig;
 import io.wakurelay.archive.ArchiveFixture;
 import io.wakurelay.archive.CommittedBatch;
 import io.wakurelay.archive.Durability;
@@ -49,8 +49,8 @@ class DiskFullRecoveryTest {
     @EnumSource(value = Durability.class, names = {"WAL", "FLUSH"})
     void writesPauseWhileTheDiskIsFullAndEverythingIsStoredOnceSpaceReturns(Durability durability) throws Exception {
         MeterRegistry registry = new SimpleMeterRegistry();
-        ArchiveConfig config = RocksFixture.config(disk.root().resolve("archive")).toBuilder().durability(durability)
-                .maxBatchMessages(BATCH).maxPendingMessages(MESSAGES).maxBatchDelay(Duration.ofMillis(50)).build();
+        RocksConfig config = RocksFixture.config(disk.root().resolve("archive")).toBuilder().durability(durability).build()
+                .withCore(c -> c.maxBatchMessages(BATCH).maxPendingMessages(MESSAGES).maxBatchDelay(Duration.ofMillis(50)));
         List<Envelope> envelopes = TestEnvelopes.sequence(0, MESSAGES, 20_000);
         List<MessageHash> expected = envelopes.stream().map(Envelope::hash).toList();
         try (RocksArchive archive = RocksArchive.open(config, registry)) {

@@ -2,7 +2,7 @@ package io.wakurelay.archive.rocksdb;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import io.wakurelay.archive.ArchiveConfig;
+import io.wakurelay.archive.RocksConfig;
 import io.wakurelay.archive.ArchiveFixture;
 import io.wakurelay.archive.CommittedBatch;
 import io.wakurelay.archive.Durability;
@@ -37,7 +37,7 @@ class FlushDurabilityTest {
     @TempDir
     Path dir;
 
-    private ArchiveConfig config(Duration flushInterval) {
+    private RocksConfig config(Duration flushInterval) {
         return RocksFixture.config(dir).toBuilder().durability(Durability.FLUSH).flushInterval(flushInterval).build();
     }
 
@@ -106,7 +106,7 @@ class FlushDurabilityTest {
     @Test
     void retentionsDeletesReachTheStoresSnapshotWithAFlushOfTheirOwnOnAnIdleArchive() {
         List<Envelope> envelopes = TestEnvelopes.sequence(0, 10, 1_000);
-        ArchiveConfig config = config(Duration.ofMillis(50)).toBuilder().retention(new RetentionPolicy.Capacity(4)).build();
+        RocksConfig config = config(Duration.ofMillis(50)).withCore(c -> c.retention(new RetentionPolicy.Capacity(4)));
         try (RocksArchive archive = RocksArchive.open(config, new SimpleMeterRegistry())) {
             ArchiveFixture.writeAll(archive, envelopes);
             assertThat(archive.query(EVERYTHING).messages()).hasSize(10);

@@ -24,7 +24,7 @@ class NativeResourcesTest {
     @Test
     void closeReleasesEveryRocksDbObjectAndEveryMeter() {
         SimpleMeterRegistry registry = new SimpleMeterRegistry();
-        RocksArchive archive = RocksArchive.open(RocksFixture.config(dir).toBuilder().retention(new RetentionPolicy.Capacity(5)).build(), registry);
+        RocksArchive archive = RocksArchive.open(RocksFixture.config(dir).withCore(c -> c.retention(new RetentionPolicy.Capacity(5))), registry);
         ArchiveFixture.writeAll(archive, TestEnvelopes.sequence(0, 50, 100));
         archive.query(StoreQuery.builder().includeData(true).build());
         archive.query(StoreQuery.builder().pubsubTopic(TestEnvelopes.PUBSUB).contentTopics(TestEnvelopes.CONTENT).build());

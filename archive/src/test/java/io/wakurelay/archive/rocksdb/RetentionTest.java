@@ -2,7 +2,7 @@ package io.wakurelay.archive.rocksdb;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import io.wakurelay.archive.ArchiveConfig;
+import io.wakurelay.archive.RocksConfig;
 import io.wakurelay.archive.ArchiveFixture;
 import io.wakurelay.archive.InvalidQueryException;
 import io.wakurelay.archive.RetentionPolicy;
@@ -35,7 +35,7 @@ class RetentionTest {
     private final MeterRegistry registry = new SimpleMeterRegistry();
 
     private RocksArchive open(RetentionPolicy policy, long nowNanos) {
-        return RocksArchive.open(RocksFixture.config(dir).toBuilder().retention(policy).build(), registry,
+        return RocksArchive.open(RocksFixture.config(dir).withCore(c -> c.retention(policy)), registry,
                 ArchiveHooks.DEFAULT.withWallClock(() -> nowNanos).withRetentionChunk(CHUNK));
     }
 
@@ -143,8 +143,8 @@ class RetentionTest {
 
     @Test
     void retentionRunsPeriodicallyByItself() {
-        ArchiveConfig config = RocksFixture.config(dir).toBuilder().retention(new RetentionPolicy.Capacity(10))
-                .retentionInterval(Duration.ofMillis(50)).build();
+        RocksConfig config = RocksFixture.config(dir).withCore(c -> c.retention(new RetentionPolicy.Capacity(10))
+                .retentionInterval(Duration.ofMillis(50)));
         try (RocksArchive archive = RocksArchive.open(config, registry)) {
             ArchiveFixture.writeAll(archive, messages(100, 10));
             Eventually.until("a periodic pass trimmed the archive", () -> archive.messageCount() == 10);

@@ -14,7 +14,7 @@ class RocksRetentionContractTest extends RetentionContract {
 
     @Override
     protected MessageArchive open(RetentionPolicy policy) {
-        return RocksArchive.open(RocksFixture.config(dir).toBuilder().retention(policy).build(), new SimpleMeterRegistry());
+        return RocksArchive.open(RocksFixture.config(dir).withCore(c -> c.retention(policy)), new SimpleMeterRegistry());
     }
 
     @Override

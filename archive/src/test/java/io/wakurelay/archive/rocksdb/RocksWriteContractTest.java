@@ -1,8 +1,7 @@
 package io.wakurelay.archive.rocksdb;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import io.wakurelay.archive.ArchiveConfig;
-import io.wakurelay.archive.ArchiveConfigBuilder;
+import io.wakurelay.archive.CoreConfigBuilder;
 import io.wakurelay.archive.MessageArchive;
 import io.wakurelay.archive.contract.WriteContract;
 import org.junit.jupiter.api.io.TempDir;
@@ -16,8 +15,8 @@ class RocksWriteContractTest extends WriteContract {
     private int opened;
 
     @Override
-    protected MessageArchive open(UnaryOperator<ArchiveConfigBuilder> tune) {
-        return RocksArchive.open(tune.apply(RocksFixture.config(dir.resolve("a" + opened++)).toBuilder()).build(), new SimpleMeterRegistry());
+    protected MessageArchive open(UnaryOperator<CoreConfigBuilder> tune) {
+        return RocksArchive.open(RocksFixture.config(dir.resolve("a" + opened++)).withCore(tune), new SimpleMeterRegistry());
     }
 
     @Override

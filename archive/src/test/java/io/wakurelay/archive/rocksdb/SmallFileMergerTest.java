@@ -2,7 +2,7 @@ package io.wakurelay.archive.rocksdb;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import io.wakurelay.archive.ArchiveConfig;
+import io.wakurelay.archive.RocksConfig;
 import io.wakurelay.archive.ArchiveFixture;
 import io.wakurelay.archive.Durability;
 import io.wakurelay.archive.StoreQuery;
@@ -34,7 +34,7 @@ class SmallFileMergerTest {
     @ParameterizedTest
     @EnumSource(value = Durability.class, names = {"WAL", "FLUSH"})
     void manySmallFlushesEndInAFewFilesPerFamilyWithEveryMessageStillFound(Durability durability) {
-        ArchiveConfig config = RocksFixture.config(dir).toBuilder().durability(durability).flushInterval(Duration.ZERO).build();
+        RocksConfig config = RocksFixture.config(dir).toBuilder().durability(durability).flushInterval(Duration.ZERO).build();
         List<Envelope> envelopes = TestEnvelopes.sequence(0, FLUSHES, 2_000);
         List<MessageHash> hashes = envelopes.stream().map(Envelope::hash).toList();
         MeterRegistry registry = new SimpleMeterRegistry();

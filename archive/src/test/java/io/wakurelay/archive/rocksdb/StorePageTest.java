@@ -129,7 +129,7 @@ class StorePageTest {
 
     @Test
     void aPageReadsWhatItsSnapshotHeldWhenItOpenedEvenIfRetentionDeletesItMeanwhile() {
-        RocksArchive archive = RocksArchive.open(RocksFixture.config(dir).toBuilder().retention(new RetentionPolicy.Capacity(1)).build(), new SimpleMeterRegistry());
+        RocksArchive archive = RocksArchive.open(RocksFixture.config(dir).withCore(c -> c.retention(new RetentionPolicy.Capacity(1))), new SimpleMeterRegistry());
         try (archive) {
             ArchiveFixture.writeAll(archive, messages());
             try (StorePage page = archive.openPage(StoreQuery.builder().pageSize(100).includeData(true).build(), 1 << 20)) {

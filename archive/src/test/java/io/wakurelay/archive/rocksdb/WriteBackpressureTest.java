@@ -1,7 +1,7 @@
 package io.wakurelay.archive.rocksdb;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import io.wakurelay.archive.ArchiveConfig;
+import io.wakurelay.archive.RocksConfig;
 import io.wakurelay.archive.ArchiveFixture;
 import io.wakurelay.archive.CommittedBatch;
 import io.wakurelay.archive.EnvelopeSource;
@@ -27,8 +27,8 @@ class WriteBackpressureTest {
     @TempDir
     Path dir;
 
-    private ArchiveConfig config() {
-        return RocksFixture.config(dir).toBuilder().maxBatchMessages(MAX_BATCH).maxBatchDelay(Duration.ofMillis(1)).maxPendingMessages(MAX_PENDING).build();
+    private RocksConfig config() {
+        return RocksFixture.config(dir).withCore(c -> c.maxBatchMessages(MAX_BATCH).maxBatchDelay(Duration.ofMillis(1)).maxPendingMessages(MAX_PENDING));
     }
 
     @Test

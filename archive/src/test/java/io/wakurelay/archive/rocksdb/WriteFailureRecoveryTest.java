@@ -3,7 +3,7 @@ package io.wakurelay.archive.rocksdb;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.wakurelay.archive.ArchiveClosedException;
-import io.wakurelay.archive.ArchiveConfig;
+import io.wakurelay.archive.RocksConfig;
 import io.wakurelay.archive.ArchiveFixture;
 import io.wakurelay.archive.CommittedBatch;
 import io.wakurelay.archive.EnvelopeSource;
@@ -72,7 +72,7 @@ class WriteFailureRecoveryTest {
     void whileWritesFailUpstreamIsPausedAndTheArchiveReportsUnhealthyUntilTheyRecover() {
         AtomicBoolean diskFull = new AtomicBoolean(true);
         MeterRegistry registry = new SimpleMeterRegistry();
-        ArchiveConfig config = RocksFixture.config(dir).toBuilder().maxBatchMessages(16).maxBatchDelay(Duration.ofMillis(1)).maxPendingMessages(64).build();
+        RocksConfig config = RocksFixture.config(dir).withCore(c -> c.maxBatchMessages(16).maxBatchDelay(Duration.ofMillis(1)).maxPendingMessages(64));
         try (RocksArchive archive = RocksArchive.open(config, registry, ArchiveHooks.DEFAULT.withCommit(real -> batch -> {
             if (diskFull.get()) {
                 throw noSpace();

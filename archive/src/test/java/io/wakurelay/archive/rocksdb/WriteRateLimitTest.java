@@ -1,7 +1,7 @@
 package io.wakurelay.archive.rocksdb;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import io.wakurelay.archive.ArchiveConfig;
+import io.wakurelay.archive.RocksConfig;
 import io.wakurelay.archive.Durability;
 import io.wakurelay.archive.EnvelopeSource;
 import org.junit.jupiter.api.Test;
@@ -26,7 +26,7 @@ class WriteRateLimitTest {
     @Test
     void aFlushWritesNoFasterThanTheLimit() {
         // memtables large enough to hold everything until the flush below, so that it is that flush which writes it
-        ArchiveConfig limited = RocksFixture.config(dir).toBuilder().durability(Durability.WAL)
+        RocksConfig limited = RocksFixture.config(dir).toBuilder().durability(Durability.WAL)
                 .blockCacheBytes(64L << 20).writeBufferBytes(32L << 20).writeRateBytes(1L << 20).build();
         try (RocksArchive archive = RocksArchive.open(limited, new SimpleMeterRegistry())) {
             archive.write(new EnvelopeSource(PAYLOAD).flux().take(MESSAGES, true)).blockLast(Duration.ofSeconds(60));

@@ -17,6 +17,7 @@ import io.wakurelay.discovery.discv5.PendingRequests.Request;
 import io.wakurelay.discovery.discv5.Sessions.Session;
 import io.wakurelay.discovery.enr.Enr;
 import io.wakurelay.discovery.enr.EnrFormatException;
+import io.wakurelay.p2p.limits.TokenBuckets;
 import java.net.InetSocketAddress;
 import java.security.SecureRandom;
 import java.util.ArrayList;

@@ -2,6 +2,7 @@ package io.wakurelay.discovery.discv5;
 
 import io.wakurelay.discovery.discv5.Discv5Metrics.Drop;
 import io.wakurelay.discovery.enr.Enr;
+import io.wakurelay.p2p.limits.TokenBucket;
 import java.net.InetSocketAddress;
 import java.security.SecureRandom;
 import java.util.Arrays;

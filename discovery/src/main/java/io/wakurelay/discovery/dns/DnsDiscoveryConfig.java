@@ -26,7 +26,7 @@ import java.util.stream.Collectors;
 public record DnsDiscoveryConfig(List<EnrTreeUrl> urls, List<InetSocketAddress> nameServers, Duration queryTimeout,
                                  EnrTreeLimits limits, Duration retryInterval, Duration syncInterval) {
     public static final DnsDiscoveryConfig DEFAULTS = new DnsDiscoveryConfig(List.of(),
-            List.of(nameServer("1.1.1.1"), nameServer("1.0.0.1")), Duration.ofSeconds(5), EnrTreeLimits.DEFAULTS,
+            List.of(ipv4(1, 1, 1, 1), ipv4(1, 0, 0, 1)), Duration.ofSeconds(5), EnrTreeLimits.DEFAULTS,
             Duration.ofSeconds(30), Duration.ofMinutes(30));
 
     public DnsDiscoveryConfig {
@@ -43,59 +43,20 @@ public record DnsDiscoveryConfig(List<EnrTreeUrl> urls, List<InetSocketAddress> 
         }
     }
 
+    private static InetSocketAddress ipv4(int a, int b, int c, int d) {
+        try {
+            return new InetSocketAddress(InetAddress.getByAddress(new byte[] {(byte) a, (byte) b, (byte) c, (byte) d}),
+                    53);
+        } catch (UnknownHostException e) {
+            throw new IllegalStateException(e); // four bytes are an IPv4 address
+        }
+    }
+
     public boolean enabled() {
         return !urls.isEmpty();
     }
 
-    /**
-     * A name server as an IP address, with {@code :port} (IPv6 in brackets) when it is not 53; no host names (they
-     * would need a resolver to find the resolver).
-     */
-    public static InetSocketAddress nameServer(String text) {
-        String s = text.strip();
-        String host = s;
-        int port = 53;
-        int colon = s.lastIndexOf(':');
-        if (s.startsWith("[")) {
-            int close = s.indexOf(']');
-            if (close < 0) {
-                throw new IllegalArgumentException("not an IP address: " + text);
-            }
-            host = s.substring(1, close);
-            if (close + 1 < s.length()) {
-                if (s.charAt(close + 1) != ':') {
-                    throw new IllegalArgumentException("not an IP address[:port]: " + text);
-                }
-                port = port(s.substring(close + 2), text);
-            }
-        } else if (colon > 0 && s.indexOf(':') == colon) {
-            host = s.substring(0, colon);
-            port = port(s.substring(colon + 1), text);
-        }
-        // literals only: InetAddress would otherwise look a name up, through the system's resolver
-        if (!host.matches("[0-9]{1,3}(\\.[0-9]{1,3}){3}") && !(host.contains(":") && host.matches("[0-9A-Fa-f:.]+"))) {
-            throw new IllegalArgumentException("a name server is an IP address, not a name: " + text);
-        }
-        try {
-            return new InetSocketAddress(InetAddress.getByName(host), port);
-        } catch (UnknownHostException e) {
-            throw new IllegalArgumentException("not an IP address: " + text, e);
-        }
-    }
-
-    private static int port(String text, String whole) {
-        try {
-            int port = Integer.parseInt(text);
-            if (port >= 1 && port <= 65535) {
-                return port;
-            }
-        } catch (NumberFormatException e) {
-            // named below
-        }
-        throw new IllegalArgumentException("not a port in " + whole);
-    }
-
-    /** The name servers as {@link #nameServer} reads them, comma-separated. */
+    /** The name servers as {@code --dns-discovery-name-server} takes them, comma-separated. */
     public static String format(List<InetSocketAddress> servers) {
         return servers.stream().map(a -> {
             String ip = a.getAddress().getHostAddress();

@@ -1,6 +1,8 @@
 package io.wakurelay.discovery.enr;
 
+import java.util.Collection;
 import java.util.EnumSet;
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -19,6 +21,17 @@ public record WakuCapabilities(int bits) {
         }
     }
 
+    /**
+     * The protocol that serves each capability, as nwaku maps them ({@code capabilityToCodec}); mix has no protocol
+     * here.
+     */
+    private static final Map<String, Capability> CODECS = Map.of(
+            "/vac/waku/relay/2.0.0", Capability.RELAY,
+            "/vac/waku/store-query/3.0.0", Capability.STORE,
+            "/vac/waku/filter-subscribe/2.0.0-beta1", Capability.FILTER,
+            "/vac/waku/lightpush/3.0.0", Capability.LIGHTPUSH,
+            "/vac/waku/reconciliation/1.0.0", Capability.SYNC);
+
     public WakuCapabilities {
         if (bits < 0 || bits > 0xff) {
             throw new IllegalArgumentException("waku2 is one byte, not " + bits);
@@ -31,6 +44,21 @@ public record WakuCapabilities(int bits) {
             bits |= c.bit();
         }
         return new WakuCapabilities(bits);
+    }
+
+    /**
+     * The capabilities of a node that serves {@code protocols} (the ids its host handles): a record then names
+     * exactly the protocols that answer.
+     */
+    public static Set<Capability> served(Collection<String> protocols) {
+        Set<Capability> served = EnumSet.noneOf(Capability.class);
+        for (String protocol : protocols) {
+            Capability c = CODECS.get(protocol);
+            if (c != null) {
+                served.add(c);
+            }
+        }
+        return served;
     }
 
     static WakuCapabilities decode(byte[] value) {

@@ -32,7 +32,8 @@ public final class ConfigSources implements CommandLine.IDefaultValueProvider {
     public static final String NWAKU_ENV_PREFIX = "WAKUNODE2_";
     /** {@code WAKURELAY_} variables that are no options: the PostgreSQL password, and the deploy files' own. */
     static final Set<String> NOT_OPTIONS = Set.of(StoreLocation.PASSWORD_VARIABLE, "WAKURELAY_JAVA_OPTS",
-            "WAKURELAY_IMAGE", "WAKURELAY_BIND", "WAKURELAY_RETENTION", "WAKURELAY_COMMIT");
+            "WAKURELAY_IMAGE", "WAKURELAY_BIND", "WAKURELAY_RETENTION", "WAKURELAY_WEBSOCKET",
+            "WAKURELAY_DB_CONNECTIONS", "WAKURELAY_COMMIT");
 
     private static final java.util.regex.Pattern OPTION = java.util.regex.Pattern.compile("--[a-z0-9]+(-[a-z0-9]+)*");
 

@@ -1,8 +1,10 @@
 package io.wakurelay.node.config;
 
+import io.wakurelay.discovery.DiscoveryConfig;
 import io.wakurelay.discovery.enr.Enr;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.IntUnaryOperator;
 import picocli.CommandLine;
 import picocli.CommandLine.Option;
 
@@ -42,15 +44,15 @@ public final class Discv5Options {
                     + "distant nodes for lookups of fewer hops; 1: one bucket per distance")
     int discv5BitsPerHop;
 
-    /** The settings these options give; {@code shift} applies --ports-shift. */
-    Discv5Settings settings(java.util.function.IntUnaryOperator shift) {
+    /** {@code discovery} with the discv5 these options give; {@code shift} applies --ports-shift. */
+    DiscoveryConfig discovery(DiscoveryConfig discovery, IntUnaryOperator shift) {
         List<Enr> bootstrap = new ArrayList<>();
         for (String s : discv5BootstrapNodes) {
             bootstrap.add(NodeOptions.option("--discv5-bootstrap-node", () -> Enr.parse(s.strip())));
         }
-        return Discv5Settings.DEFAULTS.toBuilder().enabled(discv5Discovery)
+        return discovery.toBuilder().discv5(discovery.discv5().toBuilder().enabled(discv5Discovery)
                 .udpPort(discv5UdpPort == 0 ? 0 : shift.applyAsInt(discv5UdpPort)).bootstrap(bootstrap)
                 .enrAutoUpdate(discv5EnrAutoUpdate).tableIpLimit(discv5TableIpLimit)
-                .bucketIpLimit(discv5BucketIpLimit).bitsPerHop(discv5BitsPerHop).build();
+                .bucketIpLimit(discv5BucketIpLimit).bitsPerHop(discv5BitsPerHop).build()).build();
     }
 }

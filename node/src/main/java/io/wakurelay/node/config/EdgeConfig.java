@@ -2,8 +2,8 @@ package io.wakurelay.node.config;
 
 import io.soabase.recordbuilder.core.RecordBuilder;
 import io.wakurelay.p2p.multiaddr.Multiaddr;
-import io.wakurelay.services.LightpushClientConfig;
 
+import io.wakurelay.services.lightpush.LightpushClientConfig;
 import java.util.Objects;
 
 /**

@@ -1,7 +1,7 @@
 package io.wakurelay.node.config;
 
 import io.wakurelay.p2p.multiaddr.Multiaddr;
-import io.wakurelay.services.FilterClientConfig;
+import io.wakurelay.services.filter.FilterClientConfig;
 import picocli.CommandLine.Option;
 
 /**

@@ -1,8 +1,8 @@
 package io.wakurelay.node.config;
 
-import io.wakurelay.services.FilterConfig;
-import io.wakurelay.services.FilterConfigBuilder;
 import io.wakurelay.services.RateLimit;
+import io.wakurelay.services.filter.FilterConfig;
+import io.wakurelay.services.filter.FilterConfigBuilder;
 import picocli.CommandLine;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;

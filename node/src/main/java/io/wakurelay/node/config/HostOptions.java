@@ -4,6 +4,7 @@ import io.wakurelay.discovery.enr.Enr;
 import io.wakurelay.p2p.HostConfig;
 import io.wakurelay.p2p.HostConfigBuilder;
 import io.wakurelay.p2p.multiaddr.Multiaddr;
+import io.wakurelay.p2p.nat.NatConfig;
 import io.wakurelay.p2p.ws.PemFiles;
 import io.wakurelay.p2p.ws.WebSocketConfig;
 import io.wakurelay.p2p.ws.WebSocketConfigBuilder;
@@ -32,9 +33,9 @@ public final class HostOptions {
 
     @Option(names = "--nat", paramLabel = "METHOD",
             description = "how the public address is found (nwaku's flag): extip:<IP> announces IP (identify, the "
-                    + "ENR) with the TCP and WebSocket ports, mapped by hand; none announces the bound address; any, "
-                    + "upnp and pmp (port mapping by the gateway) are accepted and not done yet (a warning says so; "
-                    + "nwaku's default is any)")
+                    + "ENR) with the TCP and WebSocket ports, forwarded by hand; upnp and pmp ask the gateway to "
+                    + "forward the TCP, WebSocket and discv5 ports and announce its external address, any tries UPnP "
+                    + "then NAT-PMP (nwaku's default); none announces the bound address")
     String nat;
 
     @Option(names = "--ext-multiaddr", paramLabel = "MULTIADDR", split = ",",
@@ -95,11 +96,26 @@ public final class HostOptions {
     }
 
     /**
-     * Sets the addresses, the WebSocket listener and the static peers on {@code host}.
-     *
-     * @param warnings told of a {@code --nat} method accepted and not done
+     * The port mapping {@code --nat=any|upnp|pmp} asks of the gateway, or null ({@code none}, {@code extip:}). The
+     * ports are mapped before they are bound, so they must be fixed; the mappings are described as identify names
+     * this node ({@code wakurelay/<version>}).
      */
-    void applyTo(HostConfigBuilder host, java.util.function.Consumer<String> warnings) {
+    NatConfig nat() {
+        NatMethod method = NatMethod.parse(nat);
+        if (!method.mapsPorts()) {
+            return null;
+        }
+        if (shifted(tcpPort) == 0 || ((websocketSupport || websocketSecureSupport) && shifted(websocketPort) == 0)) {
+            throw new IllegalArgumentException(method.method() + " maps the ports at the gateway before they are "
+                    + "bound: it needs a fixed --tcp-port" + (websocketSupport || websocketSecureSupport
+                    ? " and --websocket-port" : "") + ", not 0");
+        }
+        return NatConfig.builder().method(NatConfig.Method.of(method.method()))
+                .description(NodeConfig.DEFAULTS.host().agentVersion()).build();
+    }
+
+    /** Sets the addresses, the WebSocket listener and the static peers on {@code host}. */
+    void applyTo(HostConfigBuilder host) {
         List<Multiaddr> statics = new ArrayList<>();
         for (String s : staticNodes) {
             statics.add(NodeOptions.option("--staticnode", () -> staticPeer(s)));
@@ -107,10 +123,6 @@ public final class HostOptions {
         WebSocketConfig webSocket = webSocket();
         List<Multiaddr> announced = new ArrayList<>();
         NatMethod method = NodeOptions.option("--nat", () -> NatMethod.parse(nat));
-        if (method.mapsPorts()) {
-            warnings.accept("--nat=" + nat.strip() + ": mapping the port at the gateway (UPnP, NAT-PMP) is not done; the "
-                    + "node announces its bound address: give --nat=extip:<public IP> with the port forwarded by hand");
-        }
         if (method.externalIp() != null && !extMultiaddrOnly) {
             // nwaku's NetConfig: the external IP with the bound ports, TCP first, before --ext-multiaddr
             announced.addAll(NodeOptions.option("--nat", () -> method.addresses(shifted(tcpPort), webSocket)));

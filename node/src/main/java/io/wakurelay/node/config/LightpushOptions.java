@@ -1,8 +1,8 @@
 package io.wakurelay.node.config;
 
-import io.wakurelay.services.LightpushConfig;
-import io.wakurelay.services.LightpushConfigBuilder;
 import io.wakurelay.services.RateLimit;
+import io.wakurelay.services.lightpush.LightpushConfig;
+import io.wakurelay.services.lightpush.LightpushConfigBuilder;
 import picocli.CommandLine;
 import picocli.CommandLine.Option;
 

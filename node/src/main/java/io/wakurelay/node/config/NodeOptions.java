@@ -1,5 +1,6 @@
 package io.wakurelay.node.config;
 
+import io.wakurelay.discovery.DiscoveryConfig;
 import io.wakurelay.node.logging.LogFormat;
 import io.wakurelay.node.metrics.MetricsConfig;
 import io.wakurelay.node.rest.RestConfig;
@@ -9,9 +10,9 @@ import io.wakurelay.p2p.crypto.NodeKey;
 import io.wakurelay.p2p.crypto.PrivateKey;
 import io.wakurelay.protocol.ProtocolLimits;
 import io.wakurelay.services.RateLimit;
-import io.wakurelay.services.StoreClientConfig;
-import io.wakurelay.services.StoreServiceConfig;
-import io.wakurelay.services.StoreServiceConfigBuilder;
+import io.wakurelay.services.store.StoreClientConfig;
+import io.wakurelay.services.store.StoreServiceConfig;
+import io.wakurelay.services.store.StoreServiceConfigBuilder;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -162,24 +163,25 @@ public final class NodeOptions {
         node.relay(option("relay options", () -> relay.relay(network, limits)));
         HostConfig hostConfig = option("peer options", () -> {
             HostConfigBuilder b = NodeConfig.DEFAULTS.host().toBuilder();
-            host.applyTo(b, warnings);
+            host.applyTo(b);
             connections.applyTo(b);
             return b.build();
         });
-        node.host(hostConfig);
+        node.host(hostConfig).nat(option("--nat", host::nat));
         option("--data-dir", () -> writable(dataDir));
         // a key file that is there is read here, so that a broken one is a configuration error
         node.nodeKey(nodeKey != null ? option("--nodekey", () -> PrivateKey.secp256k1Hex(nodeKey))
                 // read if it is there (a broken one is refused now); made by the node at start if not: parsing
                 // creates nothing, so a bad option further on leaves no key behind
                 : option("--data-dir", () -> NodeKey.loadIfPresent(dataDir).orElse(null)));
-        node.archive(store.archive(dataDir, edge.relay, environment));
+        node.archive(store.archive(dataDir, edge.relay, limits.maxClockDrift(), environment));
         RestConfig restConfig = rest.rest(host::shifted, network.contentTopics());
         MetricsConfig metricsConfig = metrics.metrics(host::shifted, rest.restAllowHosts);
         node.rest(restConfig).metrics(metricsConfig).store(store.limits())
                 .services(services())
                 .edge(edge.edge())
-                .peerManager(peerManager.config(hostConfig.maxConnections()));
+                .peerManager(peerManager.config(hostConfig.maxConnections()))
+                .discovery(discovery());
         checkPortsDiffer(hostConfig, restConfig, metricsConfig);
         return node.build();
     }
@@ -204,19 +206,25 @@ public final class NodeOptions {
         return new CommandLine(options).setDefaultValueProvider(sources);
     }
 
-    /** The Waku services (store, lightpush, filter, peer exchange with discovery), with {@code --rate-limit}'s rates. */
+    /** The Waku services (store, lightpush, filter, peer exchange's wire), with {@code --rate-limit}'s rates. */
     private ServicesConfig services() {
         Map<String, RateLimit> rates = rateLimits.rates();
         StoreServiceConfigBuilder storeService = StoreServiceConfig.builder();
         if (rates.containsKey("store")) {
             storeService.rateLimit(rates.get("store"));
         }
-        PeerExchangeSettings px = peerExchange.settings(rates.get("px"), host.staticRecords(), dnsDiscovery.config(),
-                discv5.settings(host::shifted));
+        PeerExchangeSettings px = peerExchange.settings(rates.get("px"));
         ServicesConfig services = new ServicesConfig(store.store ? storeService.build() : null,
                 lightpush.lightpush(rates.get("lightpush")), filter.filter(rates.get("filter")),
                 StoreClientConfig.DEFAULTS, px);
         return filter.withClient(services);
+    }
+
+    /** Discovery: the static peers' records, the peer exchange node, DNS discovery and discv5. */
+    private DiscoveryConfig discovery() {
+        DiscoveryConfig discovery = NodeConfig.DEFAULTS.discovery().toBuilder().staticRecords(host.staticRecords())
+                .build();
+        return discv5.discovery(dnsDiscovery.discovery(peerExchange.discovery(discovery)), host::shifted);
     }
 
     private static void checkPortsDiffer(HostConfig host, RestConfig rest, MetricsConfig metrics) {

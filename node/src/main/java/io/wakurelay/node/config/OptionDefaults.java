@@ -1,14 +1,14 @@
 package io.wakurelay.node.config;
 
-import io.wakurelay.archive.ArchiveConfig;
 import io.wakurelay.archive.PostgresConfig;
+import io.wakurelay.archive.RocksConfig;
 import io.wakurelay.node.rest.RestConfig;
 import io.wakurelay.p2p.HostConfig;
 import io.wakurelay.protocol.ProtocolLimits;
 import io.wakurelay.relay.RelayConfig;
 import io.wakurelay.rln.RlnConfig;
-import io.wakurelay.services.FilterConfig;
 
+import io.wakurelay.services.filter.FilterConfig;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -37,7 +37,8 @@ final class OptionDefaults {
         HostConfig host = node.host();
         RelayConfig relay = node.relay();
         ProtocolLimits limits = relay.limits();
-        ArchiveConfig archive = node.archive();
+        // the node archives in RocksDB unless a postgres:// URL is given
+        RocksConfig archive = (RocksConfig) node.archive();
         FilterConfig filter = node.services().filter();
         RestConfig rest = node.rest();
         Map<String, String> d = new LinkedHashMap<>();
@@ -55,7 +56,7 @@ final class OptionDefaults {
         d.put("--num-shards-in-network", node.autoSharding() == null ? "0" : String.valueOf(node.autoSharding().numShardsInNetwork()));
         d.put("--max-msg-size", ByteSize.format(limits.maxMessageSize()));
         d.put("--max-rpc-size", ByteSize.format(limits.maxRpcSize()));
-        d.put("--max-clock-drift", DurationText.format(limits.maxClockDrift()));
+        d.put("--max-clock-drift", DurationText.format(archive.core().timestampWindow()));
         d.put("--max-connections", String.valueOf(host.maxConnections()));
         d.put("--relay-service-ratio", node.peerManager().ratio().format());
         d.put("--peer-store-capacity", String.valueOf(node.peerManager().storeCapacity()));
@@ -84,13 +85,13 @@ final class OptionDefaults {
         d.put("--rln-relay-dynamic", "false"); // nwaku's default; the membership is read from the contract either way
         d.put("--rln-relay-nullifier-derivation", RlnOptions.derivationName(rln.derivation()));
         d.put("--store", String.valueOf(archive != null));
-        PostgresConfig postgres = PostgresConfig.DEFAULTS; // the node archives in RocksDB unless a postgres:// URL is given
+        PostgresConfig postgres = PostgresConfig.DEFAULTS;
         d.put("--store-message-db-url", "");
         d.put("--store-max-num-db-connections", String.valueOf(postgres.maxConnections()));
         d.put("--store-message-db-statement-timeout", DurationText.format(postgres.statementTimeout()));
         d.put("--store-message-db-connect-timeout", DurationText.format(postgres.connectTimeout()));
         d.put("--store-message-db-start-wait", DurationText.format(postgres.startWait()));
-        d.put("--store-message-retention-policy", archive.retention().spec());
+        d.put("--store-message-retention-policy", archive.core().retention().spec());
         d.put("--store-durability", archive.durability().label());
         d.put("--store-flush-interval", DurationText.format(archive.flushInterval()));
         d.put("--store-cache-size", ByteSize.format(archive.blockCacheBytes()));
@@ -105,13 +106,13 @@ final class OptionDefaults {
         d.put("--filter-max-peers-to-serve", String.valueOf(filter.maxPeersToServe()));
         d.put("--filter-max-criteria", String.valueOf(filter.maxCriteriaPerPeer()));
         d.put("--peer-exchange", String.valueOf(node.services().peerExchange().server() != null));
-        d.put("--dns-discovery", String.valueOf(node.services().peerExchange().dns().enabled()));
-        d.put("--discv5-discovery", String.valueOf(node.services().peerExchange().discv5().enabled()));
-        d.put("--discv5-udp-port", String.valueOf(node.services().peerExchange().discv5().udpPort()));
-        d.put("--discv5-enr-auto-update", String.valueOf(node.services().peerExchange().discv5().enrAutoUpdate()));
-        d.put("--discv5-table-ip-limit", String.valueOf(node.services().peerExchange().discv5().tableIpLimit()));
-        d.put("--discv5-bucket-ip-limit", String.valueOf(node.services().peerExchange().discv5().bucketIpLimit()));
-        d.put("--discv5-bits-per-hop", String.valueOf(node.services().peerExchange().discv5().bitsPerHop()));
+        d.put("--dns-discovery", String.valueOf(node.discovery().dns().enabled()));
+        d.put("--discv5-discovery", String.valueOf(node.discovery().discv5().enabled()));
+        d.put("--discv5-udp-port", String.valueOf(node.discovery().discv5().udpPort()));
+        d.put("--discv5-enr-auto-update", String.valueOf(node.discovery().discv5().enrAutoUpdate()));
+        d.put("--discv5-table-ip-limit", String.valueOf(node.discovery().discv5().tableIpLimit()));
+        d.put("--discv5-bucket-ip-limit", String.valueOf(node.discovery().discv5().bucketIpLimit()));
+        d.put("--discv5-bits-per-hop", String.valueOf(node.discovery().discv5().bitsPerHop()));
         d.put("--rest", String.valueOf(rest != null));
         d.put("--rest-address", rest.address());
         d.put("--rest-port", String.valueOf(rest.port()));

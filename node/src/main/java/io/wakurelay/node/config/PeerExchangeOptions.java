@@ -1,7 +1,6 @@
 package io.wakurelay.node.config;
 
-import io.wakurelay.discovery.dns.DnsDiscoveryConfig;
-import io.wakurelay.discovery.enr.Enr;
+import io.wakurelay.discovery.DiscoveryConfig;
 import io.wakurelay.p2p.multiaddr.Multiaddr;
 import io.wakurelay.services.PeerExchangeConfig;
 import io.wakurelay.services.PeerExchangeConfigBuilder;
@@ -9,7 +8,6 @@ import io.wakurelay.services.RateLimit;
 import picocli.CommandLine;
 import picocli.CommandLine.Option;
 
-import java.util.List;
 
 /** Peer exchange's options (nwaku's names), a picocli mixin of {@link NodeOptions}: the server and the node asked. */
 public final class PeerExchangeOptions {
@@ -25,19 +23,23 @@ public final class PeerExchangeOptions {
     String peerExchangeNode;
 
     /**
-     * Peer exchange with what discovery finds: the server, the node asked, the records of the static peers given as
-     * ENRs, DNS discovery and discv5.
+     * Peer exchange's wire: the server, when on.
      *
      * @param rate {@code --rate-limit}'s rate for px, or null for the default
      */
-    PeerExchangeSettings settings(RateLimit rate, List<Enr> staticRecords, DnsDiscoveryConfig dns, Discv5Settings discv5) {
+    PeerExchangeSettings settings(RateLimit rate) {
         PeerExchangeConfigBuilder server = PeerExchangeConfig.builder();
         if (rate != null) {
             server.rateLimit(rate);
         }
+        return PeerExchangeSettings.DEFAULTS.toBuilder().server(peerExchange ? server.build() : null).build();
+    }
+
+    /** {@code discovery} with the node peer exchange asks ({@code --peer-exchange-node}), if one is given. */
+    DiscoveryConfig discovery(DiscoveryConfig discovery) {
         Multiaddr node = peerExchangeNode == null || peerExchangeNode.isBlank() ? null
                 : NodeOptions.option("--peer-exchange-node", () -> HostOptions.staticPeer(peerExchangeNode));
-        return PeerExchangeSettings.DEFAULTS.toBuilder().server(peerExchange ? server.build() : null).node(node)
-                .staticRecords(staticRecords).dns(dns).discv5(discv5).build();
+        return discovery.toBuilder().peerExchange(NodeOptions.option("--peer-exchange-node",
+                () -> discovery.peerExchange().toBuilder().node(node).build())).build();
     }
 }

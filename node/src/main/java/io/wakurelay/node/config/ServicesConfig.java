@@ -1,12 +1,12 @@
 package io.wakurelay.node.config;
 
 import io.soabase.recordbuilder.core.RecordBuilder;
-import io.wakurelay.services.FilterClientConfig;
-import io.wakurelay.services.FilterConfig;
-import io.wakurelay.services.LightpushConfig;
-import io.wakurelay.services.StoreClientConfig;
-import io.wakurelay.services.StoreServiceConfig;
 
+import io.wakurelay.services.filter.FilterClientConfig;
+import io.wakurelay.services.filter.FilterConfig;
+import io.wakurelay.services.lightpush.LightpushConfig;
+import io.wakurelay.services.store.StoreClientConfig;
+import io.wakurelay.services.store.StoreServiceConfig;
 import java.util.Objects;
 
 /**
@@ -16,7 +16,8 @@ import java.util.Objects;
  * @param lightpush    the lightpush v3 server ({@code --lightpush})
  * @param filter       the filter v2 server ({@code --filter})
  * @param storeClient  how the node asks other nodes' stores (REST's {@code peerAddr}); always on
- * @param peerExchange peer exchange's server, client and record cache (docs/discovery.md)
+ * @param peerExchange peer exchange's server and client (the records served, and the node asked, are
+ *                     {@link NodeConfig#discovery()}'s)
  * @param filterClient the filter client ({@code --filternode}, REST's /filter/v2); always on, as in nwaku
  */
 @RecordBuilder

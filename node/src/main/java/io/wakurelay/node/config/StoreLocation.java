@@ -3,6 +3,7 @@ package io.wakurelay.node.config;
 import io.wakurelay.archive.ArchiveConfig;
 import io.wakurelay.archive.PostgresConfig;
 import io.wakurelay.archive.PostgresConfigBuilder;
+import io.wakurelay.archive.RocksConfig;
 import io.wakurelay.archive.StoreDbUrl;
 
 import java.io.IOException;
@@ -22,14 +23,18 @@ final class StoreLocation {
     private StoreLocation() {
     }
 
-    /** @param embedded the archive's config with the embedded store in the data directory */
-    static ArchiveConfig apply(StoreOptions options, Map<String, String> environment, ArchiveConfig embedded) {
+    /**
+     * @param embedded the archive's config with the embedded store in the data directory; its {@link RocksConfig#core()}
+     *                 goes to PostgreSQL too, with PostgreSQL's batch delay ({@link PostgresConfig#coreFrom})
+     */
+    static ArchiveConfig apply(StoreOptions options, Map<String, String> environment, RocksConfig embedded) {
         StoreDbUrl url = StoreDbUrl.parse(options.storeMessageDbUrl);
         if (url instanceof StoreDbUrl.RocksDb rocks) {
             return rocks.dir() == null ? embedded : embedded.toBuilder().dataDir(rocks.dir()).build();
         }
         StoreDbUrl.Postgres pg = (StoreDbUrl.Postgres) url;
         PostgresConfigBuilder config = pg.applyTo(PostgresConfig.builder())
+                .core(PostgresConfig.coreFrom(embedded.core()))
                 .maxConnections(options.storeMaxNumDbConnections)
                 .statementTimeout(DurationText.parse(options.storeMessageDbStatementTimeout))
                 .connectTimeout(DurationText.parse(options.storeMessageDbConnectTimeout))
@@ -37,7 +42,7 @@ final class StoreLocation {
         if (pg.password().isEmpty()) {
             config.password(password(options, environment));
         }
-        return embedded.withPostgres(config.build());
+        return config.build();
     }
 
     private static String password(StoreOptions options, Map<String, String> environment) {

@@ -1,13 +1,16 @@
 package io.wakurelay.node.config;
 
 import io.wakurelay.archive.ArchiveConfig;
+import io.wakurelay.archive.CoreConfig;
 import io.wakurelay.archive.Durability;
 import io.wakurelay.archive.RetentionPolicy;
-import io.wakurelay.services.StoreLimits;
+import io.wakurelay.archive.RocksConfig;
+import io.wakurelay.services.store.StoreLimits;
 import picocli.CommandLine;
 import picocli.CommandLine.Option;
 
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Map;
 
 /**
@@ -100,14 +103,16 @@ public final class StoreOptions {
      * The archive; null with {@code --store=false}, and without relay (nothing reaches an archive then: an edge node
      * asks --storenode, as nwaku's edge nodes run without store).
      *
-     * @param environment where the PostgreSQL password may be ({@value StoreLocation#PASSWORD_VARIABLE})
+     * @param timestampWindow what the archive takes of a message's timestamp ({@code --max-clock-drift})
+     * @param environment     where the PostgreSQL password may be ({@value StoreLocation#PASSWORD_VARIABLE})
      */
-    ArchiveConfig archive(Path dataDir, boolean relay, Map<String, String> environment) {
-        ArchiveConfig embedded = !store ? null : NodeOptions.option("store options",
-                () -> NodeConfig.DEFAULTS.archive().toBuilder()
+    ArchiveConfig archive(Path dataDir, boolean relay, Duration timestampWindow, Map<String, String> environment) {
+        RocksConfig embedded = !store ? null : NodeOptions.option("store options",
+                () -> RocksConfig.DEFAULTS.toBuilder()
                         .dataDir(dataDir.resolve("store"))
-                        .postgres(null)
-                        .retention(RetentionPolicy.parse(retentionPolicy))
+                        .core(CoreConfig.DEFAULTS.toBuilder()
+                                .retention(RetentionPolicy.parse(retentionPolicy))
+                                .timestampWindow(timestampWindow).build())
                         .durability(Durability.parse(storeDurability))
                         .flushInterval(DurationText.parse(storeFlushInterval))
                         .blockCacheBytes(ByteSize.parse(storeCacheSize))

@@ -1,9 +1,10 @@
 /**
  * The node's configuration: the records {@link io.wakurelay.node.config.NodeConfig},
  * {@link io.wakurelay.node.config.ServicesConfig}, {@link io.wakurelay.node.config.PeerExchangeSettings},
- * {@link io.wakurelay.node.config.Discv5Settings}, {@link io.wakurelay.node.config.EdgeConfig} and
- * {@link io.wakurelay.node.config.PeerManagerConfig} (with {@link io.wakurelay.node.config.RelayServiceRatio}), and the
- * command line that builds them, creating nothing. {@link io.wakurelay.node.config.NodeOptions} holds the node's own
+ * {@link io.wakurelay.node.config.EdgeConfig} and
+ * {@link io.wakurelay.node.config.PeerManagerConfig} (with {@link io.wakurelay.node.config.RelayServiceRatio}), with
+ * the records of the components they hold (discovery's {@code DiscoveryConfig} among them), and the command line that
+ * builds them, creating nothing. {@link io.wakurelay.node.config.NodeOptions} holds the node's own
  * options and one picocli mixin per component, in the order {@code --help} lists them, each building its part of the
  * config: {@link io.wakurelay.node.config.HostOptions} (addresses, WebSocket, static peers, {@code --ports-shift}, and
  * {@code --nat}, read by {@code NatMethod}),
@@ -26,7 +27,8 @@
  * {@link io.wakurelay.node.config.NwakuConfigKeys} and suggests the closest option with {@code DidYouMean}), and
  * otherwise from
  * {@code OptionDefaults}, which writes them from {@link io.wakurelay.node.config.NodeConfig#DEFAULTS}; the value
- * parsers are {@link io.wakurelay.node.config.ByteSize}, {@link io.wakurelay.node.config.DurationText} and
+ * parsers and formatters are {@link io.wakurelay.node.config.RetentionText} (the start line's retention, as nwaku writes
+ * it), {@link io.wakurelay.node.config.ByteSize}, {@link io.wakurelay.node.config.DurationText} and
  * {@link io.wakurelay.node.config.HostPort}; {@link io.wakurelay.node.config.NodeVersion} answers {@code --version}
  * and holds the build's version.
  */

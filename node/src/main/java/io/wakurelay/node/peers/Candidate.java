@@ -1,6 +1,7 @@
 package io.wakurelay.node.peers;
 
 import io.wakurelay.discovery.enr.Enr;
+import io.wakurelay.discovery.peers.Origin;
 import io.wakurelay.p2p.multiaddr.Multiaddr;
 import java.util.List;
 

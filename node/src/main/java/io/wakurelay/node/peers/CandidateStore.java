@@ -1,6 +1,7 @@
 package io.wakurelay.node.peers;
 
 import io.wakurelay.discovery.enr.Enr;
+import io.wakurelay.discovery.peers.Origin;
 import io.wakurelay.node.config.PeerManagerConfig;
 import io.wakurelay.p2p.crypto.PeerId;
 import io.wakurelay.p2p.multiaddr.Multiaddr;

@@ -1,5 +1,6 @@
 package io.wakurelay.node.peers;
 
+import io.wakurelay.discovery.peers.Origin;
 import io.wakurelay.p2p.crypto.PeerId;
 import io.wakurelay.p2p.multiaddr.Multiaddr;
 import java.util.List;

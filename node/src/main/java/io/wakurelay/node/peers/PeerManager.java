@@ -2,6 +2,8 @@ package io.wakurelay.node.peers;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.wakurelay.discovery.enr.Enr;
+import io.wakurelay.discovery.peers.Origin;
+import io.wakurelay.discovery.peers.RecordSink;
 import io.wakurelay.node.config.PeerManagerConfig;
 import io.wakurelay.node.peers.PeerManagerMetrics.Outcome;
 import io.wakurelay.p2p.ConnectionListener;
@@ -29,9 +31,9 @@ import org.slf4j.LoggerFactory;
 import reactor.core.publisher.Mono;
 
 /**
- * The one dialler of discovered peers, after nwaku's {@code peer_manager.nim} (docs/discovery.md#peer-manager).
- * DNS discovery, discv5 and the peer exchange client {@link #offer} the records they find; they are kept in a
- * bounded {@link CandidateStore}. A connectivity loop (one thread) counts the connections ({@link PeerCensus}),
+ * The one dialler of discovered peers, after nwaku's {@code peer_manager.nim} (docs/discovery.md#peer-manager):
+ * discovery's {@link RecordSink}. DNS discovery, discv5 and the peer exchange node's loop {@link #offer} the records
+ * they find; they are kept in a bounded {@link CandidateStore}. A connectivity loop (one thread) counts the connections ({@link PeerCensus}),
  * closes inbound relay and service peers beyond their targets ({@link ConnectionPruner}), and dials candidates
  * until the outbound relay target ({@link PeerTargets}) is met, at most {@code maxParallelDials} at once and never
  * past the host's free connection slots; a failed dial backs the peer off exponentially. The loop runs again after
@@ -42,10 +44,13 @@ import reactor.core.publisher.Mono;
  * allows them (go-libp2p's address filters), DNS names resolved without blocking ({@link NettyNameResolver}), and
  * judged the same way.
  */
-public final class PeerManager implements AutoCloseable {
+public final class PeerManager implements RecordSink, AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(PeerManager.class);
 
-    /** Told what became of the candidates (the node keeps the records of connected peers for peer exchange). */
+    /**
+     * Told what became of the candidates (the node hands it to discovery, which keeps the records of connected peers
+     * for peer exchange, and notes how each was found for the admin API).
+     */
     public interface Listener {
         /** {@code record}'s peer is connected: dialled now, or already connected when offered. */
         void connected(Enr record, Origin origin);
@@ -150,7 +155,8 @@ public final class PeerManager implements AutoCloseable {
         return what;
     }
 
-    /** Offers what a discovery found; the records of another cluster must have been dropped by the discovery. */
+    /** Takes what a finder found; the records of another cluster must have been dropped by the finder. */
+    @Override
     public void offer(Collection<Enr> records, Origin origin) {
         Set<PeerId> statics = staticPeers();
         boolean added = false;

@@ -5,6 +5,7 @@ import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.wakurelay.discovery.peers.Origin;
 import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.List;

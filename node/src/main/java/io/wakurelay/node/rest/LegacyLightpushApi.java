@@ -4,7 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.wakurelay.protocol.proto.WakuMessage;
-import io.wakurelay.services.LegacyLightpushOutcome;
+import io.wakurelay.services.lightpush.LegacyLightpushOutcome;
 import org.reactivestreams.Publisher;
 import reactor.core.publisher.Mono;
 import reactor.netty.http.server.HttpServerRequest;

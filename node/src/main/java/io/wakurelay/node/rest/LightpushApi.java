@@ -7,7 +7,7 @@ import io.netty.handler.codec.http.HttpResponseStatus;
 import io.wakurelay.protocol.AutoSharding;
 import io.wakurelay.protocol.ProtocolViolation;
 import io.wakurelay.protocol.proto.WakuMessage;
-import io.wakurelay.services.LightpushOutcome;
+import io.wakurelay.services.lightpush.LightpushOutcome;
 import org.reactivestreams.Publisher;
 import reactor.core.publisher.Mono;
 import reactor.netty.http.server.HttpServerRequest;

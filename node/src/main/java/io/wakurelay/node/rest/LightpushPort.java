@@ -1,8 +1,8 @@
 package io.wakurelay.node.rest;
 
 import io.wakurelay.protocol.proto.WakuMessage;
-import io.wakurelay.services.LegacyLightpushOutcome;
-import io.wakurelay.services.LightpushOutcome;
+import io.wakurelay.services.lightpush.LegacyLightpushOutcome;
+import io.wakurelay.services.lightpush.LightpushOutcome;
 import reactor.core.publisher.Mono;
 
 /**

@@ -2,7 +2,7 @@ package io.wakurelay.node.rest;
 
 import io.wakurelay.archive.StoreQuery;
 import io.wakurelay.p2p.multiaddr.Multiaddr;
-import io.wakurelay.services.OpenQuery;
+import io.wakurelay.services.store.OpenQuery;
 import reactor.core.publisher.Mono;
 
 /**

@@ -6,9 +6,9 @@ import com.google.protobuf.ByteString;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.wakurelay.archive.StoredMessage;
-import io.wakurelay.services.OpenQuery;
 import io.wakurelay.protocol.proto.WakuMessage;
 
+import io.wakurelay.services.store.OpenQuery;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.wakurelay.discovery.enr.Enr;
 import io.wakurelay.discovery.enr.EnrBuilder;
+import io.wakurelay.discovery.peers.Origin;
 import io.wakurelay.node.config.PeerManagerConfig;
 import io.wakurelay.p2p.Host;
 import io.wakurelay.p2p.HostConfig;

@@ -55,11 +55,16 @@ final class ChainMetrics implements AutoCloseable {
                 .description("number of registered and active rln memberships").register(registry));
     }
 
-    /** The gauges read from the window and the reader, registered once both exist (still at start). */
+    /**
+     * The gauges read from the window and the reader, registered once both exist (still at start). Micrometer holds a
+     * gauge's object weakly: these suppliers are made for the gauges alone, so the gauges hold them strongly (else
+     * they read NaN after the first garbage collection).
+     */
     void gauges(IntSupplier windowSize, DoubleSupplier readAgeSeconds) {
-        add(Gauge.builder("waku.rln.root.window.size", windowSize, s -> s.getAsInt())
+        add(Gauge.builder("waku.rln.root.window.size", windowSize, s -> s.getAsInt()).strongReference(true)
                 .description("RLN: membership roots a proof may name now").register(registry));
-        add(Gauge.builder("waku.rln.root.read.age", readAgeSeconds, DoubleSupplier::getAsDouble).baseUnit("seconds")
+        add(Gauge.builder("waku.rln.root.read.age", readAgeSeconds, DoubleSupplier::getAsDouble).strongReference(true)
+                .baseUnit("seconds")
                 .description("RLN: time since the last good read of the roots (since the start when none was good)")
                 .register(registry));
     }

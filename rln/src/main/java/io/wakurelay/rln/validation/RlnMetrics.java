@@ -62,8 +62,9 @@ final class RlnMetrics implements AutoCloseable {
                 .description("proofs verified").register(registry));
         add(Gauge.builder("waku.rln.proof.verification.duration", lastVerificationNanos, n -> n.get() / 1e9)
                 .baseUnit("seconds").description("time the last proof verification took").register(registry));
+        // held strongly: Micrometer holds a gauge's object weakly, and the caller's supplier may be made for it alone
         add(Gauge.builder("waku.rln.nullifier.log.entries", nullifiersLogged, IntSupplier::getAsInt)
-                .description("nullifiers logged over the epochs a valid timestamp can map to").register(registry));
+                .strongReference(true).description("nullifiers logged over the epochs a valid timestamp can map to").register(registry));
         logFull = add(Counter.builder("waku.rln.nullifier.log.full")
                 .description("valid messages dropped without penalty because their epoch's nullifier log was full")
                 .register(registry));

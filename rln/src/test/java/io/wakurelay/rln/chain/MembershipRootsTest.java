@@ -8,8 +8,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import ch.qos.logback.classic.Level;
 import io.micrometer.core.instrument.Meter;
+import java.lang.ref.WeakReference;
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.locks.LockSupport;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -234,6 +236,15 @@ class MembershipRootsTest {
     }
 
     @Test
+    void theWindowAndAgeGaugesStayReadableAfterGarbageCollections() {
+        chain.rpc.add(A, TWN_CHAIN).register(vectors.get(0));
+        chain.start(A);
+        collectGarbage();
+        assertThat(chain.gauge("waku.rln.root.window.size")).isEqualTo(1);
+        assertThat(chain.gauge("waku.rln.root.read.age")).isNotNaN();
+    }
+
+    @Test
     void afterCloseNothingIsReadAndTheClientIsReleased() {
         FakeEthRpc.Node node = chain.rpc.add(A, TWN_CHAIN);
         node.register(vectors.get(0));
@@ -245,5 +256,18 @@ class MembershipRootsTest {
         assertThat(node.rootCalls.get()).isEqualTo(calls);
         assertThat(chain.rpc.closed).isTrue();
         assertThat(roots.contains(vectors.get(0))).as("the window stays readable").isTrue();
+    }
+
+    /**
+     * Garbage collections until an object held only weakly is gone: a meter whose object Micrometer holds weakly has
+     * lost it by then too.
+     */
+    static void collectGarbage() {
+        WeakReference<Object> sentinel = new WeakReference<>(new Object());
+        for (int i = 0; i < 100 && sentinel.get() != null; i++) {
+            System.gc();
+            LockSupport.parkNanos(10_000_000);
+        }
+        assertThat(sentinel.get()).as("collected").isNull();
     }
 }

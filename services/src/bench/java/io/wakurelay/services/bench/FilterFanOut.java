@@ -21,9 +21,9 @@ import io.wakurelay.protocol.ProtocolLimits;
 import io.wakurelay.protocol.proto.WakuMessage;
 import io.wakurelay.relay.Relay;
 import io.wakurelay.relay.RelayConfig;
-import io.wakurelay.services.FilterConfig;
-import io.wakurelay.services.FilterService;
 import io.wakurelay.services.RateLimit;
+import io.wakurelay.services.filter.FilterConfig;
+import io.wakurelay.services.filter.FilterService;
 import io.wakurelay.services.proto.FilterSubscribeRequest;
 
 import java.net.InetSocketAddress;

@@ -4,6 +4,7 @@ import com.google.protobuf.UnsafeByteOperations;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.netty.buffer.PooledByteBufAllocator;
 import io.wakurelay.archive.ArchiveConfig;
+import io.wakurelay.archive.RocksConfig;
 import io.wakurelay.archive.MessageArchive;
 import io.wakurelay.archive.RetentionPolicy;
 import io.wakurelay.archive.StoreQuery;
@@ -20,12 +21,12 @@ import io.wakurelay.protocol.PathCounters;
 import io.wakurelay.protocol.ProtocolLimits;
 import io.wakurelay.protocol.proto.WakuMessage;
 import io.wakurelay.services.RateLimit;
-import io.wakurelay.services.StoreClient;
-import io.wakurelay.services.StoreClientConfig;
-import io.wakurelay.services.StoreLimits;
-import io.wakurelay.services.StoreQueries;
-import io.wakurelay.services.StoreService;
-import io.wakurelay.services.StoreServiceConfig;
+import io.wakurelay.services.store.StoreClient;
+import io.wakurelay.services.store.StoreClientConfig;
+import io.wakurelay.services.store.StoreLimits;
+import io.wakurelay.services.store.StoreQueries;
+import io.wakurelay.services.store.StoreService;
+import io.wakurelay.services.store.StoreServiceConfig;
 import reactor.core.publisher.Flux;
 
 import java.net.InetSocketAddress;
@@ -59,7 +60,8 @@ final class StoreQueryLatency {
         int rounds = args.length > 1 ? Integer.parseInt(args[1]) : 3;
         int queries = args.length > 2 ? Integer.parseInt(args[2]) : 5_000;
         Path dir = Files.createTempDirectory("services-store-bench");
-        ArchiveConfig config = ArchiveConfig.defaults(dir).toBuilder().retention(new RetentionPolicy.None()).build();
+        ArchiveConfig config = RocksConfig.defaults(dir).withCore(c -> c.retention(new RetentionPolicy.None())
+                .timestampWindow(Duration.ZERO));
         fill(config);
         try (MessageArchive archive = ArchiveBackends.open(config, new SimpleMeterRegistry())) {
             Host server = Host.start(HostConfig.builder().listenAddress(new InetSocketAddress("127.0.0.2", 0)).build(),

@@ -1,7 +1,6 @@
 package io.wakurelay.archive.postgres;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import io.wakurelay.archive.ArchiveConfig;
 import io.wakurelay.archive.ArchiveStorageException;
 import io.wakurelay.archive.EnvelopeSource;
 import io.wakurelay.archive.PostgresConfig;
@@ -51,7 +50,7 @@ class DatabaseOutageTest {
 
     @Test
     void aDatabaseCrashAndRestartUnderLoadLosesNothingAcknowledged() {
-        ArchiveConfig config = PostgresFixture.config(postgres);
+        PostgresConfig config = PostgresFixture.config(postgres);
         List<MessageHash> acknowledged = new CopyOnWriteArrayList<>();
         AtomicLong envelopes = new AtomicLong();
         EnvelopeSource source = new EnvelopeSource(500);
@@ -68,13 +67,13 @@ class DatabaseOutageTest {
             int duringOutage = acknowledged.size();
             sleep(1_000);
             assertThat(acknowledged).hasSize(duringOutage);
-            assertThat(source.requested.get() - envelopes.get()).isLessThanOrEqualTo(config.maxPendingMessages() + config.maxBatchMessages());
+            assertThat(source.requested.get() - envelopes.get()).isLessThanOrEqualTo(config.core().maxPendingMessages() + config.core().maxBatchMessages());
             postgres.startServer();
             // a batch whose commit answer was lost in the crash is retried: its rows then count as duplicates
             Eventually.until("all 3,000 acknowledged", Duration.ofSeconds(60), () -> envelopes.get() == 3_000);
             Eventually.until("healthy again", archive::healthy);
             Set<MessageHash> inDatabase = new HashSet<>();
-            for (String hex : postgres.psql(config.postgres().database(), "SELECT messageHash FROM messages").split("\n")) {
+            for (String hex : postgres.psql(config.database(), "SELECT messageHash FROM messages").split("\n")) {
                 if (!hex.isBlank()) {
                     inDatabase.add(Hex.hash(hex.trim()));
                 }
@@ -87,12 +86,12 @@ class DatabaseOutageTest {
 
     @Test
     void aSlowDatabaseHoldsTheWritersUpstreamBack() throws Exception {
-        ArchiveConfig config = PostgresFixture.config(postgres).toBuilder().maxBatchMessages(16).maxPendingMessages(64).build();
+        PostgresConfig config = PostgresFixture.config(postgres).withCore(c -> c.maxBatchMessages(16).maxPendingMessages(64));
         AtomicLong acknowledged = new AtomicLong();
         Queue<String> violations = new ConcurrentLinkedQueue<>();
         EnvelopeSource source = new EnvelopeSource(100);
         try (PostgresArchive archive = PostgresArchive.open(config, new SimpleMeterRegistry());
-             Connection operator = PostgresFixtureSql.connect(postgres, config.postgres().database());
+             Connection operator = PostgresFixtureSql.connect(postgres, config.database());
              Statement statement = operator.createStatement()) {
             operator.setAutoCommit(false);
             // an operator's long transaction holds the lookup table: every insert waits for it
@@ -129,19 +128,19 @@ class DatabaseOutageTest {
 
     @Test
     void aDatabaseDownAtStartIsAClearMessageThatNeverShowsThePassword() {
-        ArchiveConfig config = PostgresFixture.config(postgres);
+        PostgresConfig config = PostgresFixture.config(postgres);
         postgres.stopServer("fast");
         assertThatThrownBy(() -> PostgresArchive.open(config, new SimpleMeterRegistry()))
                 .isInstanceOf(ArchiveStorageException.class)
                 .hasMessageStartingWith("cannot reach the PostgreSQL database at 127.0.0.1:" + postgres.port() + "/"
-                        + config.postgres().database() + " as " + PostgresServer.USER + ": PostgreSQL: ")
+                        + config.database() + " as " + PostgresServer.USER + ": PostgreSQL: ")
                 .message().doesNotContain(PostgresServer.PASSWORD);
     }
 
     @Test
     void aDatabaseThatComesUpWithinTheStartWaitIsUsed() {
-        ArchiveConfig config = PostgresFixture.config(postgres);
-        ArchiveConfig waiting = config.toBuilder().postgres(config.postgres().toBuilder().startWait(Duration.ofSeconds(60)).build()).build();
+        PostgresConfig config = PostgresFixture.config(postgres);
+        PostgresConfig waiting = config.toBuilder().startWait(Duration.ofSeconds(60)).build();
         postgres.stopServer("fast");
         CompletableFuture<Void> later = CompletableFuture.runAsync(() -> {
             sleep(2_000);
@@ -157,10 +156,10 @@ class DatabaseOutageTest {
 
     @Test
     void aWrongPasswordFailsAtOnceWhateverTheStartWait() {
-        ArchiveConfig config = PostgresFixture.config(postgres);
-        PostgresConfig wrong = config.postgres().toBuilder().password("not-it").startWait(Duration.ofSeconds(60)).build();
+        PostgresConfig config = PostgresFixture.config(postgres);
+        PostgresConfig wrong = config.toBuilder().password("not-it").startWait(Duration.ofSeconds(60)).build();
         long start = System.nanoTime();
-        assertThatThrownBy(() -> PostgresArchive.open(config.toBuilder().postgres(wrong).build(), new SimpleMeterRegistry()))
+        assertThatThrownBy(() -> PostgresArchive.open(wrong, new SimpleMeterRegistry()))
                 .isInstanceOf(ArchiveStorageException.class)
                 .hasMessageContaining("password authentication failed")
                 .message().doesNotContain("not-it");

@@ -1,7 +1,7 @@
 package io.wakurelay.archive.postgres;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import io.wakurelay.archive.ArchiveConfig;
+import io.wakurelay.archive.PostgresConfig;
 import io.wakurelay.archive.CommittedBatch;
 import io.wakurelay.archive.RetentionPolicy;
 import io.wakurelay.archive.StoreQuery;
@@ -43,7 +43,7 @@ class FleetTest {
 
     @Test
     void aMessageRelayedToBothNodesIsStoredOnceAndEachNodeServesEverything() {
-        ArchiveConfig config = PostgresFixture.config(postgres);
+        PostgresConfig config = PostgresFixture.config(postgres);
         try (PostgresArchive a = PostgresArchive.open(config, new SimpleMeterRegistry());
              PostgresArchive b = PostgresArchive.open(config, new SimpleMeterRegistry())) {
             // both write at once; 0..599 to a, 300..899 to b: 300 messages reach both
@@ -63,9 +63,9 @@ class FleetTest {
             assertThat(storedCount).isEqualTo(900);
             assertThat(stored).hasSize(900);
             assertThat(duplicates).isEqualTo(300);
-            assertThat(postgres.psql(config.postgres().database(), "SELECT count(*), count(DISTINCT messageHash) FROM messages").trim())
+            assertThat(postgres.psql(config.database(), "SELECT count(*), count(DISTINCT messageHash) FROM messages").trim())
                     .isEqualTo("900|900");
-            assertThat(postgres.psql(config.postgres().database(), "SELECT count(*) FROM messages_lookup").trim()).isEqualTo("900");
+            assertThat(postgres.psql(config.database(), "SELECT count(*) FROM messages_lookup").trim()).isEqualTo("900");
             for (PostgresArchive node : List.of(a, b)) {
                 assertThat(hashes(allPages(node, StoreQuery.builder().pageSize(100).build()))).containsExactlyInAnyOrderElementsOf(stored);
             }
@@ -74,10 +74,10 @@ class FleetTest {
 
     @Test
     void retentionRunsOnOneNodeOfTheFleetAtATime() throws Exception {
-        ArchiveConfig config = PostgresFixture.config(postgres).toBuilder().retention(new RetentionPolicy.Capacity(10)).build();
+        PostgresConfig config = PostgresFixture.config(postgres).withCore(c -> c.retention(new RetentionPolicy.Capacity(10)));
         SimpleMeterRegistry registry = new SimpleMeterRegistry();
         try (PostgresArchive node = PostgresArchive.open(config, registry);
-             Connection otherNode = PostgresFixtureSql.connect(postgres, config.postgres().database());
+             Connection otherNode = PostgresFixtureSql.connect(postgres, config.database());
              Statement statement = otherNode.createStatement()) {
             io.wakurelay.archive.ArchiveFixture.writeAll(node, messages(0, 50));
             // another node's pass holds the retention lock
@@ -107,7 +107,7 @@ class FleetTest {
 
     @Test
     void twoNodesNeedingTheSamePartitionMakeItOnce() throws Exception {
-        ArchiveConfig config = PostgresFixture.config(postgres);
+        PostgresConfig config = PostgresFixture.config(postgres);
         try (PostgresArchive a = PostgresArchive.open(config, new SimpleMeterRegistry());
              PostgresArchive b = PostgresArchive.open(config, new SimpleMeterRegistry())) {
             // timestamps of 2023 and of three different hours: no partition holds them yet
@@ -125,7 +125,7 @@ class FleetTest {
             writingB.get();
             assertThat(PostgresFixture.count(a)).isEqualTo(60);
             // now and the next hour, and the three hours of the messages (a sixth if the clock passed an hour meanwhile)
-            int partitions = Integer.parseInt(postgres.psql(config.postgres().database(),
+            int partitions = Integer.parseInt(postgres.psql(config.database(),
                     "SELECT count(*) FROM pg_inherits WHERE inhparent = 'messages'::regclass").trim());
             assertThat(partitions).isBetween(5, 6);
         }

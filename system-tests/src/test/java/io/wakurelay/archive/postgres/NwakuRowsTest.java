@@ -2,7 +2,7 @@ package io.wakurelay.archive.postgres;
 
 import com.google.protobuf.ByteString;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import io.wakurelay.archive.ArchiveConfig;
+import io.wakurelay.archive.PostgresConfig;
 import io.wakurelay.archive.ArchiveFixture;
 import io.wakurelay.archive.CommittedBatch;
 import io.wakurelay.archive.StoreQuery;
@@ -44,8 +44,8 @@ class NwakuRowsTest {
 
     @Test
     void aMessageThisNodeWroteIsARowAsNwakuWritesIt() {
-        ArchiveConfig config = PostgresFixture.config(postgres);
-        String db = config.postgres().database();
+        PostgresConfig config = PostgresFixture.config(postgres);
+        String db = config.database();
         Envelope withMeta = TestEnvelopes.encode(TestEnvelopes.PUBSUB, message(1, new byte[]{(byte) 0xAB, 0x01}, 1));
         Envelope withoutMeta = TestEnvelopes.encode(TestEnvelopes.PUBSUB, message(2, new byte[0], 0));
         String hash1 = HexFormat.of().formatHex(withMeta.hash().toByteArray());
@@ -66,8 +66,8 @@ class NwakuRowsTest {
 
     @Test
     void aMessageNwakuWroteIsServedAsTheSameMessageUnderItsHash() {
-        ArchiveConfig config = PostgresFixture.config(postgres);
-        String db = config.postgres().database();
+        PostgresConfig config = PostgresFixture.config(postgres);
+        String db = config.database();
         try (PostgresArchive archive = PostgresArchive.open(config, new SimpleMeterRegistry())) {
             WakuMessage original = message(3, new byte[]{0x73, 0x75}, 2);
             Envelope envelope = TestEnvelopes.encode("/waku/2/rs/1/4", original);
@@ -94,7 +94,7 @@ class NwakuRowsTest {
 
     @Test
     void aMessageTimestampedPastWhatAPartitionCanHoldIsSkippedAndCountedAndTheRestOfItsBatchIsStored() {
-        ArchiveConfig config = PostgresFixture.config(postgres);
+        PostgresConfig config = PostgresFixture.config(postgres);
         WakuMessage far = message(3, new byte[0], 0).toBuilder().setTimestamp(Long.MAX_VALUE - 1).build();
         Envelope beyond = TestEnvelopes.encode(TestEnvelopes.PUBSUB, far);
         Envelope now = TestEnvelopes.encode(TestEnvelopes.PUBSUB, message(4, new byte[0], 0));

@@ -1,7 +1,7 @@
 package io.wakurelay.archive.postgres;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import io.wakurelay.archive.ArchiveConfig;
+import io.wakurelay.archive.PostgresConfig;
 import io.wakurelay.archive.ArchiveStorageException;
 import io.wakurelay.testkit.PostgresServer;
 import org.junit.jupiter.api.Tag;
@@ -26,8 +26,8 @@ class NwakuSchemaTest {
 
     @Test
     void anEmptyDatabaseGetsNwakusTablesKeysAndIndexesAtVersion7() {
-        ArchiveConfig config = PostgresFixture.config(postgres);
-        String db = config.postgres().database();
+        PostgresConfig config = PostgresFixture.config(postgres);
+        String db = config.database();
         PostgresArchive.open(config, new SimpleMeterRegistry()).close();
         assertThat(lines(db, "SELECT column_name || ' ' || data_type || ' ' || is_nullable FROM information_schema.columns "
                 + "WHERE table_name = 'messages' ORDER BY ordinal_position")).containsExactly(
@@ -58,20 +58,20 @@ class NwakuSchemaTest {
 
     @Test
     void nodesStartingTogetherOnAnEmptyDatabaseMakeTheSchemaOnce() {
-        ArchiveConfig config = PostgresFixture.config(postgres);
+        PostgresConfig config = PostgresFixture.config(postgres);
         List<CompletableFuture<PostgresArchive>> opening = List.of(
                 CompletableFuture.supplyAsync(() -> PostgresArchive.open(config, new SimpleMeterRegistry())),
                 CompletableFuture.supplyAsync(() -> PostgresArchive.open(config, new SimpleMeterRegistry())),
                 CompletableFuture.supplyAsync(() -> PostgresArchive.open(config, new SimpleMeterRegistry())));
         opening.forEach(f -> f.join().close());
-        assertThat(lines(config.postgres().database(), "SELECT version FROM version")).containsExactly("7");
+        assertThat(lines(config.database(), "SELECT version FROM version")).containsExactly("7");
     }
 
     @Test
     void aDatabaseOfANewerSchemaIsRefusedSayingWhatToDo() {
-        ArchiveConfig config = PostgresFixture.config(postgres);
+        PostgresConfig config = PostgresFixture.config(postgres);
         PostgresArchive.open(config, new SimpleMeterRegistry()).close();
-        postgres.psql(config.postgres().database(), "UPDATE version SET version = 8");
+        postgres.psql(config.database(), "UPDATE version SET version = 8");
         assertThatThrownBy(() -> PostgresArchive.open(config, new SimpleMeterRegistry()))
                 .isInstanceOf(ArchiveStorageException.class)
                 .hasMessageContaining("schema is version 8, newer than the 7 this node knows")
@@ -80,8 +80,8 @@ class NwakuSchemaTest {
 
     @Test
     void aDatabaseOfAnOlderNwakuSchemaIsRefusedSayingWhatToDo() {
-        ArchiveConfig config = PostgresFixture.config(postgres);
-        postgres.psql(config.postgres().database(), "CREATE TABLE version (version INTEGER NOT NULL); INSERT INTO version VALUES (6)");
+        PostgresConfig config = PostgresFixture.config(postgres);
+        postgres.psql(config.database(), "CREATE TABLE version (version INTEGER NOT NULL); INSERT INTO version VALUES (6)");
         assertThatThrownBy(() -> PostgresArchive.open(config, new SimpleMeterRegistry()))
                 .isInstanceOf(ArchiveStorageException.class)
                 .hasMessageContaining("nwaku's version 6, older than 7")

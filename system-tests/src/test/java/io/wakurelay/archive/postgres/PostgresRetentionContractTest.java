@@ -15,7 +15,7 @@ class PostgresRetentionContractTest extends RetentionContract {
 
     @Override
     protected MessageArchive open(RetentionPolicy policy) {
-        return PostgresArchive.open(PostgresFixture.config(postgres).toBuilder().retention(policy).build(), new SimpleMeterRegistry());
+        return PostgresArchive.open(PostgresFixture.config(postgres).withCore(c -> c.retention(policy)), new SimpleMeterRegistry());
     }
 
     @Override

@@ -1,8 +1,7 @@
 package io.wakurelay.archive.postgres;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import io.wakurelay.archive.ArchiveConfig;
-import io.wakurelay.archive.ArchiveConfigBuilder;
+import io.wakurelay.archive.CoreConfigBuilder;
 import io.wakurelay.archive.MessageArchive;
 import io.wakurelay.archive.contract.WriteContract;
 import io.wakurelay.testkit.PostgresServer;
@@ -17,8 +16,8 @@ class PostgresWriteContractTest extends WriteContract {
     static final PostgresServer postgres = new PostgresServer();
 
     @Override
-    protected MessageArchive open(UnaryOperator<ArchiveConfigBuilder> tune) {
-        return PostgresArchive.open(tune.apply(PostgresFixture.config(postgres).toBuilder()).build(), new SimpleMeterRegistry());
+    protected MessageArchive open(UnaryOperator<CoreConfigBuilder> tune) {
+        return PostgresArchive.open(PostgresFixture.config(postgres).withCore(tune), new SimpleMeterRegistry());
     }
 
     @Override

@@ -6,7 +6,7 @@ import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.read.ListAppender;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import io.wakurelay.archive.ArchiveConfig;
+import io.wakurelay.archive.PostgresConfig;
 import io.wakurelay.archive.CommittedBatch;
 import io.wakurelay.archive.TestEnvelopes;
 import io.wakurelay.protocol.Envelope;
@@ -70,9 +70,9 @@ class RefusedMessagesTest {
         return out;
     }
 
-    private static Set<MessageHash> stored(ArchiveConfig config) {
+    private static Set<MessageHash> stored(PostgresConfig config) {
         Set<MessageHash> hashes = new HashSet<>();
-        for (String hex : postgres.psql(config.postgres().database(), "SELECT messageHash FROM messages").split("\n")) {
+        for (String hex : postgres.psql(config.database(), "SELECT messageHash FROM messages").split("\n")) {
             if (!hex.isBlank()) {
                 hashes.add(Hex.hash(hex.trim()));
             }
@@ -86,14 +86,14 @@ class RefusedMessagesTest {
 
     @Test
     void theMessageTheDatabaseRefusesIsSkippedWithAWarnNamingItAndTheRestOfItsBatchIsWritten() {
-        ArchiveConfig config = PostgresFixture.config(postgres);
+        PostgresConfig config = PostgresFixture.config(postgres);
         SimpleMeterRegistry registry = new SimpleMeterRegistry();
         List<Envelope> envelopes = envelopes(100, 37);
         MessageHash poison = envelopes.get(37).hash();
         List<CommittedBatch> acknowledged = new CopyOnWriteArrayList<>();
         AtomicLong taken = new AtomicLong();
         try (PostgresArchive archive = PostgresArchive.open(config, registry)) {
-            postgres.psql(config.postgres().database(),
+            postgres.psql(config.database(),
                     "ALTER TABLE messages ADD CONSTRAINT refuses_poison CHECK (contentTopic <> '" + POISON + "')");
             archive.write(Flux.fromIterable(envelopes)).subscribe(batch -> {
                 acknowledged.add(batch);
@@ -114,12 +114,12 @@ class RefusedMessagesTest {
 
     @Test
     void aConnectionFailureStillKeepsTheBatchAndRetriesItAndRefusesNothingMore() {
-        ArchiveConfig config = PostgresFixture.config(postgres);
+        PostgresConfig config = PostgresFixture.config(postgres);
         SimpleMeterRegistry registry = new SimpleMeterRegistry();
         List<Envelope> envelopes = envelopes(50, 10);
         AtomicLong taken = new AtomicLong();
         try (PostgresArchive archive = PostgresArchive.open(config, registry)) {
-            postgres.psql(config.postgres().database(),
+            postgres.psql(config.database(),
                     "ALTER TABLE messages ADD CONSTRAINT refuses_poison CHECK (contentTopic <> '" + POISON + "')");
             postgres.stopServer("fast");
             archive.write(Flux.fromIterable(envelopes)).subscribe(batch -> taken.addAndGet(batch.envelopes()));
