@@ -82,43 +82,98 @@ services_check() {
 }
 run_check "compose services, node-b bootstrapped from node-a's ENR, store, loadgen wiring, healthchecks" services_check
 
-# The PostgreSQL variant (docker-compose.postgres.yml on top): two store nodes on one database.
-COMPOSE_PG=("${COMPOSE[@]}" -f deploy/docker-compose.postgres.yml)
-run_check "docker-compose config with the PostgreSQL variant (docker-compose.postgres.yml)" "${compose_env[@]}" \
-  "${COMPOSE_PG[@]}" --profile load config -q
+# The nwaku-compose-like stack (docker-compose.postgres.yml, a compose file of its own), alone and with the CI
+# overrides compose-test.sh adds (docker-compose.ci.yml, docker-compose.ci-faketime.yml).
+COMPOSE_PG=(docker-compose --project-directory "$DEPLOY" -f deploy/docker-compose.postgres.yml)
+run_check "docker-compose config of the nwaku-compose-like stack (docker-compose.postgres.yml)" "${compose_env[@]}" \
+  "${COMPOSE_PG[@]}" config -q
+run_check "docker-compose config of it with the CI overrides (docker-compose.ci.yml, docker-compose.ci-faketime.yml)" \
+  "${compose_env[@]}" FAKETIME_DIR=/tmp "${COMPOSE_PG[@]}" -f deploy/docker-compose.ci.yml \
+  -f deploy/docker-compose.ci-faketime.yml config -q
 postgres_check() {
-  local got url
-  got=$("${compose_env[@]}" "${COMPOSE_PG[@]}" --profile load config --services | sort | tr '\n' ' ')
-  [[ $got == "grafana loadgen node-a node-b postgres prometheus " ]] || { echo "services: $got"; return 1; }
-  "${compose_env[@]}" "${COMPOSE_PG[@]}" --profile load config >"$TMP/resolved-pg.yml"
-  discovery_check "$TMP/resolved-pg.yml" || return 1
-  # both nodes archive into the one database, the password outside the URL, after the database is healthy
-  url=$(grep -c 'WAKURELAY_STORE_MESSAGE_DB_URL: postgres://waku@postgres:5432/waku' "$TMP/resolved-pg.yml")
-  [[ $url -eq 2 ]] || { echo "both nodes must archive into postgres://waku@postgres:5432/waku (found $url)"; return 1; }
-  [[ $(grep -c 'WAKURELAY_STORE_MESSAGE_DB_PASSWORD:' "$TMP/resolved-pg.yml") -eq 2 ]] || { echo "a node without the password variable"; return 1; }
-  if grep -q 'postgres://[^@ ]*:[^@ ]*@' "$TMP/resolved-pg.yml"; then echo "a password in a URL"; return 1; fi
-  [[ $(grep -c 'condition: service_healthy' "$TMP/resolved-pg.yml") -ge 6 ]] || { echo "the nodes do not wait for a healthy database"; return 1; }
-  grep -q 'pg_isready' "$TMP/resolved-pg.yml" || { echo "postgres has no healthcheck"; return 1; }
-  [[ $(grep -c 'max-size:' "$TMP/resolved-pg.yml") -eq 6 ]] || { echo "a service without log rotation"; return 1; }
-  # the database is reached by the nodes only: no published port
-  if python3 - "$TMP/resolved-pg.yml" <<'PY'
+  local got
+  got=$("${compose_env[@]}" "${COMPOSE_PG[@]}" config --services | sort | tr '\n' ' ')
+  [[ $got == "chain grafana node-a node-b postgres prometheus " ]] || { echo "services: $got"; return 1; }
+  "${compose_env[@]}" "${COMPOSE_PG[@]}" config >"$TMP/resolved-pg.yml"
+  python3 - "$TMP/resolved-pg.yml" <<'PY' || return 1
 import sys, yaml
 doc = yaml.safe_load(open(sys.argv[1]))
-sys.exit(0 if doc["services"]["postgres"].get("ports") else 1)
+services, networks = doc["services"], doc["networks"]
+problems = []
+def check(ok, text):
+    if not ok:
+        problems.append(text)
+# no route out: --cluster-id=1 adds The Waku Network's public bootstrap records, which must stay out of reach
+check(networks["default"].get("internal") is True, "the stack's network is not internal: it has a route out")
+for name in ("node-a", "node-b", "postgres", "chain"):
+    s = services[name]
+    check(set((s.get("networks") or {"default": None}).keys()) == {"default"}, name + " is on a network with a route out")
+    check(not s.get("ports"), name + " publishes a port")
+for name in ("prometheus", "grafana"):
+    check(set(services[name]["networks"].keys()) == {"default", "published"}, name + " is not on both networks")
+# the nodes start as run_node.sh starts nwaku, against the local chain, at fixed addresses they announce
+for name, last in (("node-a", ".10"), ("node-b", ".11")):
+    s, env = services[name], services[name]["environment"]
+    check(s.get("entrypoint") == ["/app/bin/wakurelay-run-node"], name + " does not start through wakurelay-run-node")
+    check(env.get("RLN_RELAY_ETH_CLIENT_ADDRESS") == "http://chain:8545", name + " does not use the local chain")
+    address = s["networks"]["default"]["ipv4_address"]
+    check(address.endswith(last) and env.get("EXT_IP") == address, name + ": EXT_IP is not its own address " + address)
+    check("postgres" in s["depends_on"] and "chain" in s["depends_on"], name + " does not wait for postgres and chain")
+    check(all(d["condition"] == "service_healthy" for d in s["depends_on"].values()), name + " waits for less than healthy")
+    check(env.get("POSTGRES_PASSWORD"), name + ": no POSTGRES_PASSWORD (the entrypoint passes it outside the URL)")
+check(services["node-b"]["environment"].get("BOOTSTRAP_REST_URL") == "http://node-a:8645",
+      "node-b does not read node-a's ENR from http://node-a:8645")
+chain = services["chain"]["environment"]
+check(str(chain.get("CHAIN_ID")) == "59141", "the chain's id is not 59141 (The Waku Network's)")
+check(chain.get("RLN_CONTRACT_ADDRESS") == "0xB9cd878C90E49F797B4431fBF4fb333108CB90e6",
+      "the contract is not at The Waku Network's address")
+check("healthcheck" in services["chain"], "the chain has no healthcheck")
+check("pg_isready" in str(services["postgres"].get("healthcheck")), "postgres has no healthcheck")
+check(all("max-size" in str(s.get("logging")) for s in services.values()), "a service without log rotation")
+for line in problems:
+    print(line)
+sys.exit(1 if problems else 0)
 PY
-  then echo "postgres publishes a port"; return 1; fi
   echo "services: $got"
 }
-run_check "PostgreSQL variant: services, one database for both nodes, password outside the URL, healthchecks" postgres_check
+run_check "nwaku-compose-like stack: services, no route out, run_node.sh's entrypoint, fixed addresses, the chain, healthchecks" \
+  postgres_check
+# run_node.sh's flags: the entrypoint's command line, with node-a's variables; every flag of run_node.sh is there, the
+# password is not in it, and (when the node jar is built) the node knows every option (--help beside them parses them)
+run_node_check() {
+  local args jar=$ROOT/node/target/wakurelay-node.jar missing=0 flag words=()
+  args=$(env -i RLN_RELAY_ETH_CLIENT_ADDRESS=http://chain:8545 EXT_IP=10.89.0.10 POSTGRES_USER=waku \
+    POSTGRES_PASSWORD=secret-password POSTGRES_DB=waku NODEKEY=b30d31e974bad9f9dfac1a7e4c5427fde3b9f1ae04162327020a6b66fd37b423 \
+    sh deploy/docker/wakurelay-run-node --print) || return 1
+  for flag in "${RUN_NODE_FLAGS[@]}"; do
+    grep -q -- "^$flag=" <<<"$args" || { echo "run_node.sh's $flag is missing"; missing=1; }
+  done
+  if grep -q 'secret-password' <<<"$args"; then echo "the password is on the command line"; missing=1; fi
+  grep -qx -- '--nat=extip:10.89.0.10' <<<"$args" || { echo "--nat does not name EXT_IP"; missing=1; }
+  if [[ -f $jar ]] && command -v java >/dev/null; then
+    mapfile -t words <<<"$args"
+    if java -jar "$jar" "${words[@]}" --help >"$TMP/help.out" 2>&1; then
+      echo "${#words[@]} arguments, every option known to $jar"
+    else
+      tail -3 "$TMP/help.out"
+      missing=1
+    fi
+  else
+    echo "$(wc -l <<<"$args") arguments (no node jar built: the options were not parsed)"
+  fi
+  return $missing
+}
+run_check "wakurelay-run-node gives every flag of run_node.sh, no password, options the node knows" run_node_check
 
 mounts_check() {
   local missing=0 path
-  for path in prometheus/prometheus.yml grafana/provisioning/datasources grafana/provisioning/dashboards grafana/dashboards/wakurelay.json Dockerfile; do
+  for path in prometheus/prometheus.yml prometheus/prometheus.postgres.yml grafana/provisioning/datasources \
+    grafana/provisioning/dashboards grafana/dashboards/wakurelay.json Dockerfile chain/Dockerfile; do
     [[ -e $DEPLOY/$path ]] || { echo "missing deploy/$path"; missing=1; }
   done
   return $missing
 }
-run_check "files mounted by the compose file exist" mounts_check
+run_check "files mounted by the compose files exist" mounts_check
 
 env_example_check() {
   local missing=0 var
@@ -156,13 +211,37 @@ dockerfile_check() {
   return $missing
 }
 run_check "Dockerfile: COPY sources exist, stages, USER, HEALTHCHECK, VOLUME" dockerfile_check
-run_check ".dockerignore hides nothing the Dockerfile copies" python3 deploy/lib/dockerignore_check.py "$ROOT"
+# the local chain's image (docker-compose.postgres.yml): its COPY sources, its base images as build arguments
+chain_dockerfile_check() {
+  local missing=0 line src
+  while IFS= read -r line; do
+    # shellcheck disable=SC2206
+    local words=($line)
+    [[ ${#words[@]} -ge 3 && ${words[0]} == COPY && ${words[1]} != --from=* ]] || continue
+    for src in "${words[@]:1:${#words[@]}-2}"; do
+      [[ -e $ROOT/$src ]] || { echo "COPY source '$src' is not in the build context"; missing=1; }
+    done
+  done <deploy/chain/Dockerfile
+  grep -q '^ARG NODE_IMAGE=node:22-bookworm-slim$' deploy/chain/Dockerfile || { echo "no public node build stage"; missing=1; }
+  grep -q '^ARG RUNTIME_IMAGE=debian:bookworm-slim$' deploy/chain/Dockerfile || { echo "no public runtime base"; missing=1; }
+  grep -q '^USER ' deploy/chain/Dockerfile || { echo "no USER (the chain would run as root)"; missing=1; }
+  grep -q '^HEALTHCHECK ' deploy/chain/Dockerfile || { echo "no HEALTHCHECK"; missing=1; }
+  return $missing
+}
+run_check "chain/Dockerfile: COPY sources exist, base images as build arguments, USER, HEALTHCHECK" chain_dockerfile_check
+run_check ".dockerignore hides nothing the Dockerfiles copy" python3 deploy/lib/dockerignore_check.py "$ROOT" \
+  deploy/Dockerfile deploy/chain/Dockerfile
 run_check ".env.example names every variable the compose file reads" env_example_check
-run_check "container scripts parse (sh -n)" sh -n deploy/docker/wakurelay-node deploy/docker/wakurelay-node-from-enr deploy/docker/wakurelay-loadgen deploy/docker/healthcheck
+run_check "container scripts parse (sh -n)" sh -n deploy/docker/wakurelay-node deploy/docker/wakurelay-node-from-enr \
+  deploy/docker/wakurelay-run-node deploy/docker/wakurelay-loadgen deploy/docker/healthcheck deploy/chain/wakurelay-chain
+# what compose-test.sh gives the local chain and pushes: the RLN test vectors' last root, and their valid messages
+run_check "rln_vectors.py reads the RLN test vectors (rln/src/test/resources/rln/vectors.json)" \
+  python3 deploy/lib/rln_vectors.py root rln/src/test/resources/rln/vectors.json
 run_check "compose-test.sh parses (bash -n)" bash -n deploy/compose-test.sh
 
 # 3. Prometheus configuration.
 run_check "promtool check config prometheus.yml" promtool check config deploy/prometheus/prometheus.yml
+run_check "promtool check config prometheus.postgres.yml" promtool check config deploy/prometheus/prometheus.postgres.yml
 
 # 4. Grafana dashboard and provisioning.
 run_check "dashboard JSON, layout, datasource, metric names vs docs/metrics.md" \

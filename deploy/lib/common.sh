@@ -32,3 +32,11 @@ drop_wakurelay_env() {
   local var
   while IFS= read -r var; do unset "$var"; done < <(compgen -e | grep '^WAKURELAY_' || true)
 }
+
+# The flags nwaku-compose's run_node.sh (v0.37.0) always gives nwaku, each as --flag=value: docker/wakurelay-run-node
+# gives them all (validate-compose.sh checks its --print, compose-test.sh the running node's command line).
+# shellcheck disable=SC2034  # used by the scripts that source this file
+RUN_NODE_FLAGS=(--relay --filter --peer-exchange --lightpush --keep-alive --max-connections --cluster-id
+  --discv5-discovery --discv5-udp-port --discv5-enr-auto-update --log-level --tcp-port --metrics-server
+  --metrics-server-port --metrics-server-address --rest --rest-admin --rest-address --rest-port --rest-allow-origin
+  --nat --store --store-message-db-url --rln-relay-eth-client-address --store-message-retention-policy)

@@ -8,8 +8,11 @@ Used by deploy/validate-compose.sh and deploy/netns-test.sh. Standard library on
       source; every metric name the queries use is documented in docs/metrics.md (with the suffixes its
       type allows: _bucket for histograms, _count/_sum/_max for timers and summaries) or is a standard
       JVM/process one (jvm_*, process_*, system_*, up). Exit 1 on a problem.
-  dashboard_metrics.py names DASHBOARD.json
-      The metric names the dashboard queries, one per line.
+  dashboard_metrics.py names DASHBOARD.json [METRICS.md]
+      The metric names the dashboard queries, one per line; with METRICS.md, each followed by a tab and what a node
+      must run to serve it: "postgres", "rocksdb" or "rln" (the sections of docs/metrics.md served only then: see
+      SECTION_CONDITIONS), "lazy" (a meter made on first use: see LAZY), or "-" (every node serves it).
+      deploy/netns-test.sh and deploy/compose-test.sh check that the names their nodes must serve are scraped.
   dashboard_metrics.py rules DASHBOARD.json OUT.yml
       Every query as a Prometheus recording rule, so that `promtool check rules OUT.yml` parses the PromQL.
 
@@ -23,6 +26,11 @@ import sys
 
 # Exported but not yet in docs/metrics.md: a warning, not an error (STRICT=1: error). Empty: all are documented.
 PENDING_DOCS = set()
+# The sections of docs/metrics.md whose metrics only some nodes serve, and what they need.
+SECTION_CONDITIONS = {"Archive on RocksDB": "rocksdb", "Archive on PostgreSQL": "postgres",
+                      "RLN: membership roots": "rln", "RLN: validation": "rln", "Relay validation": "rln"}
+# Meters made on first use (by reason), which a clean run may not have made.
+LAZY = {"waku_relay_messages_invalid_total", "waku_relay_peer_disconnects_total"}
 STANDARD_PREFIXES = ("jvm_", "process_", "system_")
 STANDARD_NAMES = {"up", "scrape_duration_seconds", "scrape_samples_scraped", "scrape_samples_post_metric_relabeling",
                   "scrape_series_added"}
@@ -83,11 +91,15 @@ def metric_names(expr):
     return names
 
 
-def documented(metrics_md):
-    """name -> type, from the tables of docs/metrics.md (first column `name`, second column type)."""
+def documented(metrics_md, sections=None):
+    """name -> type, from the tables of docs/metrics.md (first column `name`, second column type); with a dict as
+    sections, also name -> the title of the section (## heading) that documents it."""
     out = {}
+    section = ""
     with open(metrics_md, encoding="utf-8") as f:
         for line in f:
+            if line.startswith("## "):
+                section = line[3:].strip()
             if not line.startswith("|"):
                 continue
             cells = [c.strip() for c in line.strip().strip("|").split("|")]
@@ -96,7 +108,25 @@ def documented(metrics_md):
             m = re.fullmatch(r"`([a-z_:][a-z0-9_:]*)`", cells[0])
             if m:
                 out[m.group(1)] = cells[1].lower()
+                if sections is not None:
+                    sections[m.group(1)] = section
     return out
+
+
+def base_name(name, docs):
+    """The documented name a queried one stands for (a histogram's _bucket, a timer's _count, ...)."""
+    if name in docs:
+        return name
+    for base, kind in docs.items():
+        if any(name == base + suffix for suffix in allowed_suffixes(kind)):
+            return base
+    return name
+
+
+def condition(name, docs, sections):
+    if name in LAZY:
+        return "lazy"
+    return SECTION_CONDITIONS.get(sections.get(base_name(name, docs), ""), "-")
 
 
 def allowed_suffixes(kind):
@@ -202,10 +232,17 @@ def rules(dashboard_path, out_path):
 def main(argv):
     if len(argv) == 5 and argv[1] == "check":
         return check(argv[2], argv[3], argv[4])
-    if len(argv) == 3 and argv[1] == "names":
+    if len(argv) in (3, 4) and argv[1] == "names":
         with open(argv[2], encoding="utf-8") as f:
-            for name in sorted(all_names(json.load(f))):
+            names = sorted(all_names(json.load(f)))
+        if len(argv) == 3:
+            for name in names:
                 print(name)
+            return 0
+        sections = {}
+        docs = documented(argv[3], sections)
+        for name in names:
+            print(f"{name}\t{condition(name, docs, sections)}")
         return 0
     if len(argv) == 4 and argv[1] == "rules":
         return rules(argv[2], argv[3])

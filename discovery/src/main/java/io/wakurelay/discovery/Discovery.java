@@ -94,6 +94,8 @@ public final class Discovery implements AutoCloseable {
             DnsDiscovery dns = config.dns().enabled()
                     ? own(owned, DnsDiscovery.create(config.dns(), host.peerId(), clusterId, dnsMetrics)) : null;
             Discv5Metrics discv5Metrics = own(owned, new Discv5Metrics(registry));
+            List<Integer> shards = NodeRecord.shardsOf(clusterId, topics);
+            discv5Metrics.shards(shards); // nwaku's per-shard series, the node's own shards, at 0 while discv5 is off
             Discv5Discovery discv5 = own(owned, bindDiscv5(config.discv5(), host, udpAddress, discv5Metrics));
             NodeRecord record = NodeRecord.publish(dataDir, host, clusterId, topics,
                     discv5 == null ? OptionalInt.empty() : OptionalInt.of(recordUdpPort.applyAsInt(discv5.port())));
@@ -101,7 +103,7 @@ public final class Discovery implements AutoCloseable {
                 // --discv5-enr-auto-update: the address the nodes we ping agree on goes into the record (and its file)
                 discv5.announce(record.current(), record::withExternalAddress);
             }
-            return new Discovery(host, clusterId, NodeRecord.shardsOf(clusterId, topics), records, peerExchange, dns,
+            return new Discovery(host, clusterId, shards, records, peerExchange, dns,
                     discv5, record, owned);
         } catch (Throwable e) { // whatever failed, even undeclared: what was made is closed
             closeAll(owned);

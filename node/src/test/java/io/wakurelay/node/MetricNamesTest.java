@@ -105,6 +105,23 @@ class MetricNamesTest {
             assertThat(Http.metric(a, "waku_relay_network_bytes_total{direction=\"in\",topic=\"/waku/2/rs/0/0\",type=\"net\"}"))
                     .isPositive();
             assertThat(Http.metric(a, "waku_archive_messages_per_shard{shard=\"0\"}")).isEqualTo(1);
+            // the process panels, under the names Prometheus' own clients (nim-metrics among them) give them
+            assertThat(Http.metric(a, "process_resident_memory_bytes")).isPositive();
+            assertThat(Http.metric(a, "process_virtual_memory_bytes")).isGreaterThan(
+                    Http.metric(a, "process_resident_memory_bytes"));
+            assertThat(Http.metric(a, "process_open_fds")).isPositive();
+            // the discovery panels: discv5 is off, so zero, but there for the node's own shard
+            assertThat(Http.metric(a, "routing_table_nodes")).isZero();
+            assertThat(Http.metric(a, "routing_table_nodes{state=\"seen\"}")).isZero();
+            assertThat(Http.metric(a, "waku_discv5_discovered_per_shard{shard=\"0\"}")).isZero();
+            // nim-libp2p's topic counters: A joined its one topic at start
+            assertThat(Http.metric(a, "libp2p_pubsub_subscriptions_total")).isEqualTo(1);
+            assertThat(Http.metric(a, "libp2p_pubsub_unsubscriptions_total")).isZero();
+            // nim-libp2p's dial counters: B dialled A once
+            String b = new Http(nodes.b().metricsAddress()).get("/metrics").body();
+            assertThat(Http.metric(b, "libp2p_total_dial_attempts_total")).isEqualTo(1);
+            assertThat(Http.metric(b, "libp2p_successful_dials_total")).isEqualTo(1);
+            assertThat(Http.metric(b, "libp2p_failed_dials_total")).isZero();
         }
     }
 

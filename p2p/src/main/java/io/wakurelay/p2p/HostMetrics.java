@@ -4,6 +4,7 @@ import io.wakurelay.p2p.connection.Connection;
 import io.wakurelay.p2p.connection.Stream;
 import io.wakurelay.p2p.connection.Transport;
 import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
@@ -66,6 +67,7 @@ final class HostMetrics implements NoiseCounters {
             REJECTION_REASONS.forEach(r -> counter(REJECTED, "reason", r, t));
             DIAL_OUTCOMES.forEach(o -> counter(DIALS, "outcome", o, t));
         }
+        bindNimLibp2pDials();
         DISCONNECT_REASONS.forEach(r -> counter(DISCONNECTS, "reason", r));
         WebSocketEvents.REFUSAL_REASONS.forEach(r -> counter(WEBSOCKET_REFUSED, "reason", r));
         counter(REPLIES_DROPPED, "reply", WEBSOCKET_PONG);
@@ -123,6 +125,31 @@ final class HostMetrics implements NoiseCounters {
             REPLIES_DROPPED, "replies to a peer not written because its connection could not take them, by reply",
             READ_PAUSES, "times a connection stopped being read, by reason",
             WEBSOCKET_REFUSED, "HTTP requests on the WebSocket port answered with a 4xx, by reason");
+
+    /**
+     * nim-libp2p's dial counters, under its names, as nwaku's dashboards read them: {@code libp2p_total_dial_attempts}
+     * (dials that reached the network: successful, or failed connecting or upgrading),
+     * {@code libp2p_successful_dials} and {@code libp2p_failed_dials}, read from {@code libp2p_dials_total}'s outcomes
+     * (a dial refused before it began, no slot or a refused address, is none of them).
+     */
+    private void bindNimLibp2pDials() {
+        FunctionCounter.builder("libp2p.total.dial.attempts", this,
+                        m -> m.dials("success") + m.dials("connect_failed") + m.dials("handshake_failed"))
+                .description("dials that reached the network (nim-libp2p's name)").register(registry);
+        FunctionCounter.builder("libp2p.successful.dials", this, m -> m.dials("success"))
+                .description("dials that gave a connection (nim-libp2p's name)").register(registry);
+        FunctionCounter.builder("libp2p.failed.dials", this, m -> m.dials("connect_failed") + m.dials("handshake_failed"))
+                .description("dials that failed connecting or upgrading (nim-libp2p's name)").register(registry);
+    }
+
+    /** Dials of {@code outcome} so far, every transport together. */
+    private double dials(String outcome) {
+        double n = 0;
+        for (Transport t : Transport.values()) {
+            n += counter(DIALS, "outcome", outcome, t).count();
+        }
+        return n;
+    }
 
     /**
      * {@code libp2p_noise_aead{provider}}: 1 for the ChaCha20-Poly1305 that Noise sessions use, 0 for the other.

@@ -45,6 +45,8 @@ final class RelayMetrics implements RouterEvents {
     private final Counter validationFailure;
     private final Counter validationIgnore;
     private final Counter forwardSkipped;
+    private final Counter subscriptions;
+    private final Counter unsubscriptions;
     private final Timer propagation;
     private final Map<Violation, Counter> invalid = new EnumMap<>(Violation.class);
     private final Map<PeerSender.Kind, Counter> drops = new EnumMap<>(PeerSender.Kind.class);
@@ -91,6 +93,12 @@ final class RelayMetrics implements RouterEvents {
                 .description("messages rejected (the sender is penalised)").register(registry);
         validationIgnore = Counter.builder("libp2p.pubsub.validation.ignore")
                 .description("messages ignored: they fail only this node's view (clock, subscriptions)").register(registry);
+        // nim-libp2p's names (nwaku's dashboards read them): topics joined and left, counted as it counts them, once
+        // each time this node starts or stops relaying a topic
+        subscriptions = Counter.builder("libp2p.pubsub.subscriptions")
+                .description("topics this node joined (nim-libp2p's name)").register(registry);
+        unsubscriptions = Counter.builder("libp2p.pubsub.unsubscriptions")
+                .description("topics this node left (nim-libp2p's name)").register(registry);
         forwardSkipped = Counter.builder("waku.relay.forward.skipped")
                 .description("accepted messages not forwarded because their RPC would exceed 153,600 bytes").register(registry);
         propagation = Timer.builder("waku.relay.propagation")
@@ -283,11 +291,14 @@ final class RelayMetrics implements RouterEvents {
 
     /**
      * The meters of a topic this node joins (nwaku's per-topic traffic, per-shard sizes and peers); the router closes
-     * them when it leaves the topic.
+     * them when it leaves the topic. Joining and leaving count in {@code libp2p_pubsub_subscriptions_total} and
+     * {@code libp2p_pubsub_unsubscriptions_total}.
      */
     @Override
     public TopicEvents joined(String topic) {
-        return new SubscribedTopicMeters(registry, topic, MetadataProtocol.shardOf(topic, clusterId), topic(topic).subscribers());
+        subscriptions.increment();
+        return new SubscribedTopicMeters(registry, topic, MetadataProtocol.shardOf(topic, clusterId),
+                topic(topic).subscribers(), unsubscriptions::increment);
     }
 
     /** The mesh, fanout and subscriber gauges of a topic (made on first use; topics are this node's). */

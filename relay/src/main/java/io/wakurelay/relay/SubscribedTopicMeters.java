@@ -32,13 +32,17 @@ final class SubscribedTopicMeters implements TopicEvents {
     private final LongAdder payloadBytes = new LongAdder();
     private final LongAccumulator largestPayload = new LongAccumulator(Math::max, 0);
     private final List<Meter> meters = new ArrayList<>();
+    private final Runnable onLeave;
 
     /**
      * @param shard       the topic's shard when it is a static-sharding topic of this node's cluster
      * @param subscribers the connected peers subscribed to the topic, kept by the router
+     * @param onLeave     run when the node leaves the topic
      */
-    SubscribedTopicMeters(MeterRegistry registry, String topic, OptionalInt shard, AtomicInteger subscribers) {
+    SubscribedTopicMeters(MeterRegistry registry, String topic, OptionalInt shard, AtomicInteger subscribers,
+            Runnable onLeave) {
         this.registry = registry;
+        this.onLeave = onLeave;
         this.topicBytes = topic.getBytes(StandardCharsets.UTF_8).length;
         traffic(topic, "gross", "in", grossIn);
         traffic(topic, "net", "in", netIn);
@@ -110,5 +114,6 @@ final class SubscribedTopicMeters implements TopicEvents {
     @Override
     public void close() {
         meters.forEach(registry::remove);
+        onLeave.run();
     }
 }

@@ -170,6 +170,25 @@ class TopicMetricsTest {
     }
 
     @Test
+    void joiningAndLeavingTopicsCountAsNimLibp2pCountsSubscriptions() {
+        TestNode node = node(0, SHARD_0, SHARD_1);
+        assertThat(count(node.registry, "libp2p.pubsub.subscriptions")).as("the topics joined at start").isEqualTo(2);
+        assertThat(count(node.registry, "libp2p.pubsub.unsubscriptions")).isZero();
+
+        node.relay.subscribe(List.of("/waku/2/rs/0/7", SHARD_0));
+        assertThat(count(node.registry, "libp2p.pubsub.subscriptions")).as("a topic already relayed is not joined again")
+                .isEqualTo(3);
+        node.relay.unsubscribe(List.of("/waku/2/rs/0/7", SHARD_1));
+        node.relay.unsubscribe(List.of(SHARD_1));
+        assertThat(count(node.registry, "libp2p.pubsub.unsubscriptions")).as("a topic not relayed is not left again")
+                .isEqualTo(2);
+    }
+
+    private static double count(MeterRegistry registry, String name) {
+        return registry.get(name).counter().count();
+    }
+
+    @Test
     void theMeshAndSubscriberGaugesOfATopicThisNodeLeftReadZero() {
         TestNode node = node(0, SHARD_0, SHARD_1);
         TestNode peer = node(1, SHARD_0, SHARD_1);

@@ -55,6 +55,10 @@ class Discv5NodeTest {
         assertThat(b.metrics().scrape())
                 .containsPattern("waku_discv5_lookups_total [1-9]")
                 .containsPattern("waku_discv5_packets_in_total\\{kind=\"ordinary\"} [1-9]")
-                .contains("waku_discv5_dropped_total{reason=\"invalid\"} 0.0");
+                .contains("waku_discv5_dropped_total{reason=\"invalid\"} 0.0")
+                // nwaku's and nim-eth's names: the records of B's shard its lookups found, its table's nodes
+                .containsPattern("waku_discv5_discovered_per_shard\\{shard=\"0\"} [1-9]")
+                .containsPattern("(?m)^routing_table_nodes [1-9]")
+                .containsPattern("routing_table_nodes\\{state=\"seen\"} [1-9]");
     }
 }

@@ -139,6 +139,7 @@ public final class Discv5Discovery implements AutoCloseable {
                 metrics.recordError(RecordError.OTHER_SHARDS);
                 return false;
             }
+            metrics.discoveredOn(theirs.get().shards());
             return true;
         } catch (EnrFormatException e) {
             metrics.recordError(RecordError.PARSE_FAILURE);

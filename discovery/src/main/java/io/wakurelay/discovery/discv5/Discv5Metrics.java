@@ -5,15 +5,21 @@ import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.IntSupplier;
 
 /**
  * discv5's meters ({@code waku_discv5_*}): packets in and out by kind, packets dropped by why, sessions and table
  * size, lookups and the records they found, and nwaku's {@code waku_discv5_errors{type}} for found records that
- * cannot be used. Every label value is registered at start; {@link #close()} removes them.
+ * cannot be used; nwaku's {@code waku_discv5_discovered_per_shard{shard}} for the node's own shards
+ * ({@link #shards}), and nim-eth's {@code routing_table_nodes} (every node of our table proved alive, so its
+ * {@code state="seen"} series is the same count). Every label value is registered at start; {@link #close()} removes
+ * them.
  */
 public final class Discv5Metrics implements AutoCloseable {
 
@@ -61,6 +67,7 @@ public final class Discv5Metrics implements AutoCloseable {
     private volatile IntSupplier sessions = () -> 0;
     private volatile IntSupplier tableSize = () -> 0;
     private volatile IntSupplier addressVotes = () -> 0;
+    private final Map<Integer, AtomicLong> perShard = new ConcurrentHashMap<>();
 
     public Discv5Metrics(MeterRegistry registry) {
         this.registry = registry;
@@ -100,9 +107,43 @@ public final class Discv5Metrics implements AutoCloseable {
                 .description("discv5: sessions with keys").register(registry));
         meters.add(Gauge.builder("waku.discv5.table.size", () -> tableSize.getAsInt())
                 .description("discv5: nodes in the routing table").register(registry));
+        // nim-eth's names (nwaku's dashboards read them): a node enters our table only once it answered, which is
+        // what nim-eth counts as "seen", so both series are the table's size
+        meters.add(Gauge.builder("routing.table.nodes", () -> tableSize.getAsInt())
+                .description("discv5: nodes in the routing table (nim-eth's name)").register(registry));
+        meters.add(Gauge.builder("routing.table.nodes", () -> tableSize.getAsInt()).tag("state", "seen")
+                .description("discv5: nodes in the routing table (nim-eth's name)").register(registry));
         meters.add(Gauge.builder("waku.discv5.address.votes", () -> addressVotes.getAsInt())
                 .description("discv5: PONGs' votes on our external address held, one per node (the oldest go past the cap)")
                 .register(registry));
+    }
+
+    /**
+     * Registers nwaku's {@code waku_discv5_discovered_per_shard} at 0 for {@code shards}, the node's own: the label
+     * values come from this node, never from a record (nwaku labels every shard a found record names).
+     */
+    public void shards(Collection<Integer> shards) {
+        for (Integer shard : shards) {
+            perShard.computeIfAbsent(shard, s -> {
+                AtomicLong count = new AtomicLong();
+                meters.add(Gauge.builder("waku.discv5.discovered.per.shard", count, AtomicLong::get)
+                        .tag("shard", Integer.toString(s))
+                        .description("discv5: records of this shard found by lookups and handed to the dialler "
+                                + "(nwaku's name: a gauge that only grows)")
+                        .register(registry));
+                return count;
+            });
+        }
+    }
+
+    /** A found record handed to the dialler: counts it under each of {@code itsShards} that {@link #shards} named. */
+    public void discoveredOn(Collection<Integer> itsShards) {
+        for (Integer shard : itsShards) {
+            AtomicLong count = perShard.get(shard);
+            if (count != null) {
+                count.incrementAndGet();
+            }
+        }
     }
 
     private Counter add(Counter counter) {

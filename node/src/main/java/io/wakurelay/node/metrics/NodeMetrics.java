@@ -43,6 +43,7 @@ public final class NodeMetrics implements AutoCloseable {
         bindNettyMemory(registry);
         Gauge.builder("waku.process.rss", ProcessMemory::residentBytes).baseUnit("bytes")
                 .description("resident set size of the process (VmRSS)").register(registry);
+        bindStandardProcessNames(registry);
         Gauge.builder("waku.version", () -> 1).tag("version", version)
                 .description("1, labelled with the node's version").register(registry);
     }
@@ -65,6 +66,20 @@ public final class NodeMetrics implements AutoCloseable {
      */
     public String scrape(String contentType, Set<String> includedNames) {
         return registry.scrape(contentType, includedNames);
+    }
+
+    /**
+     * The names Prometheus' own client libraries give the process's memory and files (nim-metrics too, so nwaku's
+     * dashboards read them): {@code process_resident_memory_bytes}, {@code process_virtual_memory_bytes} (Linux VmRSS
+     * and VmSize) and {@code process_open_fds}; Micrometer's binders name them otherwise.
+     */
+    static void bindStandardProcessNames(MeterRegistry registry) {
+        Gauge.builder("process.resident.memory", ProcessMemory::residentBytes).baseUnit("bytes")
+                .description("resident set size of the process (VmRSS; Prometheus' standard name)").register(registry);
+        Gauge.builder("process.virtual.memory", ProcessMemory::virtualBytes).baseUnit("bytes")
+                .description("virtual memory size of the process (VmSize; Prometheus' standard name)").register(registry);
+        Gauge.builder("process.open.fds", ProcessMemory::openFileDescriptors)
+                .description("open file descriptors of the process (Prometheus' standard name)").register(registry);
     }
 
     static void bindPathCounters(MeterRegistry registry, PathCounters counters) {
