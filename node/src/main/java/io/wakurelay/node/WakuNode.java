@@ -434,8 +434,8 @@ public final class WakuNode implements NodeStatus, AutoCloseable {
         if (!closed.compareAndSet(false, true)) {
             return;
         }
-        log.info("node stopping peerId={}", peerId());
+        log.atInfo().addKeyValue("peerId", peerId()).log("node stopping");
         components.stop(config.shutdownGrace());
-        log.info("node stopped peerId={}", peerId());
+        log.atInfo().addKeyValue("peerId", peerId()).log("node stopped");
     }
 }

@@ -168,7 +168,7 @@ public final class FilterService implements AutoCloseable {
         try {
             int expired = subscriptions.removeExpired();
             if (expired > 0) {
-                log.debug("{} filter subscriptions expired", expired);
+                log.atDebug().addKeyValue("subscriptions", expired).log("filter subscriptions expired");
             }
         } catch (RuntimeException e) {
             log.warn("filter maintenance failed", e);
