@@ -137,7 +137,7 @@ final class SmallFileMerger implements AutoCloseable {
             // a file another compaction took meanwhile, or a background error (full disk): the next check tries again
             metrics.smallFileMergeFailures.increment();
             log.atDebug().addKeyValue("files", names.size()).addKeyValue("columnFamily", String.valueOf(family.cfName))
-                    .addKeyValue("level", level).addKeyValue("reason", RocksErrors.describe(e)).log("merging SST files failed");
+                    .addKeyValue("sstLevel", level).addKeyValue("reason", RocksErrors.describe(e)).log("merging SST files failed");
             return false;
         }
     }
