@@ -18,13 +18,17 @@ import static org.assertj.core.api.Assertions.assertThat;
  * A log line's values are key-value pairs of the event, never {@code {}} placeholders in its message, so that JSON
  * logs carry each as a field of its own (ADR 0071, docs/configuration.md "Logs"): no SLF4J call in the main sources
  * of any module has a {@code {}} in a string of its arguments. The one exception is the start failure, whose message
- * is the sentence for the operator (ADR 0092).
+ * is the sentence for the operator (ADR 0092). No key is one of the fields the encoder writes itself.
  */
 class LogValuesAreKeyValuePairsTest {
     private static final Path ROOT = Path.of("..");
     /** A logging call: the classic API ({@code log.info(...)}) or the fluent one's end ({@code .log(...)}). */
     private static final Pattern CALL = Pattern.compile("\\b(?:log|LOG)\\.(?:trace|debug|info|warn|error)\\(|\\.log\\(");
     private static final Pattern STRING = Pattern.compile("\"(?:\\\\.|[^\"\\\\])*\"");
+    private static final Pattern KEY = Pattern.compile("\\.addKeyValue\\(\"([^\"]*)\"");
+    /** The fields the JSON encoder writes itself (LogFormat), and nwaku's level tag: a key of these would repeat one. */
+    private static final Set<String> RESERVED = Set.of("@timestamp", "@version", "message", "logger_name", "thread_name",
+            "level", "level_value", "stack_trace", "tags", "lvl");
     private static final Set<String> ALLOWED = Set.of("NodeMain.java: log.error(\"node failed to start: {}\", "
             + "StartFailures.describe(e))");
 
@@ -43,6 +47,22 @@ class LogValuesAreKeyValuePairsTest {
         assertThat(sources).as("the main sources were read").hasSizeGreaterThan(300);
         assertThat(found).as("log calls with {} placeholders: give each value as addKeyValue instead")
                 .isSubsetOf(ALLOWED);
+    }
+
+    @Test
+    void noKeyRepeatsAFieldTheJsonEncoderWritesItself() throws IOException {
+        List<String> clashes = new ArrayList<>();
+        try (Stream<Path> files = Files.walk(ROOT)) {
+            for (Path p : files.filter(LogValuesAreKeyValuePairsTest::isMainSource).toList()) {
+                Matcher m = KEY.matcher(Files.readString(p));
+                while (m.find()) {
+                    if (RESERVED.contains(m.group(1))) {
+                        clashes.add(p.getFileName() + ": " + m.group(1));
+                    }
+                }
+            }
+        }
+        assertThat(clashes).as("keys that clash with the JSON encoder's own fields").isEmpty();
     }
 
     @Test
