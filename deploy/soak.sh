@@ -134,7 +134,7 @@ sampler() {
 
 log "soak: $DURATION s of loadgen drive rounds ($WARMUP + $COUNT messages each, rate $RATE/s, mix $MIX) node-a -> node-b; samples every $INTERVAL s into $OUT/samples.csv"
 start_node node-a "$PEER_A" "$REST_A" "$METRICS_A" "$OUT/data-a"
-# node-a's multiaddr with its peer id, from its start-up line: node started peerId=... listen=[/ip4/127.0.0.1/tcp/...]
+# node-a's multiaddr with its peer id, from its start-up line: node started peerId=... listenAddresses=[/ip4/127.0.0.1/tcp/...]
 A_ADDR=$(grep -m1 'node started' "$OUT/node-a.log" | grep -oE '/ip4/127\.0\.0\.1/tcp/[0-9]+/p2p/[A-Za-z0-9]+' | head -1)
 [[ -n $A_ADDR ]] || die "node-a's start-up line has no 127.0.0.1 multiaddr; see $OUT/node-a.log"
 start_node node-b "$PEER_B" "$REST_B" "$METRICS_B" "$OUT/data-b" --staticnode "$A_ADDR"

@@ -118,8 +118,8 @@ public final class Discovery implements AutoCloseable {
             return null;
         }
         if (host.identity().type() != KeyType.SECP256K1) {
-            log.warn("discv5 is off: its records (the \"v4\" identity) need a secp256k1 node key, not {}",
-                    host.identity().type());
+            log.atWarn().addKeyValue("keyType", String.valueOf(host.identity().type()))
+                    .log("discv5 is off: its records (the \"v4\" identity) need a secp256k1 node key");
             return null;
         }
         return Discv5Discovery.bind(config, udpAddress, host.identity(), metrics);
@@ -203,7 +203,8 @@ public final class Discovery implements AutoCloseable {
                 try {
                     owned.get(i).close();
                 } catch (Exception e) {
-                    log.warn("discovery: closing {}: {}", owned.get(i).getClass().getSimpleName(), e.toString());
+                    log.atWarn().addKeyValue("finder", owned.get(i).getClass().getSimpleName())
+                            .addKeyValue("reason", e.toString()).log("discovery: closing a finder failed");
                 }
             }
             owned.clear();

@@ -54,8 +54,8 @@ final class NodeRecord {
     /** The published record, or null when the node key cannot sign one. */
     static NodeRecord publish(Path dataDir, Host host, int clusterId, Collection<String> topics, OptionalInt udpPort) {
         if (host.identity().type() != KeyType.SECP256K1) {
-            LOG.warn("no ENR: the node key is {}, and ENRs (the \"v4\" identity) need a secp256k1 key",
-                    host.identity().type());
+            LOG.atWarn().addKeyValue("keyType", String.valueOf(host.identity().type()))
+                    .log("no ENR: ENRs (the \"v4\" identity) need a secp256k1 node key");
             return null;
         }
         List<Multiaddr> announced = host.listenAddresses().stream().map(Multiaddr::withoutPeerId).toList();
@@ -76,8 +76,8 @@ final class NodeRecord {
                 continue;
             }
             if (shard.getAsInt() > RelayShards.MAX_SHARD) {
-                LOG.warn("shard {} is not in the ENR: an ENR names shards 0..{}", shard.getAsInt(),
-                        RelayShards.MAX_SHARD);
+                LOG.atWarn().addKeyValue("shard", shard.getAsInt()).addKeyValue("maxShard", RelayShards.MAX_SHARD)
+                        .log("a shard is not in the ENR: an ENR names shards 0..maxShard");
                 continue;
             }
             shards.add(shard.getAsInt());

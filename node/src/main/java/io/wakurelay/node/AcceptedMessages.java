@@ -76,13 +76,15 @@ final class AcceptedMessages {
             try {
                 filterPush.accept(e); // keeps nothing of the envelope
             } catch (RuntimeException ex) {
-                log.warn("filter push of {} failed", e.hash(), ex);
+                log.atWarn().addKeyValue("hash", String.valueOf(e.hash())).addKeyValue("topic", e.pubsubTopic()).setCause(ex)
+                        .log("filter push failed");
             }
         }
         try {
             restDelivery.accept(e);
         } catch (RuntimeException ex) {
-            log.warn("local delivery of {} failed", e.hash(), ex);
+            log.atWarn().addKeyValue("hash", String.valueOf(e.hash())).addKeyValue("topic", e.pubsubTopic()).setCause(ex)
+                    .log("local delivery failed");
         }
         for (Consumer<Envelope> tap : taps) {
             tap.accept(e);

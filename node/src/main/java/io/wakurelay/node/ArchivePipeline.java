@@ -55,7 +55,7 @@ final class ArchivePipeline {
         Mono<Void> finished = subscription == null ? Mono.empty() : done.asMono();
         return finished.timeout(grace.isZero() ? Duration.ofMillis(1) : grace)
                 .onErrorResume(TimeoutException.class, e -> {
-                    log.warn("the archive did not finish in {}; stopping it", grace);
+                    log.atWarn().addKeyValue("grace", String.valueOf(grace)).log("the archive did not finish in time; stopping it");
                     return Mono.empty();
                 })
                 .doFinally(signal -> {

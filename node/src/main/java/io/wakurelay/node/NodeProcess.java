@@ -1,5 +1,9 @@
 package io.wakurelay.node;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -24,8 +28,10 @@ import io.wakurelay.p2p.multiaddr.Multiaddr;
  * scenarios). Learns the node's actual ports from its start-up log line, so ports can be 0.
  */
 public final class NodeProcess implements AutoCloseable {
+    /** The start line in text; in JSON its fields of the same names are read ({@link #startedJson}). */
     private static final Pattern STARTED = Pattern.compile(
-            "node started peerId=(\\S+) version=\\S+ listen=\\[([^\\]]*)\\] rest=(\\S+) metrics=(\\S+)");
+            "node started peerId=(\\S+) version=\\S+ listenAddresses=\\[([^\\]]*)\\] rest=(\\S+) metrics=(\\S+)");
+    private static final ObjectMapper JSON = new ObjectMapper();
 
     private final Process process;
     private final List<String> output;
@@ -37,14 +43,40 @@ public final class NodeProcess implements AutoCloseable {
 
     private Thread pump;
 
-    private NodeProcess(Process process, List<String> output, Matcher started) {
+    /** What the start line says: the peer id, the first listen address, and REST's and metrics' host:port or off. */
+    private record Started(String peerId, String firstAddress, String rest, String metrics) {
+    }
+
+    private NodeProcess(Process process, List<String> output, Started started) {
         this.process = process;
         this.output = output;
-        this.peerId = started.group(1);
-        this.multiaddr = Multiaddr.parse(started.group(2).split(", ")[0]);
+        this.peerId = started.peerId();
+        this.multiaddr = Multiaddr.parse(started.firstAddress());
         this.peerAddress = multiaddr.toSocketAddress();
-        this.restAddress = address(started.group(3));
-        this.metricsAddress = address(started.group(4));
+        this.restAddress = address(started.rest());
+        this.metricsAddress = address(started.metrics());
+    }
+
+    /** The start line's values, from a text line or a JSON one ({@code --log-format JSON}); null for any other line. */
+    static Started started(String line) {
+        if (line.startsWith("{")) {
+            return startedJson(line);
+        }
+        Matcher m = STARTED.matcher(line);
+        return m.find() ? new Started(m.group(1), m.group(2).split(", ")[0], m.group(3), m.group(4)) : null;
+    }
+
+    private static Started startedJson(String line) {
+        try {
+            JsonNode event = JSON.readTree(line);
+            if (!"node started".equals(event.path("message").asText())) {
+                return null;
+            }
+            return new Started(event.path("peerId").asText(), event.path("listenAddresses").path(0).asText(),
+                    event.path("rest").asText(), event.path("metrics").asText());
+        } catch (JsonProcessingException e) {
+            return null;
+        }
     }
 
     /**
@@ -87,7 +119,7 @@ public final class NodeProcess implements AutoCloseable {
             throw new UncheckedIOException("cannot start a node process", e);
         }
         List<String> lines = Collections.synchronizedList(new ArrayList<>());
-        CompletableFuture<Matcher> started = new CompletableFuture<>();
+        CompletableFuture<Started> started = new CompletableFuture<>();
         Thread pump = new Thread(() -> pump(process, lines, started, logFile), "node-output-" + process.pid());
         pump.setDaemon(true);
         pump.start();
@@ -101,7 +133,7 @@ public final class NodeProcess implements AutoCloseable {
         }
     }
 
-    private static void pump(Process process, List<String> lines, CompletableFuture<Matcher> started, Path logFile) {
+    private static void pump(Process process, List<String> lines, CompletableFuture<Started> started, Path logFile) {
         try (BufferedReader in = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
              var log = logFile == null ? null : java.nio.file.Files.newBufferedWriter(logFile, StandardCharsets.UTF_8)) {
             for (String line; (line = in.readLine()) != null; ) {
@@ -111,9 +143,9 @@ public final class NodeProcess implements AutoCloseable {
                     log.newLine();
                     log.flush();
                 }
-                Matcher m = STARTED.matcher(line);
-                if (!started.isDone() && m.find()) {
-                    started.complete(m);
+                Started values = started.isDone() ? null : started(line);
+                if (values != null) {
+                    started.complete(values);
                 }
             }
         } catch (IOException e) {

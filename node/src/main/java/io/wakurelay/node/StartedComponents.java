@@ -68,11 +68,13 @@ final class StartedComponents {
                 s.shutdown().apply(left).block(left.plus(REPORT_MARGIN));
                 Duration took = Duration.ofNanos(nanoClock.getAsLong() - begun);
                 if (took.compareTo(SLOW_SHUTDOWN) >= 0) {
-                    log.warn("{} took {} ms to shut down (it had {} ms of the grace)", s.name(), took.toMillis(), left.toMillis());
+                    log.atWarn().addKeyValue("component", s.name()).addKeyValue("ms", took.toMillis())
+                            .addKeyValue("graceMs", left.toMillis()).log("a component was slow to shut down");
                 }
             } catch (RuntimeException e) {
                 // past its share of the grace (or failed): it is closed below all the same
-                log.warn("{} did not shut down within {}: {}", s.name(), left, e.toString());
+                log.atWarn().addKeyValue("component", s.name()).addKeyValue("grace", String.valueOf(left))
+                        .addKeyValue("reason", e.toString()).log("a component did not shut down in time");
             }
         }
         unwind();
@@ -82,7 +84,7 @@ final class StartedComponents {
         try {
             s.close().close();
         } catch (Exception e) {
-            log.warn("closing {} failed", s.name(), e);
+            log.atWarn().addKeyValue("component", s.name()).setCause(e).log("closing a component failed");
         }
     }
 }

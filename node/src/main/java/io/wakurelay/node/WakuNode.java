@@ -35,6 +35,7 @@ import io.wakurelay.p2p.crypto.PrivateKey;
 import io.wakurelay.p2p.multiaddr.Multiaddr;
 import io.wakurelay.protocol.Envelope;
 import io.wakurelay.protocol.PathCounters;
+import io.wakurelay.protocol.Topics;
 import io.wakurelay.protocol.WallClock;
 import io.wakurelay.protocol.proto.WakuMessage;
 import io.wakurelay.relay.Relay;
@@ -198,15 +199,28 @@ public final class WakuNode implements NodeStatus, AutoCloseable {
 
     public static WakuNode start(NodeConfig config) {
         WakuNode node = new WakuNode(config);
-        // enr= last: NodeProcess and the deploy scripts read the fields before it
-        log.info("node started peerId={} version={} listen={} rest={} metrics={} store={} protocols={} dataDir={} topics={} staticPeers={} enr={}",
-                node.peerId(), VERSION, node.listenAddresses(),
-                node.rest == null ? "off" : HostPort.format(node.rest.address()),
-                node.metricsServer == null ? "off" : HostPort.format(node.metricsServer.address()),
-                node.archive == null ? "off" : RetentionText.format(config.archive().core().retention()),
-                node.host.protocols(), config.dataDir().toAbsolutePath().normalize(), config.relay().pubsubTopics(),
-                config.host().staticPeers(), node.enrUri() == null ? "none" : node.enrUri());
+        // one field per value (ADR 0071): text prints them after the message as key=value, in this order (enr last:
+        // NodeProcess and the deploy scripts read the fields before it); JSON as fields of their own
+        log.atInfo().addKeyValue("peerId", node.peerId()).addKeyValue("version", VERSION)
+                .addKeyValue("listenAddresses", node.listenAddresses())
+                .addKeyValue("rest", node.rest == null ? "off" : HostPort.format(node.rest.address()))
+                .addKeyValue("metrics", node.metricsServer == null ? "off" : HostPort.format(node.metricsServer.address()))
+                .addKeyValue("store", node.archive == null ? "off" : RetentionText.format(config.archive().core().retention()))
+                .addKeyValue("protocols", List.copyOf(node.host.protocols()))
+                .addKeyValue("dataDir", config.dataDir().toAbsolutePath().normalize().toString())
+                .addKeyValue("cluster", config.relay().clusterId())
+                .addKeyValue("shards", shards(config.relay().pubsubTopics()))
+                .addKeyValue("topics", config.relay().pubsubTopics())
+                .addKeyValue("staticPeers", config.host().staticPeers().stream().map(String::valueOf).toList())
+                .addKeyValue("enr", node.enrUri() == null ? "none" : node.enrUri())
+                .log("node started");
         return node;
+    }
+
+    /** The shard numbers of the static-sharding topics among {@code topics}, for the start line. */
+    private static List<Integer> shards(List<String> topics) {
+        return topics.stream().map(Topics::shardOf).filter(java.util.OptionalInt::isPresent)
+                .map(java.util.OptionalInt::getAsInt).toList();
     }
 
     /** A message the filter service node pushed, kept for GET /filter/v2/messages as its REST JSON. */
@@ -420,8 +434,8 @@ public final class WakuNode implements NodeStatus, AutoCloseable {
         if (!closed.compareAndSet(false, true)) {
             return;
         }
-        log.info("node stopping peerId={}", peerId());
+        log.atInfo().addKeyValue("peerId", peerId()).log("node stopping");
         components.stop(config.shutdownGrace());
-        log.info("node stopped peerId={}", peerId());
+        log.atInfo().addKeyValue("peerId", peerId()).log("node stopped");
     }
 }

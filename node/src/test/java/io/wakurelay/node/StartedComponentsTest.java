@@ -63,7 +63,9 @@ class StartedComponentsTest {
             components.stop(Duration.ofSeconds(20));
 
             assertThat(log.list).extracting(ILoggingEvent::getFormattedMessage)
-                    .containsExactly("rest took 19000 ms to shut down (it had 20000 ms of the grace)");
+                    .containsExactly("a component was slow to shut down");
+            assertThat(log.list.get(0).getKeyValuePairs()).extracting(p -> p.key + "=" + p.value)
+                    .containsExactly("component=rest", "ms=19000", "graceMs=20000");
         } finally {
             logger.detachAppender(log);
         }

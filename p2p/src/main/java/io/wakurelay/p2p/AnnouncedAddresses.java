@@ -86,7 +86,7 @@ final class AnnouncedAddresses {
                 }
             }
         } catch (SocketException e) {
-            log.warn("cannot list network interfaces: {}", e.toString());
+            log.atWarn().addKeyValue("reason", e.toString()).log("cannot list network interfaces");
         }
         // what a peer elsewhere can dial first, as peers (and the README's tour) take the first address
         List<Multiaddr> addresses = new ArrayList<>(external);

@@ -128,7 +128,9 @@ final class ConnectionTrimmer {
         for (Map.Entry<HostConnection, String> e : due.entrySet()) {
             HostConnection c = e.getKey();
             if (!kept.contains(c.remotePeer()) && !isStatic.test(c.remotePeer())) {
-                log.debug("closing {}: {}", c, e.getValue());
+                log.atDebug().addKeyValue("peer", String.valueOf(c.remotePeer()))
+                        .addKeyValue("address", String.valueOf(c.remoteAddress())).addKeyValue("reason", e.getValue())
+                        .log("closing a connection");
                 c.close(e.getValue());
                 closed++;
             }

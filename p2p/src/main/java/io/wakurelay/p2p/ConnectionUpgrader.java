@@ -95,7 +95,9 @@ final class ConnectionUpgrader {
             pipeline.addFirst("first-bytes", new FirstBytesDeadline(config.firstBytesTimeout()));
         }
         pipeline.addFirst("write-stall", new WriteStallGuard(config.writeStallTimeout(), () -> {
-            log.debug("{} took nothing of what waits for it within {}; closing", channel, config.writeStallTimeout());
+            log.atDebug().addKeyValue("address", String.valueOf(channel.remoteAddress()))
+                    .addKeyValue("timeout", String.valueOf(config.writeStallTimeout()))
+                    .log("the peer took nothing of what waits for it in time; closing");
             lifecycle.writeStalled(WRITE_STALLED);
         }));
         MultistreamSelect security = outbound

@@ -127,12 +127,16 @@ public final class Host implements AutoCloseable {
         config.staticPeers().forEach(host::addStaticPeer);
         long period = host.trimmer.sweepPeriod().toNanos();
         host.trimming = host.group.next().scheduleAtFixedRate(host::sweep, period, period, TimeUnit.NANOSECONDS);
-        log.info("p2p host {} started: listening on {}, transport {}, muxers {}, static peers {}, ChaCha20-Poly1305 {} ({})",
-                host.peerId, host.listenAddresses(), host.nativeTransport ? "native" : "nio", config.muxers(),
-                config.staticPeers(), host.aead.current().label(), config.aead().label());
+        log.atInfo().addKeyValue("peer", String.valueOf(host.peerId))
+                .addKeyValue("listenAddresses", host.listenAddresses().stream().map(String::valueOf).toList())
+                .addKeyValue("transport", host.nativeTransport ? "native" : "nio").addKeyValue("muxers", config.muxers())
+                .addKeyValue("staticPeers", config.staticPeers().stream().map(String::valueOf).toList())
+                .addKeyValue("chacha20Poly1305", host.aead.current().label()).addKeyValue("aead", config.aead().label())
+                .log("p2p host started");
         if (host.webSocketServer != null) {
             Multiaddr ws = host.webSocketTransport().on(Multiaddr.of(host.webSocketAddress()));
-            log.info("p2p host {}: libp2p over WebSocket on {}", host.peerId, ws);
+            log.atInfo().addKeyValue("peer", String.valueOf(host.peerId)).addKeyValue("address", String.valueOf(ws))
+                    .log("p2p host: libp2p over WebSocket");
         }
         return host;
     }
@@ -200,19 +204,23 @@ public final class Host implements AutoCloseable {
         }
         if (admission instanceof ConnectionManager.Admission.Refused refused) {
             metrics.rejected(refused.refusal().label(), transport);
-            log.debug("refusing a connection from {}: {}", from.getHostAddress(), refused.refusal().label());
+            log.atDebug().addKeyValue("address", from.getHostAddress()).addKeyValue("reason", refused.refusal().label())
+                    .log("refusing a connection");
             channel.close();
             return;
         }
         channel.closeFuture().addListener(f -> manager.closedInbound(channel));
         Channel evicted = ((ConnectionManager.Admission.Admitted) admission).evicted();
         if (evicted != null && victim != null && evicted == victim.channel()) {
-            log.debug("every inbound slot is taken: {} takes the slot of {} ({})", from.getHostAddress(), victim,
-                    trimmer.usefulness(victim));
+            log.atDebug().addKeyValue("address", from.getHostAddress())
+                    .addKeyValue("peer", String.valueOf(victim.remotePeer()))
+                    .addKeyValue("usefulness", String.valueOf(trimmer.usefulness(victim)))
+                    .log("every inbound slot is taken: a new connection takes the slot of the peer");
             victim.close(ConnectionTrimmer.EVICTED);
         } else if (evicted != null) {
-            log.debug("every inbound slot is taken: {} takes the slot of {}, handshaking longest", from.getHostAddress(),
-                    evicted.remoteAddress());
+            log.atDebug().addKeyValue("address", from.getHostAddress())
+                    .addKeyValue("evicted", String.valueOf(evicted.remoteAddress()))
+                    .log("every inbound slot is taken: a new connection takes the slot of the one handshaking longest");
             evicted.pipeline().fireUserEventTriggered(UpgradeLifecycle.EVICTION);
         }
         Promise<HostConnection> upgraded = channel.eventLoop().newPromise();
@@ -232,14 +240,14 @@ public final class Host implements AutoCloseable {
             try {
                 onUpgraded(upgraded.getNow());
             } catch (P2pException e) {
-                log.debug("inbound connection refused: {}", e.getMessage());
+                log.atDebug().addKeyValue("reason", e.getMessage()).log("inbound connection refused");
             }
         });
     }
 
     private void handshakeFailed(Throwable cause, Transport transport) {
         metrics.handshake(cause instanceof HandshakeException h ? h.outcome() : "error", transport);
-        log.debug("handshake failed: {}", cause.toString());
+        log.atDebug().addKeyValue("reason", cause.toString()).log("handshake failed");
     }
 
     /** An upgraded connection: registered, or closed as a duplicate (the connection kept is returned). */
@@ -255,13 +263,18 @@ public final class Host implements AutoCloseable {
         }
         ConnectionManager.Registration registration = manager.register(connection, peerId);
         if (registration instanceof ConnectionManager.Registration.Duplicate duplicate) {
-            log.debug("already connected to {}; closing the newer {}", connection.remotePeer(), connection);
+            log.atDebug().addKeyValue("peer", String.valueOf(connection.remotePeer()))
+                    .addKeyValue("address", String.valueOf(connection.remoteAddress()))
+                    .log("already connected to the peer; closing the newer connection");
             metrics.rejected("duplicate", connection.transport());
             connection.close("duplicate");
             return duplicate.kept();
         }
         if (registration instanceof ConnectionManager.Registration.Replaces replaces) {
-            log.debug("{} and {} opened at once; both sides keep {}", replaces.replaced(), connection, connection);
+            log.atDebug().addKeyValue("peer", String.valueOf(connection.remotePeer()))
+                    .addKeyValue("address", String.valueOf(connection.remoteAddress()))
+                    .addKeyValue("replaced", String.valueOf(replaces.replaced().remoteAddress()))
+                    .log("two connections to the peer opened at once; both sides keep the same one");
             replaces.replaced().close("duplicate");
         }
         activate(connection);
@@ -271,12 +284,15 @@ public final class Host implements AutoCloseable {
     private void activate(HostConnection connection) {
         metrics.connectionOpened(connection);
         connection.channel().closeFuture().addListener(f -> deactivate(connection));
-        log.debug("connected: {}", connection);
+        log.atDebug().addKeyValue("peer", String.valueOf(connection.remotePeer()))
+                .addKeyValue("address", String.valueOf(connection.remoteAddress()))
+                .addKeyValue("direction", connection.isOutbound() ? "outbound" : "inbound").log("connected");
         for (ConnectionListener listener : listeners) {
             try {
                 listener.onConnected(connection);
             } catch (RuntimeException e) {
-                log.warn("connection listener failed", e);
+                log.atWarn().addKeyValue("peer", String.valueOf(connection.remotePeer())).setCause(e)
+                        .log("connection listener failed");
             }
         }
         identify.identify(connection);
@@ -287,12 +303,15 @@ public final class Host implements AutoCloseable {
         manager.unregister(connection);
         metrics.connectionClosed(connection);
         metrics.disconnected(connection.closeReason());
-        log.debug("disconnected ({}): {}", connection.closeReason(), connection);
+        log.atDebug().addKeyValue("peer", String.valueOf(connection.remotePeer()))
+                .addKeyValue("address", String.valueOf(connection.remoteAddress()))
+                .addKeyValue("reason", connection.closeReason()).log("disconnected");
         for (ConnectionListener listener : listeners) {
             try {
                 listener.onDisconnected(connection);
             } catch (RuntimeException e) {
-                log.warn("connection listener failed", e);
+                log.atWarn().addKeyValue("peer", String.valueOf(connection.remotePeer())).setCause(e)
+                        .log("connection listener failed");
             }
         }
     }
@@ -302,7 +321,8 @@ public final class Host implements AutoCloseable {
             try {
                 listener.onIdentified(connection, record);
             } catch (RuntimeException e) {
-                log.warn("connection listener failed", e);
+                log.atWarn().addKeyValue("peer", String.valueOf(connection.remotePeer())).setCause(e)
+                        .log("connection listener failed");
             }
         }
     }
@@ -468,7 +488,7 @@ public final class Host implements AutoCloseable {
     }
 
     private void beginShutdown(Duration grace) {
-        log.info("p2p host {} shutting down", peerId);
+        log.atInfo().addKeyValue("peer", String.valueOf(peerId)).log("p2p host shutting down");
         staticPeers.close();
         if (trimming != null) {
             trimming.cancel(false);
@@ -490,10 +510,10 @@ public final class Host implements AutoCloseable {
                         .then().timeout(Duration.ofSeconds(5)).onErrorResume(TimeoutException.class, e -> Mono.empty()))
                 .then(loops.disposeLater(Duration.ZERO, Duration.ofSeconds(5)))
                 .doFinally(signal -> {
-                    log.info("p2p host {} shut down", peerId);
+                    log.atInfo().addKeyValue("peer", String.valueOf(peerId)).log("p2p host shut down");
                     terminated.tryEmitEmpty();
                 })
-                .subscribe(null, e -> log.warn("p2p host shutdown: {}", e.toString()));
+                .subscribe(null, e -> log.atWarn().addKeyValue("reason", e.toString()).log("p2p host shutdown failed"));
     }
 
     /** {@code shutdown(DEFAULT_SHUTDOWN_GRACE)}, blocking. */

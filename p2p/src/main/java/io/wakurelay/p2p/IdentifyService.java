@@ -99,12 +99,14 @@ final class IdentifyService {
      */
     void identify(HostConnection connection) {
         connection.openStream(PROTOCOL, reader(connection)).subscribe(null, e -> {
-            log.debug("identify of {} failed: {}", connection.remotePeer(), e.toString());
+            log.atDebug().addKeyValue("peer", String.valueOf(connection.remotePeer())).addKeyValue("reason", e.toString())
+                    .log("identify failed");
             connection.use().identifyFailed();
         });
         ScheduledFuture<?> deadline = connection.executor().schedule(() -> {
             if (connection.use().identify() == ConnectionUse.Identify.PENDING) {
-                log.debug("identify of {} not answered within {}", connection.remotePeer(), TIMEOUT);
+                log.atDebug().addKeyValue("peer", String.valueOf(connection.remotePeer()))
+                        .addKeyValue("timeout", String.valueOf(TIMEOUT)).log("identify not answered in time");
                 connection.use().identifyFailed();
             }
         }, TIMEOUT.toNanos(), TimeUnit.NANOSECONDS);
@@ -133,7 +135,8 @@ final class IdentifyService {
             try {
                 apply(connection, Identify.parseFrom(message.nioBuffer()));
             } catch (InvalidProtocolBufferException e) {
-                log.debug("malformed identify from {}: {}", connection.remotePeer(), e.getMessage());
+                log.atDebug().addKeyValue("peer", String.valueOf(connection.remotePeer()))
+                        .addKeyValue("reason", e.getMessage()).log("malformed identify");
             }
             stream.closeWrite();
             return false;
@@ -145,7 +148,8 @@ final class IdentifyService {
             try {
                 PublicKey key = PublicKey.unmarshal(message.getPublicKey().toByteArray());
                 if (!connection.remotePeer().matches(key)) {
-                    log.debug("identify from {} carries another peer's key; closing", connection.remotePeer());
+                    log.atDebug().addKeyValue("peer", String.valueOf(connection.remotePeer()))
+                            .log("identify carries another peer's key; closing");
                     connection.close("identify_mismatch");
                     return;
                 }

@@ -55,7 +55,9 @@ public class LengthPrefixedHandler implements StreamHandler {
             try {
                 message = reader.next();
             } catch (WireFormatException e) {
-                log.debug("{} from {} refused: {}", stream.protocol(), stream.remotePeer(), e.getMessage());
+                log.atDebug().addKeyValue("protocol", String.valueOf(stream.protocol()))
+                        .addKeyValue("peer", String.valueOf(stream.remotePeer())).addKeyValue("reason", e.getMessage())
+                        .log("request refused");
                 stream.reset();
                 return;
             }

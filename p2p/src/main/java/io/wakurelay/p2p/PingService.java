@@ -144,7 +144,8 @@ final class PingService {
             opening = false;
             if (e instanceof NegotiationException.NotSupported) {
                 unsupported = true;
-                log.debug("{} does not speak ping; not pinging it", connection.remotePeer());
+                log.atDebug().addKeyValue("peer", String.valueOf(connection.remotePeer()))
+                        .log("the peer does not speak ping; not pinging it");
             }
         }
 
@@ -161,7 +162,8 @@ final class PingService {
             receivedBytes = 0;
             sentAt = System.nanoTime();
             deadline = connection.executor().schedule(() -> {
-                log.debug("{} did not answer a ping within {}; closing", connection.remotePeer(), timeout);
+                log.atDebug().addKeyValue("peer", String.valueOf(connection.remotePeer()))
+                        .addKeyValue("timeout", String.valueOf(timeout)).log("the peer did not answer a ping in time; closing");
                 connection.close("ping_timeout");
             }, timeout.toNanos(), TimeUnit.NANOSECONDS);
             stream.write(stream.alloc().buffer(SIZE).writeBytes(sent));

@@ -108,15 +108,18 @@ final class StaticPeers {
             if (connection.isOutbound()) {
                 connection.markStaticPeer();
             }
-            connection.onClose().subscribe(null, null, this::disconnected);
+            log.atInfo().addKeyValue("peer", String.valueOf(connection.remotePeer()))
+                    .addKeyValue("address", String.valueOf(address)).log("static peer connected");
+            connection.onClose().subscribe(null, null, () -> disconnected(connection));
         }
 
-        private synchronized void disconnected() {
+        private synchronized void disconnected(HostConnection connection) {
             if (stopped || closed) {
                 return; // removed, or the host is shutting down: its connections close, nothing is dialled again
             }
-            log.atInfo().addKeyValue("address", String.valueOf(address))
-                    .log("static peer disconnected; dialling it again");
+            log.atInfo().addKeyValue("peer", String.valueOf(connection.remotePeer()))
+                    .addKeyValue("address", String.valueOf(address))
+                    .addKeyValue("reason", connection.closeReason()).log("static peer disconnected; dialling it again");
             later();
         }
 
@@ -126,7 +129,8 @@ final class StaticPeers {
                 dialling = false;
                 inARow = ++failures;
             }
-            log.debug("dialling static peer {} failed ({} in a row): {}", address, inARow, e.toString());
+            log.atDebug().addKeyValue("address", String.valueOf(address)).addKeyValue("failures", inARow)
+                    .addKeyValue("reason", String.valueOf(e)).log("dialling static peer failed");
             later();
         }
 

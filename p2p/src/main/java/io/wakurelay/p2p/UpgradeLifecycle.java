@@ -103,7 +103,9 @@ final class UpgradeLifecycle extends ChannelInboundHandlerAdapter {
         String reason = root instanceof WebSocketException w ? w.reason() : root instanceof IOException ? "io_error"
                 : "protocol_error";
         connection.noteCloseReason(reason);
-        log.debug("closing {}: {}", connection, root.toString());
+        log.atDebug().addKeyValue("peer", String.valueOf(connection.remotePeer()))
+                .addKeyValue("address", String.valueOf(connection.remoteAddress())).addKeyValue("reason", reason)
+                .addKeyValue("error", root.toString()).log("closing a connection");
         ctx.close();
     }
 

@@ -88,7 +88,8 @@ final class MetadataProtocol {
             stream.closeWrite();
         }, e -> {
             if (!(e instanceof NegotiationException.NotSupported)) {
-                log.debug("metadata request to {} failed: {}", connection.remotePeer(), e.toString());
+                log.atDebug().addKeyValue("peer", String.valueOf(connection.remotePeer())).addKeyValue("reason", e.toString())
+                        .log("metadata request failed");
             }
         });
     }
@@ -112,7 +113,8 @@ final class MetadataProtocol {
             try {
                 consumer.accept(message.nioBuffer());
             } catch (InvalidProtocolBufferException e) {
-                log.debug("malformed metadata from {}: {}", connection.remotePeer(), e.getMessage());
+                log.atDebug().addKeyValue("peer", String.valueOf(connection.remotePeer())).addKeyValue("reason", e.getMessage())
+                        .log("malformed metadata");
                 stream.reset();
             }
             return false;

@@ -158,10 +158,11 @@ public final class Relay implements AutoCloseable {
         for (Connection existing : host.connections()) {
             existing.executor().execute(() -> relay.connected(existing));
         }
-        log.info("relay started: topics {}, cluster {}, D={} (Dlo={}, Dhi={}), heartbeat {}, validator {}",
-                config.pubsubTopics(), config.clusterId(), config.gossip().d(), config.gossip().dLo(),
-                config.gossip().dHi(), config.gossip().heartbeat(),
-                validator == null ? "none" : validator.getClass().getSimpleName());
+        log.atInfo().addKeyValue("topics", config.pubsubTopics()).addKeyValue("cluster", config.clusterId())
+                .addKeyValue("D", config.gossip().d()).addKeyValue("Dlo", config.gossip().dLo())
+                .addKeyValue("Dhi", config.gossip().dHi()).addKeyValue("heartbeat", String.valueOf(config.gossip().heartbeat()))
+                .addKeyValue("validator", validator == null ? "none" : validator.getClass().getSimpleName())
+                .log("relay started");
         return relay;
     }
 
@@ -214,11 +215,13 @@ public final class Relay implements AutoCloseable {
             }
         }).subscribe(null, e -> {
             if (e instanceof NegotiationException.NotSupported) {
-                log.debug("{} does not speak {}; not a relay peer", peer.id, PROTOCOL_ID);
+                log.atDebug().addKeyValue("peer", String.valueOf(peer.id)).addKeyValue("protocol", PROTOCOL_ID)
+                        .log("the peer does not speak relay; not a relay peer");
                 router.removePeer(peer.id);
             } else if (!closing.get() && peer.connection.isOpen() && router.peer(peer.id) == peer) {
                 // a stream that failed to open (reset, negotiation timeout) is tried again while the connection lives
-                log.debug("opening the relay stream to {} failed ({}); trying again", peer.id, e.toString());
+                log.atDebug().addKeyValue("peer", String.valueOf(peer.id)).addKeyValue("reason", e.toString())
+                        .log("opening the relay stream failed; trying again");
                 timers.schedule(() -> openRelayStream(peer), REOPEN_DELAY.toMillis(), TimeUnit.MILLISECONDS);
             }
         });
@@ -379,7 +382,8 @@ public final class Relay implements AutoCloseable {
         Mono<Void> verified = validation == null ? Mono.empty() : validation.shutdown()
                 .timeout(atLeastAMillisecond(grace))
                 .onErrorResume(TimeoutException.class, e -> {
-                    log.warn("relay: verifications still running after {}; what they accept is released", grace);
+                    log.atWarn().addKeyValue("grace", String.valueOf(grace))
+                            .log("relay: verifications still running after the grace period; what they accept is released");
                     return Mono.empty();
                 });
         verified.then(Mono.defer(() -> {
@@ -387,7 +391,8 @@ public final class Relay implements AutoCloseable {
                     return handOver.drained().timeout(atLeastAMillisecond(Duration.ofNanos(deadline - System.nanoTime())));
                 }))
                 .onErrorResume(TimeoutException.class, e -> {
-                    log.warn("relay: grace period of {} over, releasing what the local consumer did not take", grace);
+                    log.atWarn().addKeyValue("grace", String.valueOf(grace))
+                            .log("relay: grace period over, releasing what the local consumer did not take");
                     handOver.abort();
                     return Mono.empty();
                 })

@@ -236,8 +236,8 @@ final class ValidationRoom {
         long now = nanoTime.getAsLong();
         long last = lastErrorLogged.get();
         if ((last == Long.MIN_VALUE || now - last >= ERROR_LOG_INTERVAL_NANOS) && lastErrorLogged.compareAndSet(last, now)) {
-            log.warn("relay: the validator's {} threw; the message is ignored ({} at most once a minute)", stage,
-                    VALIDATOR_ERROR, e);
+            log.atWarn().addKeyValue("stage", stage).addKeyValue("outcome", VALIDATOR_ERROR).setCause(e)
+                    .log("relay: the validator threw; the message is ignored (logged at most once a minute)");
         }
     }
 }

@@ -60,8 +60,9 @@ public final class PeerExchangeService implements AutoCloseable {
                 Objects.requireNonNull(host, "host"), Objects.requireNonNull(records, "records"),
                 Objects.requireNonNull(registry, "registry"));
         host.handle(PeerExchangeConfig.PROTOCOL_ID, stream -> new PeerExchangeExchange(service));
-        log.info("peer exchange service started: {} (at most {} records per answer, rate {} per peer)",
-                PeerExchangeConfig.PROTOCOL_ID, config.maxPeersPerResponse(), config.rateLimit());
+        log.atInfo().addKeyValue("protocol", PeerExchangeConfig.PROTOCOL_ID)
+                .addKeyValue("maxPeersPerResponse", config.maxPeersPerResponse())
+                .addKeyValue("rateLimit", String.valueOf(config.rateLimit())).log("peer exchange service started");
         return service;
     }
 

@@ -244,7 +244,9 @@ public abstract class ServerExchange implements StreamHandler {
         }
         switch (state) {
             case READING -> {
-                log.debug("{}: no whole request from {} within {}; resetting", stream.protocol(), stream.remotePeer(), timeout);
+                log.atDebug().addKeyValue("protocol", String.valueOf(stream.protocol()))
+                        .addKeyValue("peer", String.valueOf(stream.remotePeer())).addKeyValue("timeout", String.valueOf(timeout))
+                        .log("no whole request in time; resetting");
                 onTimeout();
                 stream.reset();
             }

@@ -92,9 +92,9 @@ public final class ServiceLifecycle {
                                 } finally {
                                     meters.removeAll();
                                     if (service) {
-                                        log.info("{} shut down", name);
+                                        log.atInfo().addKeyValue("service", name).log("service shut down");
                                     } else {
-                                        log.debug("{} shut down", name);
+                                        log.atDebug().addKeyValue("service", name).log("service shut down");
                                     }
                                 }
                             }))

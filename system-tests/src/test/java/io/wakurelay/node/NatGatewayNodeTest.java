@@ -91,7 +91,7 @@ class NatGatewayNodeTest {
         }
         assertThat(gateway.upnpcList()).doesNotContain("->" + MiniupnpdGateway.LAN_IP);
         assertThat(gateway.natRules()).doesNotContain("dpt:" + TCP).doesNotContain("dpt:" + UDP);
-        assertThat(node.output()).anyMatch(l -> l.contains("NAT: deleted TCP " + TCP))
+        assertThat(node.output()).anyMatch(l -> l.contains("NAT: mapping deleted mapping=TCP " + TCP))
                 .noneMatch(l -> l.contains("LEAK:"));
     }
 

@@ -150,7 +150,8 @@ public final class JsPeer implements AutoCloseable {
         }
         JsPeer peer = new JsPeer(script, process, logFile);
         RUNNING.add(peer);
-        LOG.info("started {} (pid {}): {}; log {}", script.label(), process.pid(), String.join(" ", args), logFile);
+        LOG.atInfo().addKeyValue("script", script.label()).addKeyValue("pid", process.pid())
+                .addKeyValue("args", String.join(" ", args)).addKeyValue("file", String.valueOf(logFile)).log("JS peer started");
         peer.awaitReady();
         return peer;
     }
@@ -317,7 +318,8 @@ public final class JsPeer implements AutoCloseable {
                 }
                 closeQuietly(stdin);
                 if (!process.waitFor(STOP_GRACE.toMillis(), TimeUnit.MILLISECONDS)) {
-                    LOG.warn("{} did not stop within {}: killing it", this, STOP_GRACE);
+                    LOG.atWarn().addKeyValue("jsPeer", String.valueOf(this)).addKeyValue("grace", String.valueOf(STOP_GRACE))
+                            .log("the JS peer did not stop in time: killing it");
                     process.descendants().forEach(ProcessHandle::destroyForcibly);
                     process.destroyForcibly();
                     process.waitFor(STOP_GRACE.toMillis(), TimeUnit.MILLISECONDS);
@@ -359,7 +361,8 @@ public final class JsPeer implements AutoCloseable {
                 accept(line);
             }
         } catch (IOException e) {
-            LOG.debug("{}: stdout closed: {}", this, e.toString());
+            LOG.atDebug().addKeyValue("jsPeer", String.valueOf(this)).addKeyValue("reason", e.toString())
+                    .log("the JS peer's stdout closed");
         }
         String end = "the process ended" + exitText();
         firstLine.completeExceptionally(new IllegalStateException(end));
@@ -386,7 +389,8 @@ public final class JsPeer implements AutoCloseable {
             node = JSON.readTree(line);
         } catch (JsonProcessingException e) {
             // The contract allows only JSON on stdout: keep the stray line visible as an event of its own.
-            LOG.warn("{}: a line on stdout that is not JSON: {}", this, line);
+            LOG.atWarn().addKeyValue("jsPeer", String.valueOf(this)).addKeyValue("line", line)
+                    .log("a line on the JS peer's stdout that is not JSON");
             node = JSON.createObjectNode().put("event", "not-json").put("line", line);
         }
         if (!firstLine.isDone()) {

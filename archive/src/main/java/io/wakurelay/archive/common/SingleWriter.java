@@ -99,9 +99,10 @@ public abstract class SingleWriter implements WriteSession.Writer, AutoCloseable
         lastWriteError = error;
         int failures = ++consecutiveFailures;
         if (failures == 1 || failures % LOG_EVERY_FAILURES == 0) {
-            log.error("archive write of {} envelopes{} failed ({} attempt(s) so far): {}. The batch is held and retried "
-                            + "every {} ms at most; upstream is paused until a write succeeds.",
-                    envelopes, store, failures, logged, RetryBackoff.MAX.toMillis());
+            log.atError().addKeyValue("envelopes", envelopes).addKeyValue("failures", failures).addKeyValue("reason", logged)
+                    .addKeyValue("retryMs", RetryBackoff.MAX.toMillis())
+                    .log("archive write" + store + " failed. The batch is held and retried every retryMs at most; upstream "
+                            + "is paused until a write succeeds.");
         }
     }
 
@@ -110,7 +111,7 @@ public abstract class SingleWriter implements WriteSession.Writer, AutoCloseable
         int failures = consecutiveFailures;
         if (failures > 0) {
             consecutiveFailures = 0;
-            log.info("archive writes{} recovered after {} failed attempt(s)", store, failures);
+            log.atInfo().addKeyValue("failures", failures).log("archive writes" + store + " recovered");
         }
     }
 

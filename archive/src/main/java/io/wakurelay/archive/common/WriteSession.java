@@ -412,7 +412,8 @@ public final class WriteSession implements CoreSubscriber<Envelope> {
         try {
             envelope.release();
         } catch (RuntimeException e) {
-            log.warn("could not release {}: it was released too often elsewhere", envelope, e);
+            log.atWarn().addKeyValue("hash", String.valueOf(envelope.hash())).setCause(e)
+                    .log("could not release an envelope: it was released too often elsewhere");
         }
     }
 }

@@ -78,7 +78,7 @@ final class Housekeeping implements AutoCloseable {
                     count();
                 } catch (SQLException | RuntimeException e) {
                     metrics.retentionErrors().increment();
-                    log.error("retention failed: {}; the next pass tries again", describe(e));
+                    log.atError().addKeyValue("reason", describe(e)).log("retention failed; the next pass tries again");
                 }
             }, retentionInterval.toNanos(), retentionInterval.toNanos(), TimeUnit.NANOSECONDS));
         }
@@ -144,7 +144,8 @@ final class Housekeeping implements AutoCloseable {
         } catch (SQLException | RuntimeException e) {
             lastError = describe(e);
             if (up) {
-                log.error("the archive's PostgreSQL database at {} does not answer: {}", pool.config().describe(), lastError);
+                log.atError().addKeyValue("database", pool.config().describe()).addKeyValue("reason", String.valueOf(lastError))
+                        .log("the archive's PostgreSQL database does not answer");
             }
             up = false;
         }
@@ -154,7 +155,7 @@ final class Housekeeping implements AutoCloseable {
         try {
             count();
         } catch (SQLException | RuntimeException e) {
-            log.debug("counting the stored messages failed: {}", describe(e));
+            log.atDebug().addKeyValue("reason", describe(e)).log("counting the stored messages failed");
         }
     }
 
@@ -196,7 +197,7 @@ final class Housekeeping implements AutoCloseable {
                 statement.execute("SELECT pg_advisory_unlock(" + ANALYZE_LOCK + ")");
             }
         } catch (SQLException | RuntimeException e) {
-            log.warn("ANALYZE messages failed: {}", describe(e));
+            log.atWarn().addKeyValue("reason", describe(e)).log("ANALYZE messages failed");
         }
     }
 

@@ -98,7 +98,7 @@ final class NwakuSchema {
                             + "), or point --store-message-db-url at an empty database");
                 }
                 create(connection);
-                log.info("created nwaku's archive schema, version {}", VERSION);
+                log.atInfo().addKeyValue("schemaVersion", VERSION).log("created nwaku's archive schema");
                 return found;
             } finally {
                 statement.execute("SELECT pg_advisory_unlock(" + MIGRATION_LOCK + ")");

@@ -116,7 +116,7 @@ final class Partitions {
             made.add(range);
             made.sort(Comparator.comparingLong(Range::from));
             ranges = List.copyOf(made);
-            log.info("made partition {} of messages", range.name());
+            log.atInfo().addKeyValue("partition", range.name()).log("made a partition of messages");
             return true;
         } catch (SQLException e) {
             connection.rollback();
@@ -195,7 +195,8 @@ final class Partitions {
             statement.execute("DROP TABLE IF EXISTS " + range.name());
             statement.execute("DELETE FROM messages_lookup WHERE timestamp < " + range.to() * NANOS_PER_SECOND);
         }
-        log.info("dropped partition {} of messages ({} messages)", range.name(), rows);
+        log.atInfo().addKeyValue("partition", range.name()).addKeyValue("messages", rows)
+                .log("dropped a partition of messages");
         return rows;
     }
 

@@ -99,9 +99,10 @@ public final class PostgresArchive extends ArchiveCore {
                 archive.close();
                 throw e;
             }
-            log.info("archive opened on PostgreSQL at {} (nwaku's schema version {}{}): {} messages, {} partitions, retention {}",
-                    pg.describe(), NwakuSchema.VERSION, found == 0 ? ", created now" : "", archive.messageCount(),
-                    partitions.ranges().size(), pg.core().retention().spec());
+            log.atInfo().addKeyValue("database", pg.describe()).addKeyValue("schemaVersion", NwakuSchema.VERSION)
+                    .addKeyValue("schemaCreated", found == 0).addKeyValue("messages", archive.messageCount())
+                    .addKeyValue("partitions", partitions.ranges().size())
+                    .addKeyValue("retention", pg.core().retention().spec()).log("archive opened on PostgreSQL");
             return archive;
         } catch (RuntimeException e) {
             pool.close();
@@ -134,8 +135,9 @@ public final class PostgresArchive extends ArchiveCore {
                             + " s, --store-message-db-start-wait)"), e);
                 }
                 long delay = Math.min(left, RetryBackoff.delayNanos(Math.min(attempt, 8)));
-                log.warn("the PostgreSQL database at {} is not reachable: {}; trying again in {} ms, for {} s more "
-                        + "(--store-message-db-start-wait)", pg.describe(), why, delay / 1_000_000, left / 1_000_000_000);
+                log.atWarn().addKeyValue("database", pg.describe()).addKeyValue("reason", why)
+                        .addKeyValue("retryMs", delay / 1_000_000).addKeyValue("waitLeftSeconds", left / 1_000_000_000)
+                        .log("the PostgreSQL database is not reachable; trying again (--store-message-db-start-wait)");
                 try {
                     TimeUnit.NANOSECONDS.sleep(delay);
                 } catch (InterruptedException interrupted) {
@@ -153,8 +155,8 @@ public final class PostgresArchive extends ArchiveCore {
             statement.execute("RESET default_toast_compression");
             return true;
         } catch (SQLException e) {
-            log.info("the PostgreSQL server does not take lz4 compression ({}): payloads are compressed with its default",
-                    SqlErrors.describe(e));
+            log.atInfo().addKeyValue("reason", SqlErrors.describe(e))
+                    .log("the PostgreSQL server does not take lz4 compression: payloads are compressed with its default");
             return false;
         }
     }
@@ -214,6 +216,6 @@ public final class PostgresArchive extends ArchiveCore {
         reader.close();
         meters.close();
         pool.close();
-        log.info("archive closed on PostgreSQL at {}", config.describe());
+        log.atInfo().addKeyValue("database", config.describe()).log("archive closed on PostgreSQL");
     }
 }

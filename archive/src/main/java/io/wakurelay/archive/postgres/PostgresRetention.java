@@ -62,7 +62,7 @@ final class PostgresRetention {
                 locked.next();
                 if (!locked.getBoolean(1)) {
                     own.retentionSkipped.increment();
-                    log.debug("retention {}: another node of the fleet is running it", policy.spec());
+                    log.atDebug().addKeyValue("retention", policy.spec()).log("retention: another node of the fleet is running it");
                     return new RetentionRun(policy, 0, 0, 0);
                 }
             }
@@ -71,8 +71,8 @@ final class PostgresRetention {
                 metrics.retentionRuns().increment();
                 if (deleted > 0) {
                     metrics.retentionDeleted(policy).increment(deleted);
-                    log.info("retention {} removed {} messages in {} ms", policy.spec(), deleted,
-                            (System.nanoTime() - started) / 1_000_000);
+                    log.atInfo().addKeyValue("retention", policy.spec()).addKeyValue("messages", deleted)
+                            .addKeyValue("ms", (System.nanoTime() - started) / 1_000_000).log("retention removed messages");
                 }
                 return new RetentionRun(policy, deleted, 0, deleted);
             } finally {
@@ -107,8 +107,8 @@ final class PostgresRetention {
         while (databaseSize(connection) > size.maxBytes()) {
             long rows = partitions.dropOldest(connection, now);
             if (rows < 0) {
-                log.warn("retention {}: the database is larger than the limit, but only the partition of now is left",
-                        policy.spec());
+                log.atWarn().addKeyValue("retention", policy.spec())
+                        .log("retention: the database is larger than the limit, but only the partition of now is left");
                 break;
             }
             deleted += rows;

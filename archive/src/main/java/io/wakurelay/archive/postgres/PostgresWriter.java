@@ -145,9 +145,10 @@ final class PostgresWriter extends SingleWriter {
                 throw cutShort;
             }
             refused[0] += split.refusedHashes().size();
-            log.info("archive: PostgreSQL refused a batch of {} messages ({}); written again in {} transactions: {} "
-                    + "stored, {} refused", rows.size(), SqlErrors.describe(e), split.transactions(),
-                    split.inserted().size(), split.refusedHashes().size());
+            log.atInfo().addKeyValue("messages", rows.size()).addKeyValue("reason", SqlErrors.describe(e))
+                    .addKeyValue("transactions", split.transactions()).addKeyValue("stored", split.inserted().size())
+                    .addKeyValue("refused", split.refusedHashes().size())
+                    .log("archive: PostgreSQL refused a batch; written again in smaller transactions");
             return new HashSet<>(split.inserted());
         }
     }
@@ -155,9 +156,10 @@ final class PostgresWriter extends SingleWriter {
     /** A message the database will never take: skipped, counted and named, so that the rest of the archive goes on. */
     private void refuse(Envelope envelope, SQLException why) {
         refusedMessages.increment();
-        log.warn("archive: PostgreSQL refused message {} on {} for a reason retrying cannot change ({}); it is not "
-                + "archived, and the rest of its batch is", envelope.hash(), envelope.pubsubTopic(),
-                SqlErrors.describe(why));
+        log.atWarn().addKeyValue("hash", String.valueOf(envelope.hash())).addKeyValue("topic", envelope.pubsubTopic())
+                .addKeyValue("reason", SqlErrors.describe(why))
+                .log("archive: PostgreSQL refused a message for a reason retrying cannot change; it is not archived, "
+                        + "and the rest of its batch is");
     }
 
     private Set<MessageHash> insert(List<Envelope> rows) throws SQLException {

@@ -93,9 +93,9 @@ final class ArchiveDatabase implements AutoCloseable {
         Files.createDirectories(config.dataDir());
         boolean fresh = !Files.exists(config.dataDir().resolve("CURRENT"));
         directIo = config.directIo() && DirectIoProbe.supported(config.dataDir());
-        log.info("archive in {}: flushes and compactions write {}", config.dataDir(), directIo ? "with direct I/O"
+        log.atInfo().addKeyValue("file", String.valueOf(config.dataDir())).addKeyValue("io", directIo ? "with direct I/O"
                 : config.directIo() ? "through the page cache (the file system refuses direct I/O)"
-                : "through the page cache (--store-direct-io=false)");
+                : "through the page cache (--store-direct-io=false)").log("archive: how flushes and compactions write");
 
         blockCache = own(new LRUCache(config.blockCacheBytes()));
         // Memtables are charged to the block cache, and above the budget the manager makes RocksDB flush the largest.

@@ -86,8 +86,9 @@ public final class RocksArchive extends ArchiveCore {
         ArchiveDatabase database = ArchiveDatabase.open(config);
         try {
             RocksArchive archive = create(config, database, registry, hooks);
-            log.info("archive opened in {}: {} messages, {} bytes, retention {}", config.dataDir(),
-                    archive.messageCount(), archive.storedBytes(), config.core().retention().spec());
+            log.atInfo().addKeyValue("file", String.valueOf(config.dataDir())).addKeyValue("messages", archive.messageCount())
+                    .addKeyValue("bytes", archive.storedBytes()).addKeyValue("retention", config.core().retention().spec())
+                    .log("archive opened");
             return archive;
         } catch (RocksDBException | RuntimeException e) {
             database.close();
@@ -184,6 +185,7 @@ public final class RocksArchive extends ArchiveCore {
         reader.close(); // open store pages hold snapshots, which must be released before the database closes
         meters.close();
         database.close();
-        log.info("archive closed in {}: {} messages, {} bytes", config.dataDir(), counters.messages(), counters.bytes());
+        log.atInfo().addKeyValue("file", String.valueOf(config.dataDir())).addKeyValue("messages", counters.messages())
+                .addKeyValue("bytes", counters.bytes()).log("archive closed");
     }
 }

@@ -105,7 +105,7 @@ final class RocksReader implements AutoCloseable {
         int size = db.get(families.messages(), read, hit.tail(), LENGTH_ONLY);
         if (size == RocksDB.NOT_FOUND) {
             // every index entry is written in the same batch as its message: this is corruption
-            log.error("index entry {} has no stored message; skipped", hit.hash());
+            log.atError().addKeyValue("hash", String.valueOf(hit.hash())).log("an index entry has no stored message; skipped");
             return PageCut.MISSING;
         }
         return size;

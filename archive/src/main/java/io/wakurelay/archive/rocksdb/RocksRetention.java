@@ -153,18 +153,19 @@ final class RocksRetention implements AutoCloseable {
                 }
                 metrics.retentionRuns().increment();
                 if (deleted > 0) {
-                    log.info("retention {} removed {} messages ({} bytes) in {} ms", policy.spec(), deleted, deletedBytes,
-                            (System.nanoTime() - startedAt) / 1_000_000);
+                    log.atInfo().addKeyValue("retention", policy.spec()).addKeyValue("messages", deleted)
+                            .addKeyValue("bytes", deletedBytes).addKeyValue("ms", (System.nanoTime() - startedAt) / 1_000_000)
+                            .log("retention removed messages");
                 }
                 done.complete(new RetentionRun(policy, deleted, deletedBytes, visited));
             } catch (RocksDBException e) {
                 metrics.retentionErrors().increment();
-                log.error("retention {} failed after removing {} messages: {}; the next pass tries again",
-                        policy.spec(), deleted, RocksErrors.describe(e));
+                log.atError().addKeyValue("retention", policy.spec()).addKeyValue("messages", deleted)
+                        .addKeyValue("reason", RocksErrors.describe(e)).log("retention failed; the next pass tries again");
                 done.completeExceptionally(new ArchiveStorageException("retention pass failed: " + RocksErrors.describe(e), e));
             } catch (RuntimeException e) {
                 metrics.retentionErrors().increment();
-                log.error("retention {} failed", policy.spec(), e);
+                log.atError().addKeyValue("retention", policy.spec()).setCause(e).log("retention failed");
                 done.completeExceptionally(e);
             }
         }

@@ -166,10 +166,11 @@ final class RocksWriter extends SingleWriter {
             noteError(RocksErrors.describe(e)); // before the count, as in failed()
             int failures = ++consecutiveFlushFailures;
             if (failures == 1 || failures % LOG_EVERY_FAILURES == 0) {
-                log.error("archive flush failed ({} attempt(s) so far): {} ({}). Written batches are not acknowledged "
-                                + "and writes pause until a flush succeeds; retrying every {} ms at most.",
-                        failures, RocksErrors.isNoSpace(e) ? "the disk is full" : "RocksDB refused the flush", lastWriteError(),
-                        RetryBackoff.MAX.toMillis());
+                log.atError().addKeyValue("failures", failures)
+                        .addKeyValue("reason", RocksErrors.isNoSpace(e) ? "the disk is full" : "RocksDB refused the flush")
+                        .addKeyValue("error", lastWriteError()).addKeyValue("retryMs", RetryBackoff.MAX.toMillis())
+                        .log("archive flush failed. Written batches are not acknowledged and writes pause until a flush "
+                                + "succeeds; retrying every retryMs at most.");
             }
             makeDurableWithin(RetryBackoff.delayNanos(failures));
             return;
@@ -177,7 +178,7 @@ final class RocksWriter extends SingleWriter {
         rocksMetrics.flushLatency.record(System.nanoTime() - start, TimeUnit.NANOSECONDS);
         durableSequence = durable;
         if (consecutiveFlushFailures > 0) {
-            log.info("archive flushes recovered after {} failed attempt(s)", consecutiveFlushFailures);
+            log.atInfo().addKeyValue("failures", consecutiveFlushFailures).log("archive flushes recovered");
             consecutiveFlushFailures = 0;
         }
         WriteSession session = activeSession();

@@ -81,7 +81,8 @@ final class SmallFileMerger implements AutoCloseable {
         } catch (ArchiveClosedException closing) {
             // the archive closes: nothing more to merge
         } catch (RuntimeException e) {
-            log.warn("merging small SST files failed, trying again in {}: {}", CHECK_INTERVAL, e.toString());
+            log.atWarn().addKeyValue("reason", e.toString()).addKeyValue("retryIn", String.valueOf(CHECK_INTERVAL))
+                    .log("merging small SST files failed; trying again");
         }
     }
 
@@ -135,7 +136,8 @@ final class SmallFileMerger implements AutoCloseable {
         } catch (RocksDBException e) {
             // a file another compaction took meanwhile, or a background error (full disk): the next check tries again
             metrics.smallFileMergeFailures.increment();
-            log.debug("merging {} files of {} at level {} failed: {}", names.size(), family.cfName, level, RocksErrors.describe(e));
+            log.atDebug().addKeyValue("files", names.size()).addKeyValue("columnFamily", String.valueOf(family.cfName))
+                    .addKeyValue("sstLevel", level).addKeyValue("reason", RocksErrors.describe(e)).log("merging SST files failed");
             return false;
         }
     }

@@ -92,14 +92,15 @@ public final class Discv5Discovery implements AutoCloseable {
     /** Pings the bootstrap nodes and starts the search loop; what it finds goes to {@code sink}. */
     public void start(PeerId self, int clusterId, List<Integer> shards, RecordSink sink) {
         service.addNodes(config.bootstrap());
-        log.info("discv5: {} bootstrap nodes; searching every {} for peers of cluster {} shards {}",
-                config.bootstrap().size(), config.lookupInterval(), clusterId, shards);
+        log.atInfo().addKeyValue("bootstrapNodes", config.bootstrap().size())
+                .addKeyValue("lookupInterval", String.valueOf(config.lookupInterval())).addKeyValue("cluster", clusterId)
+                .addKeyValue("shards", List.copyOf(shards)).log("discv5: searching for peers of our cluster and shards");
         UnaryOperator<List<Enr>> ours = found -> found.stream().filter(r -> wanted(r, clusterId, shards, metrics))
                 .filter(r -> !r.peerId().equals(self)).toList();
         loop = Mono.defer(() -> Mono.fromFuture(service.randomLookup())
                         .doOnNext(found -> offer(found, ours.apply(found), sink))
                         .onErrorResume(e -> {
-                            log.warn("discv5: a lookup failed: {}", e.toString());
+                            log.atWarn().addKeyValue("reason", e.toString()).log("discv5: a lookup failed");
                             return Mono.empty();
                         })
                         .then(Mono.delay(config.lookupInterval())))
@@ -113,8 +114,8 @@ public final class Discv5Discovery implements AutoCloseable {
     }
 
     private static void offer(List<Enr> found, List<Enr> wanted, RecordSink sink) {
-        log.debug("discv5: a lookup found {} records, {} of our shards offered to the peer manager", found.size(),
-                wanted.size());
+        log.atDebug().addKeyValue("records", found.size()).addKeyValue("offered", wanted.size())
+                .log("discv5: a lookup found records; those of our shards offered to the peer manager");
         sink.offer(wanted, Origin.DISCV5);
     }
 

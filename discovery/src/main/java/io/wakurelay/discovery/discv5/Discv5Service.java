@@ -115,13 +115,15 @@ public final class Discv5Service implements AutoCloseable {
                 NodeEntry.of(record).ifPresentOrElse(node -> {
                     admit(node);
                     ping(node);
-                }, () -> log.warn("discv5: bootstrap record {} names no UDP endpoint; left out", record.text()));
+                }, () -> log.atWarn().addKeyValue("enr", record.text())
+                        .log("discv5: a bootstrap record names no UDP endpoint; left out"));
             }
             updateGauges();
         });
         long every = config.livenessInterval().toMillis();
         loop.scheduleAtFixedRate(this::checkLiveness, every, every, TimeUnit.MILLISECONDS);
-        log.info("discv5: listening on UDP {} as node {}", localAddress(), NodeIds.hex(localId));
+        log.atInfo().addKeyValue("address", String.valueOf(localAddress())).addKeyValue("nodeId", NodeIds.hex(localId))
+                .log("discv5: listening on UDP");
     }
 
     public InetSocketAddress localAddress() {
@@ -308,10 +310,11 @@ public final class Discv5Service implements AutoCloseable {
             }
         } catch (Discv5PacketException | EnrFormatException e) {
             metrics.dropped(Drop.INVALID);
-            log.debug("discv5: dropped a packet from {}: {}", from, e.getMessage());
+            log.atDebug().addKeyValue("address", String.valueOf(from)).addKeyValue("reason", e.getMessage())
+                    .log("discv5: dropped a packet");
         } catch (RuntimeException e) {
             metrics.dropped(Drop.INVALID);
-            log.warn("discv5: a packet from {} failed", from, e);
+            log.atWarn().addKeyValue("address", String.valueOf(from)).setCause(e).log("discv5: a packet failed");
         }
         updateGauges();
     }
@@ -440,7 +443,8 @@ public final class Discv5Service implements AutoCloseable {
         table.leastRecentlySeen(random).ifPresent(node -> ping(node).whenComplete((pong, error) -> {
             if (error != null) {
                 table.remove(node.id());
-                log.debug("discv5: {} did not answer a liveness ping; removed", node);
+                log.atDebug().addKeyValue("nodeId", NodeIds.hex(node.id())).addKeyValue("address", String.valueOf(node.udp()))
+                        .log("discv5: a node did not answer a liveness ping; removed");
             } else if (pong.enrSeq() > node.enr().seq()) {
                 findNode(node, List.of(0)).thenAccept(records -> records.stream()
                         .filter(r -> Arrays.equals(r.nodeId(), node.id())).findFirst()
@@ -455,7 +459,8 @@ public final class Discv5Service implements AutoCloseable {
         RoutingTable.Added added = table.add(node);
         if (added == RoutingTable.Added.BUCKET_IP_LIMIT || added == RoutingTable.Added.TABLE_IP_LIMIT) {
             metrics.tableRefused(added);
-            log.debug("discv5: {} not added to the table: {}", node, added);
+            log.atDebug().addKeyValue("nodeId", NodeIds.hex(node.id())).addKeyValue("address", String.valueOf(node.udp()))
+                    .addKeyValue("reason", String.valueOf(added)).log("discv5: a node not added to the table");
         }
     }
 

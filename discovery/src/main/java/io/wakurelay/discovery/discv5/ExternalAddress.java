@@ -57,12 +57,15 @@ final class ExternalAddress {
         }
         reported = majority.get();
         if (!autoUpdate) {
-            log.warn("discv5: the nodes we ping see us at {}, not at our record's {}; --discv5-enr-auto-update is off",
-                    majority.get(), NodeEntry.endpoint(ours).map(Object::toString).orElse("(no address)"));
+            log.atWarn().addKeyValue("address", String.valueOf(majority.get()))
+                    .addKeyValue("recordAddress", NodeEntry.endpoint(ours).map(Object::toString).orElse("none"))
+                    .log("discv5: the nodes we ping see us at another address than our record's; "
+                            + "--discv5-enr-auto-update is off");
             return;
         }
-        log.info("discv5: the nodes we ping see us at {}; updating our record (was {})", majority.get(),
-                NodeEntry.endpoint(ours).map(Object::toString).orElse("no address"));
+        log.atInfo().addKeyValue("address", String.valueOf(majority.get()))
+                .addKeyValue("recordAddress", NodeEntry.endpoint(ours).map(Object::toString).orElse("none"))
+                .log("discv5: the nodes we ping see us at another address; updating our record");
         listener.accept(majority.get());
         metrics.enrAutoUpdate();
     }

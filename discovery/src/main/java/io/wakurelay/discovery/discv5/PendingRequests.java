@@ -58,7 +58,8 @@ final class PendingRequests {
                         records.add(record);
                     }
                 } catch (io.wakurelay.discovery.enr.EnrFormatException e) {
-                    LOG.debug("discv5: a NODES record from {} does not verify: {}", node, e.getMessage());
+                    LOG.atDebug().addKeyValue("nodeId", NodeIds.hex(node.id())).addKeyValue("address", String.valueOf(node.udp()))
+                            .addKeyValue("reason", e.getMessage()).log("discv5: a NODES record does not verify");
                 }
             }
             return true;

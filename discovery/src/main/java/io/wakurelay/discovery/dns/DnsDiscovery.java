@@ -59,8 +59,8 @@ public final class DnsDiscovery implements AutoCloseable {
 
     /** Starts syncing now; each sync's records of our cluster go to {@code sink}. */
     public void start(RecordSink sink) {
-        log.info("DNS discovery: reading {} through {}", config.urls(),
-                DnsDiscoveryConfig.format(config.nameServers()));
+        log.atInfo().addKeyValue("urls", config.urls().stream().map(String::valueOf).toList())
+                .addKeyValue("nameServers", DnsDiscoveryConfig.format(config.nameServers())).log("DNS discovery: reading the trees");
         loop = Mono.defer(() -> round(sink).flatMap(found -> Mono.delay(found > 0
                         ? config.syncInterval() : config.retryInterval())))
                 .repeat()
@@ -74,8 +74,8 @@ public final class DnsDiscovery implements AutoCloseable {
                 .map(found -> {
                     List<Enr> ours = found.stream().filter(r -> !r.peerId().equals(self)
                             && PeerRecords.ofCluster(r, clusterId)).toList();
-                    log.info("DNS discovery: the trees name {} peers, {} of our cluster offered to the peer manager",
-                            found.size(), ours.size());
+                    log.atInfo().addKeyValue("peers", found.size()).addKeyValue("offered", ours.size())
+                            .log("DNS discovery: the trees name peers; those of our cluster offered to the peer manager");
                     sink.offer(ours, Origin.DNS);
                     return found.size();
                 })
@@ -90,10 +90,12 @@ public final class DnsDiscovery implements AutoCloseable {
         for (EnrTreeUrl url : config.urls()) {
             try {
                 EnrTreeSync.Tree tree = sync.sync(url);
-                log.info("DNS discovery: {} (seq {}) names {} peers", url, tree.seq(), tree.records().size());
+                log.atInfo().addKeyValue("url", String.valueOf(url)).addKeyValue("seq", tree.seq())
+                        .addKeyValue("peers", tree.records().size()).log("DNS discovery: a tree read");
                 tree.records().forEach(r -> found.putIfAbsent(r.peerId().toString(), r));
             } catch (EnrTreeException e) {
-                log.warn("DNS discovery: cannot read {}: {}", url, e.getMessage());
+                log.atWarn().addKeyValue("url", String.valueOf(url)).addKeyValue("reason", e.getMessage())
+                        .log("DNS discovery: cannot read a tree");
             }
         }
         List<Enr> records = List.copyOf(found.values());

@@ -221,6 +221,7 @@ public final class EnrTreeSync {
 
     private void refuse(EnrTreeException e) {
         metrics.error(e.kind());
-        log.warn("DNS discovery: {}", e.getMessage());
+        log.atWarn().addKeyValue("reason", e.getMessage()).addKeyValue("kind", String.valueOf(e.kind()))
+                .log("DNS discovery: a tree refused");
     }
 }

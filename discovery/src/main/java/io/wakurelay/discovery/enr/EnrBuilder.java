@@ -141,8 +141,9 @@ public final class EnrBuilder {
         }
         if (kept.size() < others.size()) {
             // the node keeps running: the addresses left out are still announced by identify
-            LOG.warn("the ENR has room for {} of the {} addresses that do not fit ip/tcp; left out: {}", kept.size(),
-                    others.size(), others.subList(kept.size(), others.size()));
+            LOG.atWarn().addKeyValue("kept", kept.size())
+                    .addKeyValue("leftOut", others.subList(kept.size(), others.size()).stream().map(String::valueOf).toList())
+                    .log("the ENR has no room for every address that does not fit ip/tcp; some left out");
         }
         return pairs;
     }

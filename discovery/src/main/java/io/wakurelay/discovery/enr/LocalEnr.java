@@ -80,7 +80,8 @@ public final class LocalEnr {
         String text;
         try {
             if (Files.size(file) > Enr.MAX_TEXT_LENGTH + 2) {
-                LOG.warn("{} is too large to be a record; starting its sequence number again", file);
+                LOG.atWarn().addKeyValue("file", String.valueOf(file))
+                        .log("the ENR file is too large to be a record; starting its sequence number again");
                 return null;
             }
             text = Files.readString(file, StandardCharsets.US_ASCII);
@@ -93,13 +94,14 @@ public final class LocalEnr {
             Enr previous = Enr.parse(text);
             byte[] ours = V4Identity.publicKey(builder.key().raw());
             if (!Arrays.equals(previous.publicKey(), ours)) {
-                LOG.warn("{} is the record of another key (the node key changed); starting its sequence number again",
-                        file);
+                LOG.atWarn().addKeyValue("file", String.valueOf(file)).log("the ENR file is the record of another key "
+                        + "(the node key changed); starting its sequence number again");
                 return null;
             }
             return previous;
         } catch (EnrFormatException e) {
-            LOG.warn("{} is not a valid record ({}); starting its sequence number again", file, e.getMessage());
+            LOG.atWarn().addKeyValue("file", String.valueOf(file)).addKeyValue("reason", e.getMessage())
+                    .log("the ENR file is not a valid record; starting its sequence number again");
             return null;
         }
     }

@@ -75,17 +75,20 @@ public final class PeerExchangeDiscovery implements AutoCloseable {
         if (node == null) {
             return;
         }
-        log.info("peer exchange: asking {} for {} peers now and every {} s", node, config.numPeers(),
-                config.interval().toSeconds());
+        log.atInfo().addKeyValue("address", String.valueOf(node)).addKeyValue("numPeers", config.numPeers())
+                .addKeyValue("intervalSeconds", config.interval().toSeconds())
+                .log("peer exchange: asking the node for peers now and at every interval");
         rounds = Flux.interval(Duration.ZERO, config.interval(), timer)
                 .onBackpressureDrop()
                 .concatMap(i -> ask(node)
                         .doOnNext(found -> {
-                            log.info("peer exchange: {} answered {} records worth dialling", node, found.size());
+                            log.atInfo().addKeyValue("address", String.valueOf(node)).addKeyValue("records", found.size())
+                                    .log("peer exchange: the node answered records worth dialling");
                             sink.offer(found, Origin.PEER_EXCHANGE);
                         })
                         .onErrorResume(e -> {
-                            log.warn("peer exchange: asking {} failed: {}", node, e.getMessage());
+                            log.atWarn().addKeyValue("address", String.valueOf(node)).addKeyValue("reason", e.getMessage())
+                                    .log("peer exchange: asking the node failed");
                             return Mono.empty();
                         }), 1)
                 .subscribe();
@@ -112,7 +115,7 @@ public final class PeerExchangeDiscovery implements AutoCloseable {
         try {
             record = Enr.decode(raw);
         } catch (EnrFormatException e) {
-            log.debug("a peer exchange record does not decode: {}", e.getMessage());
+            log.atDebug().addKeyValue("reason", e.getMessage()).log("a peer exchange record does not decode");
             metrics.record(Fate.INVALID);
             return null;
         }

@@ -20,6 +20,7 @@ public final class UncaughtExceptions {
     }
 
     static void logged(Thread thread, Throwable error) {
-        log.error("uncaught exception in thread {}: {}", thread.getName(), error.toString(), error);
+        log.atError().addKeyValue("thread", thread.getName()).addKeyValue("reason", error.toString()).setCause(error)
+                .log("uncaught exception");
     }
 }

@@ -47,8 +47,8 @@ final class ConnectionPruner {
         int n = Math.min(excess, newestFirst.size());
         for (int i = 0; i < n; i++) {
             Connection c = newestFirst.get(i);
-            log.info("peer manager: disconnecting {} ({}): more {} peers than the target", c.remotePeer(),
-                    c.remoteAddress(), kind.label);
+            log.atInfo().addKeyValue("peer", String.valueOf(c.remotePeer())).addKeyValue("address", String.valueOf(c.remoteAddress()))
+                    .addKeyValue("kind", kind.label).log("peer manager: disconnecting a peer: more peers of its kind than the target");
             metrics.pruned(kind);
             closing.add(c);
             c.close();

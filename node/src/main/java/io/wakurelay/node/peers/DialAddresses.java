@@ -78,7 +78,8 @@ final class DialAddresses {
         return Mono.fromFuture(() -> resolver.resolve(name))
                 .timeout(timeout)
                 .onErrorResume(e -> {
-                    log.debug("peer manager: {} does not resolve: {}", name, e.toString());
+                    log.atDebug().addKeyValue("address", String.valueOf(name)).addKeyValue("reason", e.toString())
+                            .log("peer manager: a name does not resolve");
                     refused.accept(UNRESOLVED);
                     return Mono.just(List.of());
                 })
@@ -87,7 +88,8 @@ final class DialAddresses {
                 .filter(ip -> {
                     AddressScope scope = AddressScope.of(ip);
                     if (!policy.allows(scope)) {
-                        log.debug("peer manager: {} of {} is {}: not dialled", ip.getHostAddress(), address, scope.label());
+                        log.atDebug().addKeyValue("ip", ip.getHostAddress()).addKeyValue("address", String.valueOf(address))
+                                .addKeyValue("reason", scope.label()).log("peer manager: address not dialled");
                         refused.accept(scope.label());
                         return false;
                     }

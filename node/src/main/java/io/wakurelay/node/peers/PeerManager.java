@@ -131,16 +131,18 @@ public final class PeerManager implements RecordSink, AutoCloseable {
                 Objects.requireNonNull(host, "host"), relay, Objects.requireNonNull(registry, "registry"),
                 Objects.requireNonNull(listener, "listener"), resolver);
         if (manager.targets.relay() < 12) { // nwaku refuses to start below gossipsub's D_high (12)
-            log.warn("peer manager: {} relay peers of --max-connections {} at --relay-service-ratio {} is below "
-                    + "gossipsub's D_high (12): the node may end up isolated", manager.targets.relay(), maxConnections,
-                    config.ratio().format());
+            log.atWarn().addKeyValue("relayPeers", manager.targets.relay()).addKeyValue("maxConnections", maxConnections)
+                    .addKeyValue("relayServiceRatio", config.ratio().format())
+                    .log("peer manager: the relay peers of --max-connections at --relay-service-ratio are below "
+                            + "gossipsub's D_high (12): the node may end up isolated");
         }
         host.addListener(manager.since);
         host.addListener(manager.changes);
         host.connections().forEach(manager.since::onConnected);
-        log.info("peer manager: targets {} inbound and {} outbound relay peers, {} service peers; keeps up to {} "
-                + "candidates; dials {}", manager.targets.inRelay(), manager.targets.outRelay(),
-                manager.targets.service(), manager.store.capacity(), describe(manager.dialAddresses.policy()));
+        log.atInfo().addKeyValue("inboundRelayPeers", manager.targets.inRelay())
+                .addKeyValue("outboundRelayPeers", manager.targets.outRelay())
+                .addKeyValue("servicePeers", manager.targets.service()).addKeyValue("candidates", manager.store.capacity())
+                .addKeyValue("dials", describe(manager.dialAddresses.policy())).log("peer manager: targets");
         manager.wake();
         return manager;
     }
@@ -257,7 +259,8 @@ public final class PeerManager implements RecordSink, AutoCloseable {
         List<Multiaddr> addresses = c.addresses;
         dialAddresses.resolve(addresses)
                 .concatMap(address -> host.dial(address).onErrorResume(e -> {
-                    log.debug("peer manager: cannot dial {} ({}): {}", address, origin.label(), e.toString());
+                    log.atDebug().addKeyValue("address", String.valueOf(address)).addKeyValue("origin", origin.label())
+                            .addKeyValue("reason", e.toString()).log("peer manager: cannot dial");
                     return Mono.empty();
                 }), 1)
                 .next()
@@ -315,7 +318,7 @@ public final class PeerManager implements RecordSink, AutoCloseable {
             try {
                 ownedResolver.close();
             } catch (Exception e) {
-                log.debug("peer manager: closing the name resolver: {}", e.toString());
+                log.atDebug().addKeyValue("reason", e.toString()).log("peer manager: closing the name resolver failed");
             }
         }
         host.removeListener(since);

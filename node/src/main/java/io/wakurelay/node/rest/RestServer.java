@@ -204,7 +204,8 @@ public final class RestServer implements AutoCloseable {
             }
         }
         if (inFlight.get() > 0) {
-            log.warn("{} REST requests still running after {} of draining; they may fail as the node closes", inFlight.get(), grace);
+            log.atWarn().addKeyValue("requests", inFlight.get()).addKeyValue("grace", String.valueOf(grace))
+                    .log("REST requests still running after the draining; they may fail as the node closes");
         }
     }
 
@@ -314,7 +315,8 @@ public final class RestServer implements AutoCloseable {
     private Publisher<Void> fail(HttpServerRequest request, HttpServerResponse response, Throwable e) {
         if (response.hasSentHeaders()) {
             // an answer that fails midway can only be cut: closing the connection tells the client it is incomplete
-            log.debug("{} {} failed after the response started: {}", request.method(), request.uri(), e.toString());
+            log.atDebug().addKeyValue("method", String.valueOf(request.method())).addKeyValue("uri", request.uri())
+                    .addKeyValue("reason", e.toString()).log("REST request failed after the response started");
             response.withConnection(Connection::dispose);
             return Mono.empty();
         }
@@ -323,10 +325,12 @@ public final class RestServer implements AutoCloseable {
         }
         if (e instanceof AbortedException) {
             // the client hung up before its answer was ready (a poller giving up): nothing failed here
-            log.debug("{} {}: the client closed the connection before the response: {}", request.method(), request.uri(), e.toString());
+            log.atDebug().addKeyValue("method", String.valueOf(request.method())).addKeyValue("uri", request.uri())
+                    .addKeyValue("reason", e.toString()).log("REST client closed the connection before the response");
             return Mono.empty();
         }
-        log.error("{} {} failed", request.method(), request.uri(), e);
+        log.atError().addKeyValue("method", String.valueOf(request.method())).addKeyValue("uri", request.uri()).setCause(e)
+                .log("REST request failed");
         return Responses.error(request, response, mapper, new HttpError(HttpResponseStatus.INTERNAL_SERVER_ERROR, "internal error"));
     }
 

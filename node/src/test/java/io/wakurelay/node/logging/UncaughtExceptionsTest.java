@@ -30,8 +30,9 @@ class UncaughtExceptionsTest {
         }
         assertThat(events.list).singleElement().satisfies(event -> {
             assertThat(event.getLevel()).isEqualTo(Level.ERROR);
-            assertThat(event.getFormattedMessage())
-                    .isEqualTo("uncaught exception in thread archive-like-worker: java.lang.IllegalStateException: closed under its feet");
+            assertThat(event.getFormattedMessage()).isEqualTo("uncaught exception");
+            assertThat(event.getKeyValuePairs()).extracting(p -> p.key + "=" + p.value).containsExactly(
+                    "thread=archive-like-worker", "reason=java.lang.IllegalStateException: closed under its feet");
             assertThat(event.getThrowableProxy().getMessage()).isEqualTo("closed under its feet");
         });
     }

@@ -143,12 +143,13 @@ public final class NodeKey {
             if (Files.getFileStore(file).supportsFileAttributeView("posix")) {
                 Set<PosixFilePermission> permissions = Files.getPosixFilePermissions(file);
                 if (!OWNER_ONLY.containsAll(permissions)) {
-                    LOG.warn("the node key {} can be read by others ({}); chmod 600 it", file,
-                            PosixFilePermissions.toString(permissions));
+                    LOG.atWarn().addKeyValue("file", String.valueOf(file))
+                            .addKeyValue("permissions", PosixFilePermissions.toString(permissions))
+                            .log("the node key can be read by others; chmod 600 it");
                 }
             }
         } catch (IOException e) {
-            LOG.debug("cannot check the permissions of {}", file, e);
+            LOG.atDebug().addKeyValue("file", String.valueOf(file)).setCause(e).log("cannot check the node key's permissions");
         }
     }
 }

@@ -99,14 +99,15 @@ public final class NatMapping implements AutoCloseable {
             try {
                 Optional<NatGateway> found = finder.find();
                 if (found.isEmpty()) {
-                    log.info("NAT: no {} gateway answered", finder.protocol());
+                    log.atInfo().addKeyValue("gateway", finder.protocol()).log("NAT: no gateway answered");
                     why.add(finder.protocol() + ": no gateway answered");
                     metrics.failed(NatMetrics.Operation.DISCOVER);
                     continue;
                 }
                 gateway = found.get();
             } catch (NatException e) {
-                log.info("NAT: no {} gateway: {}", finder.protocol(), e.getMessage());
+                log.atInfo().addKeyValue("gateway", finder.protocol()).addKeyValue("reason", e.getMessage())
+                        .log("NAT: no gateway");
                 why.add(finder.protocol() + ": " + e.getMessage());
                 metrics.failed(NatMetrics.Operation.DISCOVER);
                 continue;
@@ -115,15 +116,17 @@ public final class NatMapping implements AutoCloseable {
             try {
                 external = gateway.externalAddress();
             } catch (NatException e) {
-                log.info("NAT: {} gives no external address: {}", gateway.describe(), e.getMessage());
+                log.atInfo().addKeyValue("gateway", gateway.describe()).addKeyValue("reason", e.getMessage())
+                        .log("NAT: the gateway gives no external address");
                 why.add(gateway.describe() + " gives no external address: " + e.getMessage());
                 metrics.failed(NatMetrics.Operation.EXTERNAL_ADDRESS);
                 continue; // nim-eth's getExternalIP: UPnP, then NAT-PMP
             }
             return mapAll(config, ports, metrics, gateway, external);
         }
-        log.warn("NAT: --nat={}: no gateway maps ports here ({}): the node announces its bound address, as nwaku does; "
-                + "with the port forwarded by hand, give --nat=extip:<public IP>", config.method().label(), why);
+        log.atWarn().addKeyValue("nat", config.method().label()).addKeyValue("reason", String.join("; ", why))
+                .log("NAT: no gateway maps ports here: the node announces its bound address, as nwaku does; "
+                        + "with the port forwarded by hand, give --nat=extip:<public IP>");
         metrics.state(NatState.UNAVAILABLE);
         return new NatMapping(config, metrics, null, null, List.of());
     }
@@ -132,8 +135,9 @@ public final class NatMapping implements AutoCloseable {
                                      InetAddress external) {
         metrics.gateway(gateway.protocol());
         if (external.isSiteLocalAddress() || external.isLoopbackAddress() || external.isLinkLocalAddress()) {
-            log.warn("NAT: the gateway's external address {} is private: another NAT is beyond it, and peers outside "
-                    + "cannot reach this node at it", external.getHostAddress());
+            log.atWarn().addKeyValue("address", external.getHostAddress())
+                    .log("NAT: the gateway's external address is private: another NAT is beyond it, and peers outside "
+                            + "cannot reach this node at it");
         }
         List<MappedPort> mapped = new ArrayList<>();
         List<String> refused = new ArrayList<>();
@@ -147,12 +151,15 @@ public final class NatMapping implements AutoCloseable {
         }
         NatState state = mapped.size() == ports.size() ? NatState.MAPPED : NatState.EXTERNAL_ADDRESS_ONLY;
         metrics.state(state);
-        log.info("NAT: {}; external address {}; mapped {} (lease {} s, asked again every {} s)", gateway.describe(),
-                external.getHostAddress(), mapped, gateway.protocol().equals("pmp") ? config.pmpLifetime().toSeconds()
-                        : config.upnpLease().toSeconds(), config.renewInterval().toSeconds());
+        log.atInfo().addKeyValue("gateway", gateway.describe()).addKeyValue("address", external.getHostAddress())
+                .addKeyValue("mapped", mapped.stream().map(String::valueOf).toList())
+                .addKeyValue("leaseSeconds", gateway.protocol().equals("pmp") ? config.pmpLifetime().toSeconds()
+                        : config.upnpLease().toSeconds())
+                .addKeyValue("renewSeconds", config.renewInterval().toSeconds()).log("NAT: ports mapped");
         if (!refused.isEmpty()) {
-            log.warn("NAT: the gateway did not map {}: the node announces {} with the bound port of each, as nwaku "
-                    + "does (forward them by hand)", refused, external.getHostAddress());
+            log.atWarn().addKeyValue("refused", refused).addKeyValue("address", external.getHostAddress())
+                    .log("NAT: the gateway did not map every port: the node announces the address with the bound port "
+                            + "of each, as nwaku does (forward them by hand)");
         }
         return new NatMapping(config, metrics, gateway, external, mapped);
     }
@@ -190,19 +197,22 @@ public final class NatMapping implements AutoCloseable {
                 MappedPort again = gateway.map(m.port(), m.externalPort());
                 metrics.renewed();
                 if (again.externalPort() != m.externalPort()) {
-                    log.warn("NAT: the gateway moved {} to external port {}: the announced address names {} until the "
-                            + "node restarts", m, again.externalPort(), m.externalPort());
+                    log.atWarn().addKeyValue("mapping", String.valueOf(m)).addKeyValue("externalPort", again.externalPort())
+                            .log("NAT: the gateway moved a mapping to another external port: the announced address "
+                                    + "names the old one until the node restarts");
                 }
                 if (again.ours()) {
                     mapped.set(i, again);
                 }
             } catch (NatException e) {
                 metrics.failed(NatMetrics.Operation.RENEW);
-                log.warn("NAT: asking {} for {} again failed: {} (tried again in {} s)", gateway.describe(), m,
-                        e.getMessage(), config.renewInterval().toSeconds());
+                log.atWarn().addKeyValue("gateway", gateway.describe()).addKeyValue("mapping", String.valueOf(m))
+                        .addKeyValue("reason", e.getMessage())
+                        .addKeyValue("renewSeconds", config.renewInterval().toSeconds())
+                        .log("NAT: renewing a mapping failed; tried again at the next renewal");
             } catch (RuntimeException e) {
                 metrics.failed(NatMetrics.Operation.RENEW);
-                log.warn("NAT: asking for {} again failed", m, e);
+                log.atWarn().addKeyValue("mapping", String.valueOf(m)).setCause(e).log("NAT: renewing a mapping failed");
             }
         }
         count();
@@ -241,16 +251,18 @@ public final class NatMapping implements AutoCloseable {
                     continue;
                 }
                 if (System.nanoTime() >= deadline) {
-                    log.warn("NAT: no time left to delete {} at the gateway", m);
+                    log.atWarn().addKeyValue("mapping", String.valueOf(m)).log("NAT: no time left to delete a mapping at the gateway");
                     metrics.failed(NatMetrics.Operation.UNMAP);
                     continue;
                 }
                 try {
                     gateway.unmap(m);
-                    log.info("NAT: deleted {} at {}", m, gateway.describe());
+                    log.atInfo().addKeyValue("mapping", String.valueOf(m)).addKeyValue("gateway", gateway.describe())
+                            .log("NAT: mapping deleted");
                 } catch (NatException e) {
                     metrics.failed(NatMetrics.Operation.UNMAP);
-                    log.warn("NAT: deleting {} failed: {}", m, e.getMessage());
+                    log.atWarn().addKeyValue("mapping", String.valueOf(m)).addKeyValue("reason", e.getMessage())
+                            .log("NAT: deleting a mapping failed");
                 }
             }
             mapped.clear();

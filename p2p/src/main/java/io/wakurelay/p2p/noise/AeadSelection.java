@@ -62,7 +62,8 @@ public final class AeadSelection {
                     "--aead-provider conscrypt: " + ChaChaPoly.conscryptFailure())));
             case AUTO -> {
                 if (conscrypt.isEmpty()) {
-                    log.info("Noise ciphers: the JDK's ChaCha20-Poly1305 ({})", ChaChaPoly.conscryptFailure());
+                    log.atInfo().addKeyValue("reason", String.valueOf(ChaChaPoly.conscryptFailure()))
+                            .log("Noise ciphers: the JDK's ChaCha20-Poly1305");
                 }
                 yield of(conscrypt.orElse(ChaChaPoly.JDK));
             }

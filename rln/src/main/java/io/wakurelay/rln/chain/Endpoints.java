@@ -98,8 +98,8 @@ final class Endpoints {
                     throw new RpcException(RpcFailure.MALFORMED, "eth_call of " + callData + ": " + e.getMessage());
                 }
                 if (i != current) {
-                    log.info("RLN: reading the membership contract from {} now; {}", describe(uri),
-                            String.join("; ", failures));
+                    log.atInfo().addKeyValue("address", describe(uri)).addKeyValue("reason", String.join("; ", failures))
+                            .log("RLN: reading the membership contract from another eth client now");
                     current = i;
                 }
                 return value;

@@ -128,9 +128,10 @@ public final class MembershipRoots implements AutoCloseable {
                         + chainId + " answers root() (--rln-relay-eth-contract-address): " + first.getMessage());
             }
             MembershipRoots roots = new MembershipRoots(parts, reader, chainId, config);
-            log.info("RLN: reading the membership roots of {} on chain {} from {}, every {} ms; {} held, {}"
-                            + " memberships", config.ethContractAddress(), chainId, endpoints.describeAll(),
-                    config.pollInterval().toMillis(), parts.window.size(), reader.memberships());
+            log.atInfo().addKeyValue("contract", String.valueOf(config.ethContractAddress())).addKeyValue("chain", chainId)
+                    .addKeyValue("address", endpoints.describeAll()).addKeyValue("pollMs", config.pollInterval().toMillis())
+                    .addKeyValue("roots", parts.window.size()).addKeyValue("memberships", reader.memberships())
+                    .log("RLN: reading the membership roots");
             roots.schedulePoll();
             return roots;
         } catch (RuntimeException e) {
@@ -151,16 +152,17 @@ public final class MembershipRoots implements AutoCloseable {
                             + " at " + Endpoints.describe(answered) + " is on chain " + id);
                 }
                 if (config.chainId() == 0) {
-                    log.warn("RLN: --rln-relay-chain-id is not set: using the chain of the eth client at {}, {}",
-                            Endpoints.describe(answered), id);
+                    log.atWarn().addKeyValue("address", Endpoints.describe(answered)).addKeyValue("chain", id)
+                            .log("RLN: --rln-relay-chain-id is not set: using the chain of the eth client");
                 }
                 endpoints.expectChain(id);
                 return id;
             } catch (RpcException e) {
                 last = e;
                 if (attempt == 1 && config.startAttempts() > 1) {
-                    log.warn("RLN: no eth client answered eth_chainId: {}; asking again every {} ms, {} times at most",
-                            e.getMessage(), config.startRetryDelay().toMillis(), config.startAttempts() - 1);
+                    log.atWarn().addKeyValue("reason", e.getMessage()).addKeyValue("retryMs", config.startRetryDelay().toMillis())
+                            .addKeyValue("retriesAtMost", config.startAttempts() - 1)
+                            .log("RLN: no eth client answered eth_chainId; asking again");
                 }
             }
             if (attempt < config.startAttempts()) {

@@ -65,7 +65,8 @@ final class RootReader {
             return e;
         }
         if (window.add(root)) {
-            log.debug("RLN: new membership root {}, {} held", Abi.hex(root), window.size());
+            log.atDebug().addKeyValue("root", Abi.hex(root)).addKeyValue("roots", window.size())
+                    .log("RLN: new membership root");
             countStale = true;
         }
         succeeded();
@@ -82,13 +83,14 @@ final class RootReader {
             memberships = count;
             countStale = false;
             if (countFailing) {
-                log.info("RLN: nextFreeIndex() read again: {} memberships", count);
+                log.atInfo().addKeyValue("memberships", count).log("RLN: nextFreeIndex() read again");
                 countFailing = false;
             }
         } catch (RpcException e) {
             if (!countFailing) {
-                log.warn("RLN: cannot read nextFreeIndex() of {}: {}; waku_rln_number_registered_memberships keeps"
-                        + " its value until a read works", contract, e.getMessage());
+                log.atWarn().addKeyValue("contract", String.valueOf(contract)).addKeyValue("reason", e.getMessage())
+                        .log("RLN: cannot read nextFreeIndex(); waku_rln_number_registered_memberships keeps its value"
+                                + " until a read works");
                 countFailing = true;
             }
         }
@@ -97,9 +99,9 @@ final class RootReader {
     private void succeeded() {
         long now = clock.getAsLong();
         if (state == State.FAILING) {
-            log.info("RLN: the membership roots are read again, from {}, after {} failed reads over {} s; {} roots"
-                            + " held", Endpoints.describe(endpoints.current()), failedReads,
-                    (now - failingSince) / 1_000_000_000L, window.size());
+            log.atInfo().addKeyValue("address", Endpoints.describe(endpoints.current())).addKeyValue("failedReads", failedReads)
+                    .addKeyValue("failingSeconds", (now - failingSince) / 1_000_000_000L).addKeyValue("roots", window.size())
+                    .log("RLN: the membership roots are read again");
         }
         state = State.READING;
         failedReads = 0;
@@ -113,8 +115,9 @@ final class RootReader {
         failure = e.failure().text() + ": " + e.getMessage();
         if (state != State.FAILING) {
             failingSince = clock.getAsLong();
-            log.warn("RLN: cannot read the membership roots of {}: {}; keeping the {} roots held, reading again every"
-                    + " {} ms", contract, e.getMessage(), window.size(), pollInterval.toMillis());
+            log.atWarn().addKeyValue("contract", String.valueOf(contract)).addKeyValue("reason", e.getMessage())
+                    .addKeyValue("roots", window.size()).addKeyValue("pollMs", pollInterval.toMillis())
+                    .log("RLN: cannot read the membership roots; keeping the roots held, reading again at every poll");
             state = State.FAILING;
         }
     }

@@ -7,7 +7,10 @@ import ch.qos.logback.core.read.ListAppender;
 import java.util.List;
 import org.slf4j.LoggerFactory;
 
-/** The log lines of this package (io.wakurelay.rln.chain) while it is open, as "LEVEL message". */
+/**
+ * The log lines of this package (io.wakurelay.rln.chain) while it is open, as "LEVEL message key=value ...": the
+ * event's key-value pairs after the message, as logback.xml's text lines print them.
+ */
 final class LogCapture implements AutoCloseable {
     private final Logger logger = (Logger) LoggerFactory.getLogger("io.wakurelay.rln.chain");
     private final ListAppender<ILoggingEvent> appender = new ListAppender<>();
@@ -22,8 +25,16 @@ final class LogCapture implements AutoCloseable {
     /** The lines logged so far at INFO or above, oldest first. */
     List<String> lines() {
         synchronized (appender.list) {
-            return appender.list.stream().map(e -> e.getLevel() + " " + e.getFormattedMessage()).toList();
+            return appender.list.stream().map(LogCapture::line).toList();
         }
+    }
+
+    private static String line(ILoggingEvent e) {
+        StringBuilder line = new StringBuilder().append(e.getLevel()).append(' ').append(e.getFormattedMessage());
+        if (e.getKeyValuePairs() != null) {
+            e.getKeyValuePairs().forEach(pair -> line.append(' ').append(pair.key).append('=').append(pair.value));
+        }
+        return line.toString();
     }
 
     /** The lines at {@code level} that contain {@code text}. */

@@ -79,8 +79,8 @@ public final class FilterClient implements AutoCloseable {
         lifecycle.serve(FilterConfig.PUSH_PROTOCOL_ID, stream -> {
             if (!servicePeers.contains(stream.remotePeer())) {
                 metrics.push(FilterClientMetrics.NOT_SERVICE_PEER); // reset unread: no subscription was made there
-                log.debug("filter push stream from {}, which this node did not subscribe through: reset",
-                        stream.remotePeer());
+                log.atDebug().addKeyValue("peer", String.valueOf(stream.remotePeer()))
+                        .log("filter push stream from a peer this node did not subscribe through: reset");
                 return null;
             }
             return new FilterPushReceiver(config.maxPushBytes(), new Receiver());
@@ -233,11 +233,13 @@ public final class FilterClient implements AutoCloseable {
             if (e.kind() == Kind.TOO_MANY_REQUESTS) {
                 return Mono.empty(); // busy, not lost: the next tick pings again
             }
-            log.info("filter service node ping failed ({}); subscribing {} criteria again", e.getMessage(), criteria.size());
+            log.atInfo().addKeyValue("reason", e.getMessage()).addKeyValue("criteria", criteria.size())
+                    .log("filter service node ping failed; subscribing again");
             metrics.resubscriptions.increment();
             return Flux.fromIterable(criteria.requests(config.maxContentTopicsPerRequest()))
                     .concatMap(r -> resubscribe(r).onErrorResume(FilterRequestException.class, failed -> {
-                        log.info("filter re-subscription of {} on {} failed: {}", r.getValue(), r.getKey(), failed.getMessage());
+                        log.atInfo().addKeyValue("topic", r.getKey()).addKeyValue("contentTopics", r.getValue())
+                                .addKeyValue("reason", failed.getMessage()).log("filter re-subscription failed");
                         return Mono.empty();
                     }))
                     .then();
@@ -274,7 +276,8 @@ public final class FilterClient implements AutoCloseable {
                 validator.checkMessage(message, validator.nowNanos());
             } catch (ProtocolViolation e) {
                 metrics.push(FilterClientMetrics.INVALID);
-                log.debug("filter push from {} refused: {}", stream.remotePeer(), e.getMessage());
+                log.atDebug().addKeyValue("peer", String.valueOf(stream.remotePeer())).addKeyValue("reason", e.getMessage())
+                        .log("filter push refused");
                 return;
             }
             metrics.push(FilterClientMetrics.ACCEPTED);
@@ -288,7 +291,8 @@ public final class FilterClient implements AutoCloseable {
         @Override
         public void refused(Stream stream, String outcome, String why) {
             metrics.push(outcome);
-            log.debug("filter push from {} refused: {}", stream.remotePeer(), why);
+            log.atDebug().addKeyValue("peer", String.valueOf(stream.remotePeer())).addKeyValue("reason", why)
+                    .log("filter push refused");
         }
     }
 }

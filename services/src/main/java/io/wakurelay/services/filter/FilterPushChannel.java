@@ -71,8 +71,9 @@ final class FilterPushChannel {
         if (queuedMessages.get() >= limits.pushQueueMessages() || queuedBytes.get() + size > limits.pushQueueBytes()) {
             metrics.pushDrops.increment();
             if (consecutiveDrops.incrementAndGet() == limits.maxDropsBeforeRemoval()) {
-                log.info("filter subscriber {} took none of the last {} pushes; removing its subscription",
-                        connection.remotePeer(), limits.maxDropsBeforeRemoval());
+                log.atInfo().addKeyValue("peer", String.valueOf(connection.remotePeer()))
+                        .addKeyValue("drops", limits.maxDropsBeforeRemoval())
+                        .log("filter subscriber took none of the last pushes; removing its subscription");
                 remove.accept(FilterRemoval.STUCK);
             }
             return false;
@@ -133,7 +134,8 @@ final class FilterPushChannel {
                         .log("filter subscriber does not accept pushes; removing its subscription");
                 remove.accept(FilterRemoval.PUSH_REFUSED);
             } else {
-                log.debug("cannot open a filter push stream to {}: {}", connection.remotePeer(), e.toString());
+                log.atDebug().addKeyValue("peer", String.valueOf(connection.remotePeer())).addKeyValue("reason", e.toString())
+                        .log("cannot open a filter push stream");
             }
         });
     }

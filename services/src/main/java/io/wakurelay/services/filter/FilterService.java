@@ -91,9 +91,10 @@ public final class FilterService implements AutoCloseable {
                 Objects.requireNonNull(registry, "registry"));
         host.addListener(service.listener);
         service.lifecycle.serve(FilterConfig.SUBSCRIBE_PROTOCOL_ID, stream -> new FilterExchange(service));
-        log.info("filter service started: {} (at most {} subscribers, {} criteria each, timeout {})",
-                FilterConfig.SUBSCRIBE_PROTOCOL_ID, config.maxPeersToServe(), config.maxCriteriaPerPeer(),
-                config.subscriptionTimeout());
+        log.atInfo().addKeyValue("protocol", FilterConfig.SUBSCRIBE_PROTOCOL_ID)
+                .addKeyValue("maxPeersToServe", config.maxPeersToServe())
+                .addKeyValue("maxCriteriaPerPeer", config.maxCriteriaPerPeer())
+                .addKeyValue("subscriptionTimeout", String.valueOf(config.subscriptionTimeout())).log("filter service started");
         return service;
     }
 
@@ -159,14 +160,15 @@ public final class FilterService implements AutoCloseable {
     private void removed(FilterSubscriber subscriber, FilterRemoval reason) {
         metrics.removed(reason);
         subscriber.channel().close(reason != FilterRemoval.STUCK);
-        log.debug("filter subscriber {} removed: {}", subscriber.peer, reason.label());
+        log.atDebug().addKeyValue("peer", String.valueOf(subscriber.peer)).addKeyValue("reason", reason.label())
+                .log("filter subscriber removed");
     }
 
     private void sweep() {
         try {
             int expired = subscriptions.removeExpired();
             if (expired > 0) {
-                log.debug("{} filter subscriptions expired", expired);
+                log.atDebug().addKeyValue("subscriptions", expired).log("filter subscriptions expired");
             }
         } catch (RuntimeException e) {
             log.warn("filter maintenance failed", e);

@@ -117,7 +117,7 @@ public final class LightpushClient implements AutoCloseable {
                     .map(outcome -> counted(outcome.isSuccess() ? Result.SUCCESS : Result.ERROR_STATUS, outcome, start))
                     .onErrorResume(LightpushClientException.class, e -> Mono.just(counted(e.result(), e.outcome(), start)))
                     .onErrorResume(e -> {
-                        log.warn("lightpush through {} failed", peer, e);
+                        log.atWarn().addKeyValue("peer", String.valueOf(peer)).setCause(e).log("lightpush through the peer failed");
                         return Mono.just(counted(Result.BAD_RESPONSE, LightpushOutcome.error(
                                 LightpushStatus.INTERNAL_SERVER_ERROR, "internal error"), start));
                     })
@@ -138,8 +138,8 @@ public final class LightpushClient implements AutoCloseable {
 
     /** nwaku's words for a service node it cannot reach or that does not serve lightpush (its dialPeer fails alike). */
     private static LightpushClientException dialFailure(Multiaddr peer, Throwable e) {
-        log.debug("lightpush: cannot reach {} ({})", peer, e instanceof NegotiationException.NotSupported
-                ? "it does not serve " + LightpushConfig.PROTOCOL_ID : Failures.reason(e));
+        log.atDebug().addKeyValue("peer", String.valueOf(peer)).addKeyValue("reason", e instanceof NegotiationException.NotSupported
+                ? "it does not serve " + LightpushConfig.PROTOCOL_ID : Failures.reason(e)).log("lightpush: cannot reach the peer");
         return new LightpushClientException(Result.DIAL_FAILURE, LightpushOutcome.error(LightpushStatus.NO_PEERS_TO_RELAY,
                 "Peer is not accessible: " + DIAL_FAILURE + " - " + peer), e);
     }

@@ -71,8 +71,9 @@ public final class LightpushService implements AutoCloseable {
                 Objects.requireNonNull(host, "host"), Objects.requireNonNull(relay, "relay"), proofs,
                 Objects.requireNonNull(registry, "registry"));
         service.lifecycle.serve(LightpushConfig.PROTOCOL_ID, stream -> new LightpushExchange(service));
-        log.info("lightpush service started: {} (requests up to {} bytes, rate {} per peer)", LightpushConfig.PROTOCOL_ID,
-                config.maxRequestBytes(), config.rateLimit());
+        log.atInfo().addKeyValue("protocol", LightpushConfig.PROTOCOL_ID)
+                .addKeyValue("maxRequestBytes", config.maxRequestBytes())
+                .addKeyValue("rateLimit", String.valueOf(config.rateLimit())).log("lightpush service started");
         return service;
     }
 

@@ -96,7 +96,7 @@ final class StoreExchange extends ServerExchange {
             return status(alloc, requestId, StoreStatus.SERVICE_UNAVAILABLE, "the store is shutting down");
         }
         if (e instanceof ArchiveStorageException) {
-            log.warn("store query failed: {}", e.getMessage());
+            log.atWarn().addKeyValue("reason", e.getMessage()).log("store query failed");
             return status(alloc, requestId, StoreStatus.SERVICE_UNAVAILABLE, "the archive cannot be read now");
         }
         log.warn("store query failed", e);

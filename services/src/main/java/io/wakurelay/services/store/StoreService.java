@@ -52,9 +52,10 @@ public final class StoreService implements AutoCloseable {
                 Objects.requireNonNull(host, "host"), Objects.requireNonNull(queries, "queries"),
                 Objects.requireNonNull(registry, "registry"));
         service.lifecycle.serve(StoreServiceConfig.PROTOCOL_ID, stream -> new StoreExchange(service));
-        log.info("store service started: {} (page limit {} bytes, {} queries at once, rate {} per peer)",
-                StoreServiceConfig.PROTOCOL_ID, service.maxResponseBytes(), queries.limits().maxConcurrentQueries(),
-                config.rateLimit());
+        log.atInfo().addKeyValue("protocol", StoreServiceConfig.PROTOCOL_ID)
+                .addKeyValue("maxResponseBytes", service.maxResponseBytes())
+                .addKeyValue("maxConcurrentQueries", queries.limits().maxConcurrentQueries())
+                .addKeyValue("rateLimit", String.valueOf(config.rateLimit())).log("store service started");
         return service;
     }
 

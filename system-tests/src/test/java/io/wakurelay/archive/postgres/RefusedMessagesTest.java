@@ -105,8 +105,9 @@ class RefusedMessagesTest {
             assertThat(acknowledged.stream().mapToInt(b -> b.stored().size()).sum()).isEqualTo(99);
             assertThat(refusedCount(registry)).isEqualTo(1);
             assertThat(log.list).filteredOn(e -> e.getLevel() == ch.qos.logback.classic.Level.WARN)
-                    .extracting(ILoggingEvent::getFormattedMessage)
-                    .anySatisfy(m -> assertThat(m).contains(poison.toHex(), "23514"));
+                    .extracting(e -> e.getFormattedMessage() + e.getKeyValuePairs().stream() // hash and reason as pairs
+                            .map(pair -> " " + pair.key + "=" + pair.value).collect(java.util.stream.Collectors.joining()))
+                    .anySatisfy(m -> assertThat(m).contains(" hash=" + poison.toHex(), "23514"));
             assertThat(archive.healthy()).isTrue();
         }
         Eventually.until("every envelope released", () -> envelopes.stream().allMatch(e -> e.refCnt() == 0));
