@@ -21,7 +21,7 @@ public enum Durability {
      * No write-ahead log: a batch goes to the memtables only, and is acknowledged once a flush of every column family
      * together (an atomic flush, whose SST files RocksDB fsyncs) has written it. Survives {@code kill -9} and a power
      * loss, and writes each message to disk once instead of twice; acknowledgements wait for the next flush, at most
-     * {@link ArchiveConfig#flushInterval()} plus the flush itself. Experimental: each flush leaves small SST files
+     * {@link RocksConfig#flushInterval()} plus the flush itself. Experimental: each flush leaves small SST files
      * that RocksDB does not merge, so their number grows with the time stored (ADR 0016, "Known limitation").
      */
     FLUSH("flush");

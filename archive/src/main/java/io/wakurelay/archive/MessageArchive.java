@@ -25,7 +25,7 @@ public interface MessageArchive extends AutoCloseable {
      * operator of the stream discards) and releases it exactly once: after its batch was committed, or when it was a
      * duplicate or not archived (ephemeral), or when the stream ends early (cancel, close, error).
      *
-     * <p>Backpressure: at most {@link ArchiveConfig#maxPendingMessages()} envelopes are requested and not yet
+     * <p>Backpressure: at most {@link CoreConfig#maxPendingMessages()} envelopes are requested and not yet
      * committed; upstream is asked for more only as batches commit. The result emits one {@link CommittedBatch} per
      * batch, on the writer thread (do not block in its subscriber), and only when requested: a subscriber that stops
      * requesting also pauses the writer. An emitted batch is durable as the backend promises (RocksDB: its
@@ -94,7 +94,7 @@ public interface MessageArchive extends AutoCloseable {
 
     /**
      * Runs a retention pass now and waits for it (the periodic passes run every
-     * {@link ArchiveConfig#retentionInterval()} anyway).
+     * {@link CoreConfig#retentionInterval()} anyway).
      *
      * @throws ArchiveStorageException when the store refused a deletion
      * @throws ArchiveClosedException  when the archive is closed

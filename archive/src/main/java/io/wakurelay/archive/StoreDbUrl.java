@@ -10,7 +10,7 @@ import java.util.Locale;
 /**
  * nwaku's {@code --store-message-db-url}, the archive's location: empty or {@code rocksdb://<dir>} for the embedded
  * RocksDB store, {@code postgres://user:password@host:port/database} (or {@code postgresql://}) for PostgreSQL. nwaku's
- * {@code sqlite://} is refused, saying what is supported. {@link #toString()} never shows a password.
+ * {@code sqlite://} is refused, saying what is supported. {@link Postgres#toString()} never shows a password.
  */
 public sealed interface StoreDbUrl {
     String SUPPORTED = "rocksdb://<dir> (the embedded store; the default when empty) or "

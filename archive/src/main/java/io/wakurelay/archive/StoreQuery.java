@@ -21,9 +21,8 @@ import java.util.Locale;
  * Each kind may be narrowed by {@code startTime}/{@code endTime} (Unix ns, both inclusive). Results are ordered by
  * (timestamp, hash); {@code ascending=false} pages backward from the newest. {@code cursor} is the
  * {@link StoreResponse#paginationCursor()} of the previous page. Page size: 0 means the default 20, more than 100
- * is clamped to 100 (as nwaku), negative is refused.
- *
- * @throws InvalidQueryException from the constructor, saying what is wrong
+ * is clamped to 100 (as nwaku), negative is refused. The constructor throws {@link InvalidQueryException}, saying
+ * what is wrong.
  */
 public record StoreQuery(String pubsubTopic, List<String> contentTopics, List<MessageHash> hashes,
                          Long startTime, Long endTime, MessageHash cursor, int pageSize, boolean ascending,

@@ -12,7 +12,8 @@
  * Querying: a {@link io.wakurelay.archive.StoreQuery} takes one of the node's {@link io.wakurelay.archive.QuerySlots}
  * and opens a {@link io.wakurelay.archive.StorePage} (or a whole {@link io.wakurelay.archive.StoreResponse}) of
  * {@link io.wakurelay.archive.StoredMessage}s. Retention: {@link io.wakurelay.archive.RetentionRun}s. Failures:
- * {@link io.wakurelay.archive.InvalidQueryException}, {@link io.wakurelay.archive.ArchiveClosedException},
+ * {@link io.wakurelay.archive.InvalidQueryException} (and {@link io.wakurelay.archive.UnknownCursorException}, a
+ * cursor that is not stored, which nwaku's REST answers 500), {@link io.wakurelay.archive.ArchiveClosedException},
  * {@link io.wakurelay.archive.ArchiveStorageException}.
  *
  * <p>The backends: {@code io.wakurelay.archive.rocksdb} (embedded, the default) and {@code io.wakurelay.archive.postgres}

@@ -36,6 +36,11 @@ public record DiscoveryConfig(List<Enr> staticRecords, int cacheCapacity, PeerEx
         }
     }
 
+    /** The UDP port discv5 listens on, for the port mapping at the gateway: 0 when discv5 is off or takes a free port. */
+    public int discv5UdpPort() {
+        return discv5.enabled() ? discv5.udpPort() : 0;
+    }
+
     public DiscoveryConfigBuilder toBuilder() {
         return DiscoveryConfigBuilder.builder(this);
     }

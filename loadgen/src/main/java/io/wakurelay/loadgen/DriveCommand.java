@@ -6,23 +6,13 @@ import io.wakurelay.p2p.multiaddr.Multiaddr;
 import io.wakurelay.p2p.multiaddr.MultiaddrFormatException;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
-
-import java.util.concurrent.Callable;
 
 /** {@code drive}: {@link DriveScenario}; exits with {@link LoadgenMain#EXIT_LOSS} when a message is missing. */
 @Command(name = "drive",
         description = "Against running nodes: publish to one node over libp2p (gossipsub) or its REST API, verify every hash in "
                 + "another node's store over REST; that node's counters and memory from its /metrics.")
-final class DriveCommand implements Callable<Integer> {
-    @CommandLine.Spec
-    CommandLine.Model.CommandSpec spec;
-    @Mixin
-    WorkloadOptions workload;
-    @Mixin
-    OutputOptions output;
-
+final class DriveCommand extends WorkloadCommand {
     @CommandLine.ArgGroup(multiplicity = "1")
     PublishTarget target;
 

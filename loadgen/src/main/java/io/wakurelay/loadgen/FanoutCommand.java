@@ -3,22 +3,12 @@ package io.wakurelay.loadgen;
 import io.wakurelay.node.config.NodeConfig;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
-
-import java.util.concurrent.Callable;
 
 /** {@code fanout}: {@link FanoutScenario}. */
 @Command(name = "fanout",
         description = "One archiving relay node forwarding every message to D mesh peers over Noise and yamux.")
-final class FanoutCommand implements Callable<Integer> {
-    @CommandLine.Spec
-    CommandLine.Model.CommandSpec spec;
-    @Mixin
-    WorkloadOptions workload;
-    @Mixin
-    OutputOptions output;
-
+final class FanoutCommand extends WorkloadCommand {
     @Option(names = "-d", paramLabel = "D",
             description = "mesh peers of the relay, each a node in this JVM (default: ${DEFAULT-VALUE}, the node's gossipsub D)")
     int d = NodeConfig.DEFAULTS.relay().gossip().d();

@@ -2,22 +2,13 @@ package io.wakurelay.loadgen;
 
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 import java.time.Duration;
-import java.util.concurrent.Callable;
 
 /** {@code macro}: {@link MacroScenario}. */
 @Command(name = "macro", description = "Two nodes on loopback: a publisher and an archiving receiver.")
-final class MacroCommand implements Callable<Integer> {
-    @CommandLine.Spec
-    CommandLine.Model.CommandSpec spec;
-    @Mixin
-    WorkloadOptions workload;
-    @Mixin
-    OutputOptions output;
-
+final class MacroCommand extends WorkloadCommand {
     @Option(names = "--processes", description = "run the receiver as a separate process")
     boolean processes;
 

@@ -2,24 +2,15 @@ package io.wakurelay.loadgen;
 
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.Callable;
 
 /** {@code mesh}: {@link MeshScenario}, once or (with {@code --idontwant both}) twice. */
 @Command(name = "mesh",
         description = "N relay nodes in a random overlay; messages handed to random nodes at a fixed rate reach all.")
-final class MeshCommand implements Callable<Integer> {
-    @CommandLine.Spec
-    CommandLine.Model.CommandSpec spec;
-    @Mixin
-    WorkloadOptions workload;
-    @Mixin
-    OutputOptions output;
-
+final class MeshCommand extends WorkloadCommand {
     @Option(names = "--nodes", defaultValue = "10", paramLabel = "N", description = "relay nodes in this JVM (default: ${DEFAULT-VALUE})")
     int nodes;
     @Option(names = "--links", defaultValue = "4", paramLabel = "K",

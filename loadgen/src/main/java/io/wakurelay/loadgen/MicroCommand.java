@@ -4,20 +4,12 @@ import io.wakurelay.archive.RocksConfig;
 import io.wakurelay.archive.Durability;
 import io.wakurelay.node.config.NodeConfig;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
-
-import java.util.concurrent.Callable;
 
 /** {@code micro}: {@link MicroScenario}. */
 @Command(name = "micro",
         description = "One node, no network: frames injected into the receive path and archived (RocksDB, or PostgreSQL).")
-final class MicroCommand implements Callable<Integer> {
-    @Mixin
-    WorkloadOptions workload;
-    @Mixin
-    OutputOptions output;
-
+final class MicroCommand extends WorkloadCommand {
     @Option(names = "--store-durability", paramLabel = "MODE",
             description = "the node's --store-durability: wal, wal-sync or flush (default: ${DEFAULT-VALUE}, the node's)")
     String durability = RocksConfig.DEFAULTS.durability().label();

@@ -4,7 +4,9 @@
  * {@code MeshCommand}, {@code DiscoverCommand}, {@code LatencyCommand}, {@code ThroughputCommand},
  * {@code DriveCommand}, {@code QueryCommand}), with the options several share as mixins: {@code WorkloadOptions} (a
  * seeded {@link io.wakurelay.loadgen.Workload}), {@code OutputOptions} (rows, reports, work directory) and
- * {@code RelayTrioOptions}. {@code FrameSet} encodes the workload just ahead of use as relay-stream frames
+ * {@code RelayTrioOptions}, and the base classes that hold them: {@code WorkloadCommand} (the seeded scenarios') and
+ * {@code RelayTrioCommand} ({@code lat}'s and {@code thr}'s). {@code FrameSet} encodes the workload just ahead of
+ * use as relay-stream frames
  * (length-prefixed gossipsub publish RPCs) for a {@code FrameSink}: {@code FrameFeeder} injects them into a node's
  * relay through {@code RelayInjector} (the relay's {@code PseudoPeer}: the receive path a peer's RPCs take),
  * {@code RestPublisher} posts their messages to a node's REST API. The scenarios: {@code MicroScenario},

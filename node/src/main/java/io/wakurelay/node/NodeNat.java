@@ -1,7 +1,6 @@
 package io.wakurelay.node;
 
 import io.micrometer.core.instrument.MeterRegistry;
-import io.wakurelay.discovery.discv5.Discv5DiscoveryConfig;
 import io.wakurelay.node.config.NodeConfig;
 import io.wakurelay.p2p.HostConfig;
 import io.wakurelay.p2p.multiaddr.Multiaddr;
@@ -49,8 +48,8 @@ final class NodeNat {
         if (webSocket != null) {
             ports.add(webSocket);
         }
-        Discv5DiscoveryConfig discv5 = config.discovery().discv5();
-        NatPort udp = discv5.enabled() && discv5.udpPort() != 0 ? NatPort.udp(discv5.udpPort()) : null;
+        int udpPort = config.discovery().discv5UdpPort();
+        NatPort udp = udpPort != 0 ? NatPort.udp(udpPort) : null;
         if (udp != null) {
             ports.add(udp);
         }

@@ -20,7 +20,8 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 /**
- * The docs name only code that exists: a class named in backticks (`GossipRouter`, `HostTest.aStaticPeer…`) is a
+ * The docs (README, CONTRIBUTING, docs/ and every module's README.md) name only code that exists: a class named in
+ * backticks (`GossipRouter`, `HostTest.aStaticPeer…`) is a
  * class or protobuf message of this repository, or another project's class listed in docs-external-names.txt; a
  * member named after one of our classes is in that class's source. Renaming or removing code without its docs
  * fails here. An ADR may describe code a later decision replaced only when its Status line says so.
@@ -67,7 +68,7 @@ class DocsNameCodeThatExistsTest {
     void everyAdrSaysWhetherItStands() throws IOException {
         List<String> without = new ArrayList<>();
         try (Stream<Path> adrs = Files.list(ROOT.resolve("docs/adr"))) {
-            for (Path adr : adrs.filter(p -> p.toString().endsWith(".md")).sorted().toList()) {
+            for (Path adr : adrs.filter(p -> p.getFileName().toString().matches("\\d{4}-.*\\.md")).sorted().toList()) {
                 if (!Pattern.compile("(?m)^Status: ").matcher(Files.readString(adr)).find()) {
                     without.add(adr.getFileName().toString());
                 }
@@ -81,6 +82,10 @@ class DocsNameCodeThatExistsTest {
         try (Stream<Path> files = Files.walk(ROOT.resolve("docs"))) {
             files.filter(p -> p.toString().endsWith(".md")).sorted().forEach(docs::add);
         }
+        try (Stream<Path> modules = Files.list(ROOT)) {
+            modules.map(m -> m.resolve("README.md")).filter(Files::isRegularFile).sorted().forEach(docs::add);
+        }
+        assertThat(docs).as("module READMEs are read").contains(ROOT.resolve("relay/README.md"));
         return docs;
     }
 

@@ -25,7 +25,7 @@ import java.util.Set;
 import java.util.concurrent.locks.LockSupport;
 
 /**
- * One hostile relay peer of {@link HostilePeerFuzzTest}: until its deadline it connects to the node under a new
+ * One hostile relay peer of {@code HostilePeerFuzzTest} (system-tests): until its deadline it connects to the node under a new
  * identity each time (a Sybil: the node's scores cannot follow it) and plays its {@link Persona}. Everything the node
  * does to it (resets, refusals, disconnects) is the node's right; it only moves on.
  */

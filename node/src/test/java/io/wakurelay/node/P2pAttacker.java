@@ -24,7 +24,7 @@ import java.util.Random;
 import java.util.Set;
 
 /**
- * One attacker of issue 43's p2p rows in {@link HostilePeerFuzzTest}, seeded, until its deadline (ADR 0086):
+ * One attacker of issue 43's p2p rows in {@code HostilePeerFuzzTest} (system-tests), seeded, until its deadline (ADR 0086):
  * <ul>
  * <li>{@link Persona#SQUATTER} (N1): a few hosts from one address, each under a fresh key, that complete Noise and yamux
  *     and answer {@code na} to identify, ping and everything else, dialling again as soon as the node closes them;</li>

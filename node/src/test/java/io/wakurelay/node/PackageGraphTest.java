@@ -30,6 +30,7 @@ class PackageGraphTest {
     private static final Path ROOT = Path.of("..");
     private static final Pattern PACKAGE = Pattern.compile("(?m)^package ([\\w.]+);");
     private static final Pattern USE = Pattern.compile("\\b(io\\.wakurelay(?:\\.[a-z]\\w*)+)\\.[A-Z]");
+    private static final Pattern DISCOVERY_TYPE = Pattern.compile("\\bio\\.wakurelay\\.discovery((?:\\.[a-z]\\w*)*\\.[A-Z]\\w*)");
     private static final Pattern COMMENT = Pattern.compile("(?s)/\\*.*?\\*/|//[^\\n]*");
 
     @Test
@@ -38,6 +39,24 @@ class PackageGraphTest {
         assertThat(uses).as("the graph was read").containsKeys("io.wakurelay.node", "io.wakurelay.p2p",
                 "io.wakurelay.relay");
         assertThat(circles(uses)).as("package circles, each with the edges that close it").isEmpty();
+    }
+
+    /**
+     * The node wires discovery through its door ({@code Discovery}, its config, the record sink the peer manager
+     * implements) and names few of its inner types (issue 42: at most 6): a finder's detail stays in discovery.
+     */
+    @Test
+    void theNodeUsesAtMostSixTypesOfDiscovery() throws IOException {
+        Set<String> types = new TreeSet<>();
+        try (Stream<Path> files = Files.walk(ROOT.resolve("node"))) {
+            for (Path p : files.filter(PackageGraphTest::isMainSource).toList()) {
+                Matcher m = DISCOVERY_TYPE.matcher(COMMENT.matcher(read(p)).replaceAll(""));
+                while (m.find()) {
+                    types.add(m.group(1));
+                }
+            }
+        }
+        assertThat(types).as("discovery's types the node's main code names").isNotEmpty().hasSizeLessThanOrEqualTo(6);
     }
 
     @Test

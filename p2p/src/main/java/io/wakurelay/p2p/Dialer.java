@@ -128,7 +128,7 @@ final class Dialer {
                     .channel(loops.onChannelClass(SocketChannel.class, group))
                     .option(ChannelOption.ALLOCATOR, PooledByteBufAllocator.DEFAULT)
                     .option(ChannelOption.TCP_NODELAY, true)
-                    .option(ChannelOption.WRITE_BUFFER_WATER_MARK, Host.waterMark(config))
+                    .option(ChannelOption.WRITE_BUFFER_WATER_MARK, ServerSockets.waterMark(config))
                     .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) Math.min(Integer.MAX_VALUE, config.handshakeTimeout().toMillis()))
                     .handler(new ChannelInitializer<>() {
                         @Override

@@ -5,15 +5,9 @@ import io.wakurelay.p2p.connection.ProtocolHandler;
 import io.wakurelay.p2p.connection.P2pException;
 import io.wakurelay.p2p.connection.Transport;
 import io.micrometer.core.instrument.MeterRegistry;
-import io.netty.bootstrap.ServerBootstrap;
-import io.netty.buffer.PooledByteBufAllocator;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
-import io.netty.channel.ChannelInitializer;
-import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
-import io.netty.channel.WriteBufferWaterMark;
-import io.netty.channel.socket.ServerSocketChannel;
 import io.netty.util.concurrent.Promise;
 import io.wakurelay.p2p.crypto.PeerId;
 import io.wakurelay.p2p.crypto.PrivateKey;
@@ -154,35 +148,11 @@ public final class Host implements AutoCloseable {
     }
 
     private Channel bind(InetSocketAddress address, Transport transport) {
-        ServerBootstrap bootstrap = new ServerBootstrap()
-                .group(loops.onServerSelect(nativeTransport), group)
-                .channel(loops.onChannelClass(ServerSocketChannel.class, group))
-                .option(ChannelOption.ALLOCATOR, PooledByteBufAllocator.DEFAULT)
-                .option(ChannelOption.SO_REUSEADDR, true)
-                .childOption(ChannelOption.ALLOCATOR, PooledByteBufAllocator.DEFAULT)
-                .childOption(ChannelOption.TCP_NODELAY, true)
-                .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK, waterMark(config))
-                .childHandler(new ChannelInitializer<>() {
-                    @Override
-                    protected void initChannel(Channel channel) {
-                        accept(channel, transport);
-                    }
-                });
-        // awaited rather than synced: a failed bind rethrows Netty's checked NativeIoException, which would pass by the
-        // callers' clean-up of RuntimeExceptions
-        ChannelFuture bound = bootstrap.bind(address).awaitUninterruptibly();
-        if (!bound.isSuccess()) {
-            throw new ListenFailedException(address, transport, bound.cause());
-        }
-        return bound.channel();
+        return ServerSockets.bind(loops, nativeTransport, group, config, address, transport, this::accept);
     }
 
     private Transport webSocketTransport() {
         return webSocket.secure() ? Transport.WSS : Transport.WS;
-    }
-
-    static WriteBufferWaterMark waterMark(HostConfig config) {
-        return new WriteBufferWaterMark(config.writeBufferHighWater() / 2, config.writeBufferHighWater());
     }
 
     /** A socket a peer opened, before anything was read from it. */

@@ -2,8 +2,10 @@
  * A libp2p host on Reactor Netty; knows nothing of Waku (docs/p2p.md). In flow order:
  * <ul>
  * <li>{@link io.wakurelay.p2p.HostConfig}: listen and announce addresses, limits, static peers; {@code DEFAULTS}.</li>
- * <li>{@link io.wakurelay.p2p.Host}: start, accept and dial (TCP and WebSocket), protocols, peers, shutdown.</li>
+ * <li>{@link io.wakurelay.p2p.Host}: start, accept and dial (TCP and WebSocket), protocols, peers, shutdown;
+ *     {@link io.wakurelay.p2p.ListenFailedException}: an address it could not listen on.</li>
  * <li>{@code AnnouncedAddresses}: what identify announces (bound addresses, a DNS name, --ext-multiaddr).</li>
+ * <li>{@code ServerSockets}: the server channels it listens on, and every connection's write bounds.</li>
  * <li>{@code Dialer}: the host's dials, one attempt per peer at a time.</li>
  * <li>{@code ConnectionManager}: connection slots, the per-address and per-subnet limits, eviction of the longest
  *     handshake or of the connection the trimmer names, one connection per peer id.</li>

@@ -14,5 +14,9 @@
  *       that benchmarks prove "decode once, hash once, copy never";</li>
  *   <li>{@link io.wakurelay.protocol.PayloadMix}: the seeded payload sizes of the load generator.</li>
  * </ul>
+ * Shared by every module beside the path: {@link io.wakurelay.protocol.AutoSharding} (a content topic's shard, as
+ * js-waku and nwaku compute it), {@link io.wakurelay.protocol.RepeatedStrings} (the topics' strings, found again
+ * without allocating), {@link io.wakurelay.protocol.WallClock} (Unix nanoseconds, the unit of timestamps) and
+ * {@link io.wakurelay.protocol.LatencyBuckets} (the bucket bounds of every latency histogram).
  */
 package io.wakurelay.protocol;

@@ -19,8 +19,7 @@ final class PeerExchangeExchange extends ServerExchange {
     private final PeerExchangeMetrics metrics;
 
     PeerExchangeExchange(PeerExchangeService service) {
-        super(service.config().maxRequestBytes(), service.config().requestTimeout(), service.rateLimiter(),
-                service.metrics().service);
+        super(service.exchangeLimits());
         this.service = service;
         this.metrics = service.metrics();
     }

@@ -74,8 +74,9 @@ public final class PeerExchangeService implements AutoCloseable {
         return metrics;
     }
 
-    PeerRateLimiter rateLimiter() {
-        return rateLimiter;
+    /** What bounds each of its exchanges: request size, time, each peer's rate. */
+    ServerExchange.Limits exchangeLimits() {
+        return new ServerExchange.Limits(config.maxRequestBytes(), config.requestTimeout(), rateLimiter, metrics.service);
     }
 
     boolean closing() {

@@ -1,25 +1,26 @@
 package io.wakurelay.services;
 
+import java.util.Locale;
+
 /** The status codes of a peer exchange answer (nwaku's {@code PeerExchangeResponseStatusCode}), and their metric labels. */
 enum PeerExchangeStatus {
-    SUCCESS(200, "success"),
-    BAD_REQUEST(400, "bad_request"),
-    TOO_MANY_REQUESTS(429, "too_many_requests"),
-    SERVICE_UNAVAILABLE(503, "service_unavailable");
+    SUCCESS(200),
+    BAD_REQUEST(400),
+    TOO_MANY_REQUESTS(429),
+    SERVICE_UNAVAILABLE(503);
 
     private final int code;
-    private final String label;
 
-    PeerExchangeStatus(int code, String label) {
+    PeerExchangeStatus(int code) {
         this.code = code;
-        this.label = label;
     }
 
     int code() {
         return code;
     }
 
+    /** The metric label: the name in lower case. */
     String label() {
-        return label;
+        return name().toLowerCase(Locale.ROOT);
     }
 }

@@ -61,12 +61,22 @@ public abstract class ServerExchange implements StreamHandler {
     private long requestNanos;
     private Runnable afterResponse;
 
-    protected ServerExchange(int maxRequestBytes, Duration timeout, PeerRateLimiter rateLimiter,
-                             ServiceMetrics metrics) {
-        this.maxRequestBytes = maxRequestBytes;
-        this.timeout = timeout;
-        this.rateLimiter = rateLimiter;
-        this.metrics = metrics;
+    protected ServerExchange(Limits limits) {
+        this.maxRequestBytes = limits.maxRequestBytes();
+        this.timeout = limits.timeout();
+        this.rateLimiter = limits.rateLimiter();
+        this.metrics = limits.metrics();
+    }
+
+    /**
+     * What bounds a service's exchanges, the same for each of its requests: each service makes it once.
+     *
+     * @param maxRequestBytes the largest request read
+     * @param timeout         the longest a whole request may take to arrive
+     * @param rateLimiter     each peer's rate
+     * @param metrics         the service's meters
+     */
+    public record Limits(int maxRequestBytes, Duration timeout, PeerRateLimiter rateLimiter, ServiceMetrics metrics) {
     }
 
     /**

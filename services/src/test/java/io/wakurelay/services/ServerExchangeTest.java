@@ -55,7 +55,7 @@ class ServerExchangeTest {
         }
 
         Echo(PeerRateLimiter limiter, boolean throwing) {
-            super(64, TIMEOUT, limiter, new ServiceMetrics(new Meters(new SimpleMeterRegistry()), "/test/1"));
+            super(new Limits(64, TIMEOUT, limiter, new ServiceMetrics(new Meters(new SimpleMeterRegistry()), "/test/1")));
             this.throwing = throwing;
         }
 

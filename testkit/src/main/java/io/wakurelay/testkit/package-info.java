@@ -19,5 +19,9 @@
  *
  * <p>{@link io.wakurelay.testkit.FakeTime} moves the wall clock of a child process (a node JVM) with Debian's
  * libfaketime, for the tests that run a node at the RLN test vectors' time.
+ *
+ * <p>Other servers and files a test needs: {@link io.wakurelay.testkit.PostgresServer} (a real PostgreSQL cluster per
+ * test class, its programs found or installed by {@code PostgresInstall}), {@link io.wakurelay.testkit.TestCertificates}
+ * (a self-signed certificate for {@code /wss}), and {@code Processes} (a short command run to its end).
  */
 package io.wakurelay.testkit;

@@ -11,7 +11,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 
 /**
- * The child process of {@link KillDurabilityTest}: archives an endless stream and prints {@code C <hash>}
+ * The child process of {@code KillDurabilityTest} (system-tests): archives an endless stream and prints {@code C <hash>}
  * for every message of every acknowledged batch, right when the acknowledgement arrives. Arguments: the archive
  * directory and the {@link Durability} label. Not a test.
  */

@@ -1,5 +1,6 @@
 package io.wakurelay.discovery.discv5;
 
+import io.wakurelay.discovery.enr.Secp256k1Signatures;
 import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
@@ -8,9 +9,7 @@ import javax.crypto.Cipher;
 import javax.crypto.spec.GCMParameterSpec;
 import javax.crypto.spec.IvParameterSpec;
 import javax.crypto.spec.SecretKeySpec;
-import org.bouncycastle.asn1.x9.X9ECParameters;
 import org.bouncycastle.crypto.digests.SHA256Digest;
-import org.bouncycastle.crypto.ec.CustomNamedCurves;
 import org.bouncycastle.crypto.generators.HKDFBytesGenerator;
 import org.bouncycastle.crypto.params.ECDomainParameters;
 import org.bouncycastle.crypto.params.ECPrivateKeyParameters;
@@ -36,14 +35,8 @@ public final class Discv5Crypto {
 
     private static final byte[] KDF_INFO_TEXT = "discovery v5 key agreement".getBytes(StandardCharsets.US_ASCII);
     private static final byte[] ID_PROOF_TEXT = "discovery v5 identity proof".getBytes(StandardCharsets.US_ASCII);
-    private static final ECDomainParameters DOMAIN;
-    private static final BigInteger HALF_N;
-
-    static {
-        X9ECParameters curve = CustomNamedCurves.getByName("secp256k1");
-        DOMAIN = new ECDomainParameters(curve.getCurve(), curve.getG(), curve.getN(), curve.getH());
-        HALF_N = DOMAIN.getN().shiftRight(1);
-    }
+    private static final ECDomainParameters DOMAIN = Secp256k1Signatures.curve();
+    private static final BigInteger HALF_N = DOMAIN.getN().shiftRight(1);
 
     private Discv5Crypto() {
     }

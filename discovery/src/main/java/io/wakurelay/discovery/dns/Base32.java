@@ -1,5 +1,7 @@
 package io.wakurelay.discovery.dns;
 
+import io.wakurelay.p2p.crypto.Multibase;
+
 import java.io.ByteArrayOutputStream;
 import java.util.Locale;
 
@@ -13,22 +15,9 @@ final class Base32 {
     private Base32() {
     }
 
+    /** RFC 4648's base32 in upper case without padding: p2p's multibase text without its prefix. */
     static String encode(byte[] data) {
-        StringBuilder out = new StringBuilder((data.length * 8 + 4) / 5);
-        int buffer = 0;
-        int bits = 0;
-        for (byte b : data) {
-            buffer = (buffer << 8) | (b & 0xff);
-            bits += 8;
-            while (bits >= 5) {
-                out.append(ALPHABET.charAt((buffer >> (bits - 5)) & 31));
-                bits -= 5;
-            }
-        }
-        if (bits > 0) {
-            out.append(ALPHABET.charAt((buffer << (5 - bits)) & 31));
-        }
-        return out.toString();
+        return Multibase.encodeBase32(data).substring(1).toUpperCase(Locale.ROOT);
     }
 
     /** The bytes of {@code text}; an {@link IllegalArgumentException} naming what is wrong otherwise. */

@@ -1,11 +1,18 @@
 package io.wakurelay.discovery.enr;
 
+import org.bouncycastle.crypto.params.ECDomainParameters;
+
 /**
  * The "v4" scheme's secp256k1 signatures and Keccak-256 for other signed formats of the discovery module (EIP-1459's
  * tree root is signed the same way as a record: secp256k1 over the Keccak-256 of its text).
  */
 public final class Secp256k1Signatures {
     private Secp256k1Signatures() {
+    }
+
+    /** secp256k1's domain parameters (BouncyCastle's), for discovery's other uses of the curve (discv5's handshake). */
+    public static ECDomainParameters curve() {
+        return V4Identity.DOMAIN;
     }
 
     public static byte[] keccak256(byte[] data) {

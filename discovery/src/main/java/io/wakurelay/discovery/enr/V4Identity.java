@@ -27,7 +27,7 @@ final class V4Identity {
     static final int SIGNATURE_LENGTH = 64;
     static final int COMPRESSED_KEY_LENGTH = 33;
 
-    private static final ECDomainParameters DOMAIN;
+    static final ECDomainParameters DOMAIN;
     private static final BigInteger HALF_N;
 
     static {

@@ -2,7 +2,7 @@ package io.wakurelay.p2p.mss;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelHandlerContext;
-import io.netty.handler.codec.ByteToMessageDecoder;
+import io.wakurelay.p2p.wire.OpeningDecoder;
 
 import java.util.List;
 import java.util.function.BiConsumer;
@@ -13,10 +13,9 @@ import java.util.function.BiConsumer;
  * and removes itself: bytes that followed the agreement in the same read go on to that handler. A failure reaches
  * the pipeline as an exception ({@link NegotiationException} inside a decoder exception).
  */
-public final class MultistreamHandler extends ByteToMessageDecoder {
+public final class MultistreamHandler extends OpeningDecoder {
     private final MultistreamSelect negotiation;
     private final BiConsumer<ChannelHandlerContext, String> onSelected;
-    private boolean started;
 
     public MultistreamHandler(MultistreamSelect negotiation, BiConsumer<ChannelHandlerContext, String> onSelected) {
         this.negotiation = negotiation;
@@ -24,24 +23,7 @@ public final class MultistreamHandler extends ByteToMessageDecoder {
     }
 
     @Override
-    public void handlerAdded(ChannelHandlerContext ctx) throws Exception {
-        super.handlerAdded(ctx);
-        if (ctx.channel().isActive() && ctx.channel().isRegistered()) {
-            start(ctx);
-        }
-    }
-
-    @Override
-    public void channelActive(ChannelHandlerContext ctx) throws Exception {
-        start(ctx);
-        super.channelActive(ctx);
-    }
-
-    private void start(ChannelHandlerContext ctx) {
-        if (started) {
-            return;
-        }
-        started = true;
+    protected void open(ChannelHandlerContext ctx) {
         ByteBuf out = ctx.alloc().buffer(64);
         negotiation.start(out);
         ctx.writeAndFlush(out);

@@ -2,7 +2,7 @@ package io.wakurelay.p2p.noise;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelHandlerContext;
-import io.netty.handler.codec.ByteToMessageDecoder;
+import io.wakurelay.p2p.wire.OpeningDecoder;
 import io.wakurelay.p2p.crypto.PeerId;
 
 import java.util.List;
@@ -14,7 +14,7 @@ import java.util.function.BiConsumer;
  * puts the transport codec in its place, tells {@code onEstablished} who the peer is (which adds the next handler
  * after the codec), and removes itself; bytes the peer sent after its last handshake message go on to the codec.
  */
-public final class NoiseHandshakeHandler extends ByteToMessageDecoder {
+public final class NoiseHandshakeHandler extends OpeningDecoder {
     public static final String PROTOCOL_ID = "/noise";
     static final String ENCODER = "noise-encoder";
     static final String DECODER = "noise-decoder";
@@ -26,7 +26,6 @@ public final class NoiseHandshakeHandler extends ByteToMessageDecoder {
     private final NoiseCounters counters;
     private final BiConsumer<ChannelHandlerContext, SecureSession> onEstablished;
     private final NoiseHandshake handshake;
-    private boolean started;
     private boolean firstReceived;
 
     /**
@@ -45,25 +44,9 @@ public final class NoiseHandshakeHandler extends ByteToMessageDecoder {
     }
 
     @Override
-    public void handlerAdded(ChannelHandlerContext ctx) throws Exception {
-        super.handlerAdded(ctx);
-        if (ctx.channel().isActive()) {
-            start(ctx);
-        }
-    }
-
-    @Override
-    public void channelActive(ChannelHandlerContext ctx) throws Exception {
-        start(ctx);
-        super.channelActive(ctx);
-    }
-
-    private void start(ChannelHandlerContext ctx) {
-        if (!started) {
-            started = true;
-            if (initiator) {
-                send(ctx, handshake.writeMessage(EMPTY));
-            }
+    protected void open(ChannelHandlerContext ctx) {
+        if (initiator) {
+            send(ctx, handshake.writeMessage(EMPTY));
         }
     }
 

@@ -15,7 +15,8 @@
  * <li>{@code SymmetricState}: ck, h, MixKey, MixHash, EncryptAndHash, HKDF, Split.</li>
  * <li>{@link io.wakurelay.p2p.noise.CipherPair}: the sending and receiving cipher states after the handshake.</li>
  * <li>{@link io.wakurelay.p2p.noise.CipherState}: ChaCha20-Poly1305 per transport message, nonce counting and
- * its limit.</li>
+ * its limit, on the {@link io.wakurelay.p2p.noise.ChaChaPoly} (the JDK's or Conscrypt's) that
+ * {@link io.wakurelay.p2p.noise.AeadSelection} chose (ADR 0070).</li>
  * <li>{@link io.wakurelay.p2p.noise.NoiseException}: any failure that must close the connection.</li>
  * </ul>
  */

@@ -28,8 +28,7 @@ final class FilterExchange extends ServerExchange {
     private final FilterMetrics metrics;
 
     FilterExchange(FilterService service) {
-        super(service.config().maxRequestBytes(), service.config().requestTimeout(), service.rateLimiter(),
-                service.metrics().service);
+        super(service.exchangeLimits());
         this.service = service;
         this.metrics = service.metrics();
     }

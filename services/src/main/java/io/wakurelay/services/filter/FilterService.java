@@ -11,6 +11,7 @@ import io.wakurelay.p2p.crypto.PeerId;
 import io.wakurelay.protocol.Envelope;
 import io.wakurelay.relay.Relay;
 import io.wakurelay.services.PeerRateLimiter;
+import io.wakurelay.services.ServerExchange;
 import io.wakurelay.services.ServiceLifecycle;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -183,8 +184,9 @@ public final class FilterService implements AutoCloseable {
         return subscriptions;
     }
 
-    PeerRateLimiter rateLimiter() {
-        return rateLimiter;
+    /** What bounds each of its exchanges: request size, time, each peer's rate. */
+    ServerExchange.Limits exchangeLimits() {
+        return new ServerExchange.Limits(config.maxRequestBytes(), config.requestTimeout(), rateLimiter, metrics.service);
     }
 
     int maxTopicBytes() {

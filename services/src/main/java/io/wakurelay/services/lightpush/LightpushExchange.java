@@ -17,8 +17,7 @@ final class LightpushExchange extends ServerExchange {
     private final LightpushMetrics metrics;
 
     LightpushExchange(LightpushService service) {
-        super(service.config().maxRequestBytes(), service.config().requestTimeout(), service.rateLimiter(),
-                service.metrics().service);
+        super(service.exchangeLimits());
         this.service = service;
         this.metrics = service.metrics();
     }

@@ -12,6 +12,7 @@ import io.wakurelay.relay.RelayBusyException;
 import io.wakurelay.relay.RelayClosedException;
 import io.wakurelay.relay.RelayPeer;
 import io.wakurelay.services.PeerRateLimiter;
+import io.wakurelay.services.ServerExchange;
 import io.wakurelay.services.ServiceLifecycle;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -85,8 +86,9 @@ public final class LightpushService implements AutoCloseable {
         return metrics;
     }
 
-    PeerRateLimiter rateLimiter() {
-        return rateLimiter;
+    /** What bounds each of its exchanges: request size, time, each peer's rate. */
+    ServerExchange.Limits exchangeLimits() {
+        return new ServerExchange.Limits(config.maxRequestBytes(), config.requestTimeout(), rateLimiter, metrics.service);
     }
 
     /**
@@ -98,19 +100,23 @@ public final class LightpushService implements AutoCloseable {
      * @param message     null when the request carried none
      */
     public Mono<LightpushOutcome> push(String pubsubTopic, WakuMessage message) {
+        return outcome(pubsubTopic, message).doOnNext(this::count);
+    }
+
+    private Mono<LightpushOutcome> outcome(String pubsubTopic, WakuMessage message) {
         LightpushOutcome refused = refusal(pubsubTopic, message);
         if (refused != null) {
-            return Mono.just(counted(refused));
+            return Mono.just(refused);
         }
         WakuMessage proved;
         try {
             proved = withProof(message);
         } catch (ProofSource.ProofUnavailableException e) {
-            return Mono.just(counted(LightpushOutcome.error(LightpushStatus.OUT_OF_RLN_PROOF, e.getMessage())));
+            return Mono.just(LightpushOutcome.error(LightpushStatus.OUT_OF_RLN_PROOF, e.getMessage()));
         }
         return relay.publish(pubsubTopic, proved)
-                .map(result -> counted(published(pubsubTopic, result)))
-                .onErrorResume(e -> Mono.just(counted(publishFailed(e))));
+                .map(result -> published(pubsubTopic, result))
+                .onErrorResume(e -> Mono.just(publishFailed(e)));
     }
 
     /**
@@ -224,13 +230,12 @@ public final class LightpushService implements AutoCloseable {
         return LightpushOutcome.error(LightpushStatus.INTERNAL_SERVER_ERROR, "internal error");
     }
 
-    private LightpushOutcome counted(LightpushOutcome outcome) {
+    private void count(LightpushOutcome outcome) {
         if (outcome.isSuccess()) {
             metrics.relayPeers.record(outcome.relayPeerCount());
         } else {
             metrics.error(LightpushStatus.of(outcome.statusCode()));
         }
-        return outcome;
     }
 
     /**

@@ -31,8 +31,7 @@ final class StoreExchange extends ServerExchange {
     private final StoreMetrics metrics;
 
     StoreExchange(StoreService service) {
-        super(service.config().maxRequestBytes(), service.config().requestTimeout(), service.rateLimiter(),
-                service.metrics().service);
+        super(service.exchangeLimits());
         this.service = service;
         this.metrics = service.metrics();
     }

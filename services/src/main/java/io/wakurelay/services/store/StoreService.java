@@ -3,6 +3,7 @@ package io.wakurelay.services.store;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.wakurelay.p2p.Host;
 import io.wakurelay.services.PeerRateLimiter;
+import io.wakurelay.services.ServerExchange;
 import io.wakurelay.services.ServiceLifecycle;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -82,8 +83,9 @@ public final class StoreService implements AutoCloseable {
         return metrics;
     }
 
-    PeerRateLimiter rateLimiter() {
-        return rateLimiter;
+    /** What bounds each of its exchanges: request size, time, each peer's rate. */
+    ServerExchange.Limits exchangeLimits() {
+        return new ServerExchange.Limits(config.maxRequestBytes(), config.requestTimeout(), rateLimiter, metrics.service);
     }
 
     boolean isClosing() {
