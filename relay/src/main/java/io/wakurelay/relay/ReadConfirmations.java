@@ -53,8 +53,9 @@ final class ReadConfirmations {
         for (PeerState peer : peers) {
             each.add(peer.reads.after(peer.connection));
         }
-        return Mono.when(each).timeout(TIMEOUT, Mono.fromRunnable(() -> log.debug(
-                "not every relay peer confirmed reading a subscription change within {}", TIMEOUT)));
+        return Mono.when(each).timeout(TIMEOUT, Mono.fromRunnable(() -> log.atDebug()
+                .addKeyValue("timeout", TIMEOUT.toString())
+                .log("not every relay peer confirmed reading a subscription change in time")));
     }
 
     /**
