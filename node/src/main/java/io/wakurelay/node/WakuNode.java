@@ -88,6 +88,8 @@ public final class WakuNode implements NodeStatus, AutoCloseable {
     private final RestServer rest;
     private final NodeDiscovery discovery;
     private final AtomicBoolean closed = new AtomicBoolean();
+    /** Set once each static peer's first dial has ended: /health says INITIALIZING before, as nwaku's. */
+    private volatile boolean initialized;
     private final AcceptedMessages accepted;
 
     private WakuNode(NodeConfig config) {
@@ -189,8 +191,13 @@ public final class WakuNode implements NodeStatus, AutoCloseable {
             if (rest != null) {
                 RestMetrics.bindRequests(metrics.registry(), rest);
             }
-            config.host().staticPeers().forEach(host::addStaticPeer);
+            // as nwaku's start waits for its static nodes (connectToNodes) before it says READY: /health says
+            // INITIALIZING until each static peer's first dial has ended, connected or failed, within the handshake
+            // timeout, so that a node restarted beside its peers is ready only once it has them back
+            Mono<Void> firstDials = Mono.when(config.host().staticPeers().stream().map(host::addStaticPeer).toList());
             discovery.startFinders();
+            firstDials.timeout(config.host().handshakeTimeout(), Mono.empty()).block();
+            initialized = true;
         } catch (RuntimeException e) {
             components.unwind();
             throw e;
@@ -336,6 +343,11 @@ public final class WakuNode implements NodeStatus, AutoCloseable {
     @Override
     public boolean relayReady() {
         return !closed.get();
+    }
+
+    @Override
+    public boolean initialized() {
+        return initialized;
     }
 
     @Override

@@ -392,12 +392,15 @@ public final class Host implements AutoCloseable {
         return connection instanceof HostConnection c && c.isStaticPeer();
     }
 
-    /** Dials {@code address} now and keeps the peer connected (its address must name its peer id). */
-    public void addStaticPeer(Multiaddr address) {
+    /**
+     * Dials {@code address} now and keeps the peer connected (its address must name its peer id). The Mono completes
+     * once the first dial has ended, connected or failed; the peer is dialled whether or not it is subscribed to.
+     */
+    public Mono<Void> addStaticPeer(Multiaddr address) {
         if (closing) {
             throw new P2pException.ConnectionClosed("the host is shutting down");
         }
-        staticPeers.add(address);
+        return Mono.fromFuture(staticPeers.add(address), true); // a waiter giving up cancels nothing shared
     }
 
     /** Stops keeping {@code peer} connected and closes its connection. */

@@ -11,6 +11,7 @@ import reactor.core.scheduler.Schedulers;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.Function;
@@ -36,13 +37,19 @@ final class StaticPeers {
         this.maxBackoff = maxBackoff;
     }
 
-    /** Adds a peer (its address names its peer id) and dials it; a peer already present keeps its dialler. */
-    void add(Multiaddr address) {
+    /**
+     * Adds a peer (its address names its peer id) and dials it; a peer already present keeps its dialler. Returns when
+     * the peer's first dial has ended, connected or failed (at once for a peer already present, or once closed).
+     */
+    CompletableFuture<Void> add(Multiaddr address) {
         PeerId peer = address.peerId().orElseThrow(() -> new IllegalArgumentException(
                 "a static peer's address must end in /p2p/<peer id>: " + address));
-        if (!closed) {
-            peers.computeIfAbsent(peer, p -> new Redialer(address)).dialNow();
+        if (closed) {
+            return CompletableFuture.completedFuture(null);
         }
+        Redialer redialer = peers.computeIfAbsent(peer, p -> new Redialer(address));
+        redialer.dialNow();
+        return redialer.firstDial;
     }
 
     /** Stops keeping the peer connected (its connection, if any, stays until closed by someone). */
@@ -74,6 +81,8 @@ final class StaticPeers {
 
     private final class Redialer {
         private final Multiaddr address;
+        /** Ends with the first dial, however it ended: what a node's readiness waits for, as nwaku's start does. */
+        private final CompletableFuture<Void> firstDial = new CompletableFuture<>();
         private int failures;
         private boolean dialling;
         private boolean stopped;
@@ -105,6 +114,7 @@ final class StaticPeers {
                 failures = 0;
                 dialling = false;
             }
+            firstDial.complete(null);
             if (connection.isOutbound()) {
                 connection.markStaticPeer();
             }
@@ -129,6 +139,7 @@ final class StaticPeers {
                 dialling = false;
                 inARow = ++failures;
             }
+            firstDial.complete(null);
             log.atDebug().addKeyValue("address", String.valueOf(address)).addKeyValue("failures", inARow)
                     .addKeyValue("reason", String.valueOf(e)).log("dialling static peer failed");
             later();
@@ -148,6 +159,7 @@ final class StaticPeers {
             if (timer != null) {
                 timer.dispose();
             }
+            firstDial.complete(null);
         }
     }
 }

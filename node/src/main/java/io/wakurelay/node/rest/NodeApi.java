@@ -33,6 +33,7 @@ final class NodeApi {
     static final String NOT_READY = "NOT_READY";
     static final String NOT_MOUNTED = "NOT_MOUNTED";
     static final String SHUTTING_DOWN = "SHUTTING_DOWN";
+    static final String INITIALIZING = "INITIALIZING";
     private final NodeStatus node;
     private final ObjectMapper mapper;
     private final RestConfig config;
@@ -44,8 +45,9 @@ final class NodeApi {
     }
 
     /**
-     * GET /health in nwaku's shape: {@code nodeHealth} READY (200) while the relay runs and the archive, when there is
-     * one, can write; NOT_READY (503) otherwise. Each protocol is READY, NOT_READY with the reason in {@code desc},
+     * GET /health in nwaku's shape: {@code nodeHealth} INITIALIZING (503) until the start has ended (each static peer's
+     * first dial, as nwaku waits for its static nodes), then READY (200) while the relay runs and the archive, when
+     * there is one, can write; NOT_READY (503) otherwise. Each protocol is READY, NOT_READY with the reason in {@code desc},
      * or NOT_MOUNTED when the node does not serve it; relay without peers is NOT_READY (the node itself still is), and
      * so are lightpush and filter then, with nwaku's {@code desc}.
      */
@@ -54,8 +56,9 @@ final class NodeApi {
         boolean relayRunning = node.relayReady();
         String store = node.storeHealth();
         boolean storeWriting = store == null || store.equals("Ready");
-        boolean ready = relayRunning && storeWriting;
-        body.put("nodeHealth", ready ? READY : NOT_READY);
+        boolean initialized = node.initialized();
+        boolean ready = initialized && relayRunning && storeWriting;
+        body.put("nodeHealth", ready ? READY : initialized ? NOT_READY : INITIALIZING);
         ArrayNode protocols = body.putArray("protocolsHealth");
         boolean relayHealthy = relayRunning && node.relayPeerCount() > 0;
         if (!node.relayMounted()) {

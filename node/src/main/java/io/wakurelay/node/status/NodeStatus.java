@@ -26,6 +26,11 @@ public interface NodeStatus {
     /** The relay is running (not shutting down); on a node without relay, the node is. */
     boolean relayReady();
 
+    /** The node has finished starting: each static peer's first dial has ended (nwaku's INITIALIZING before). */
+    default boolean initialized() {
+        return true;
+    }
+
     /** Whether the node relays at all (false: {@code --relay=false}, an edge node). */
     default boolean relayMounted() {
         return true;
