@@ -135,7 +135,6 @@ public final class Discv5Service implements AutoCloseable {
     }
 
     // ---- public API: each call runs on the loop ----
-
     /** PINGs a node: its PONG, or a failure after the request timeout. */
     public CompletableFuture<Message.Pong> ping(NodeEntry node) {
         return request(node, new Message.Ping(requestId(), localRecord.get().seq())).thenApply(Message.Pong.class::cast);
@@ -226,7 +225,6 @@ public final class Discv5Service implements AutoCloseable {
     }
 
     // ---- sending ----
-
     private void send(Request request) {
         if (requests.isFull()) {
             metrics.dropped(Drop.PENDING_FULL);
@@ -282,7 +280,6 @@ public final class Discv5Service implements AutoCloseable {
     }
 
     // ---- receiving ----
-
     private void receive(DatagramPacket datagram) {
         InetSocketAddress from = datagram.sender();
         ByteBuf content = datagram.content();
@@ -375,7 +372,6 @@ public final class Discv5Service implements AutoCloseable {
     }
 
     // ---- messages ----
-
     private void handle(Message message, byte[] sourceId, InetSocketAddress from) {
         if (message instanceof Message.Ping ping) {
             respond(sourceId, from, new Message.Pong(ping.requestId(), localRecord.get().seq(),
@@ -438,7 +434,6 @@ public final class Discv5Service implements AutoCloseable {
     }
 
     // ---- liveness ----
-
     private void checkLiveness() {
         table.leastRecentlySeen(random).ifPresent(node -> ping(node).whenComplete((pong, error) -> {
             if (error != null) {
