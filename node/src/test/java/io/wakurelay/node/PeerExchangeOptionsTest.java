@@ -7,7 +7,7 @@ import io.wakurelay.discovery.enr.EnrBuilder;
 import io.wakurelay.p2p.crypto.PeerId;
 import io.wakurelay.p2p.crypto.PrivateKey;
 import io.wakurelay.p2p.multiaddr.Multiaddr;
-import io.wakurelay.services.PeerExchangeConfig;
+import io.wakurelay.services.peerexchange.PeerExchangeConfig;
 import io.wakurelay.services.RateLimit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;

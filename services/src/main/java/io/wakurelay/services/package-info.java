@@ -1,6 +1,6 @@
 /**
  * Waku's request-response services over the p2p host (docs/services.md): the core every protocol's package builds on,
- * in flow order, then the protocols that still live here:
+ * in flow order:
  * <ul>
  *   <li>{@link io.wakurelay.services.ServiceLifecycle}: the start and shutdown skeleton of every service and client
  *       (its {@link io.wakurelay.services.Meters}, the protocols it serves, the closing flag, one shutdown);</li>
@@ -13,17 +13,11 @@
  *       {@link io.wakurelay.services.Failures}: what a failed dial or stream is called;</li>
  *   <li>{@link io.wakurelay.services.ServiceMetrics}: the {@code waku_service_*} meters;
  *       {@link io.wakurelay.services.Durations}: the configs' validation;</li>
- *   <li>peer exchange's wire (rfc-index core/34; which records are served, and what becomes of those received, is
- *       discovery's): {@link io.wakurelay.services.PeerExchangeService} and
- *       {@link io.wakurelay.services.PeerExchangeConfig}; {@code PeerExchangeExchange} (the records its
- *       {@code RecordSource} gives); {@code PeerExchangeStatus}, {@code PeerExchangeMetrics}; the client
- *       {@link io.wakurelay.services.PeerExchangeClient} (one request, its records undecoded) with
- *       {@link io.wakurelay.services.PeerExchangeClientConfig}, {@code PeerExchangeClientExchange},
- *       {@link io.wakurelay.services.PeerExchangeException}, {@code PeerExchangeClientMetrics}.</li>
  * </ul>
  * Each protocol has its package, which uses this one and no other protocol's: {@code store} (Store v3 server and
  * client, and the node's one Store door), {@code lightpush} (lightpush v3 server and client, the legacy route's
- * terms), {@code filter} (filter v2 server and client). The generated protobuf types are in
+ * terms), {@code filter} (filter v2 server and client), {@code peerexchange} (peer exchange's wire, server and
+ * client). The generated protobuf types are in
  * {@code io.wakurelay.services.proto}.
  */
 package io.wakurelay.services;

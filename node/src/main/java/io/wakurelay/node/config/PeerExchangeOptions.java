@@ -2,8 +2,8 @@ package io.wakurelay.node.config;
 
 import io.wakurelay.discovery.DiscoveryConfig;
 import io.wakurelay.p2p.multiaddr.Multiaddr;
-import io.wakurelay.services.PeerExchangeConfig;
-import io.wakurelay.services.PeerExchangeConfigBuilder;
+import io.wakurelay.services.peerexchange.PeerExchangeConfig;
+import io.wakurelay.services.peerexchange.PeerExchangeConfigBuilder;
 import io.wakurelay.services.RateLimit;
 import picocli.CommandLine;
 import picocli.CommandLine.Option;

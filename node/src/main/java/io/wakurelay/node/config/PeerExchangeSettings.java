@@ -1,8 +1,8 @@
 package io.wakurelay.node.config;
 
 import io.soabase.recordbuilder.core.RecordBuilder;
-import io.wakurelay.services.PeerExchangeClientConfig;
-import io.wakurelay.services.PeerExchangeConfig;
+import io.wakurelay.services.peerexchange.PeerExchangeClientConfig;
+import io.wakurelay.services.peerexchange.PeerExchangeConfig;
 
 import java.util.Objects;
 

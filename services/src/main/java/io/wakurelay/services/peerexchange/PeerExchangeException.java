@@ -1,4 +1,4 @@
-package io.wakurelay.services;
+package io.wakurelay.services.peerexchange;
 
 /** A peer exchange request that did not get records: the peer could not be reached, refused, or answered badly. */
 public final class PeerExchangeException extends RuntimeException {

@@ -1,4 +1,6 @@
-package io.wakurelay.services;
+package io.wakurelay.services.peerexchange;
+
+import io.wakurelay.services.ClientExchange;
 
 import com.google.protobuf.InvalidProtocolBufferException;
 import io.netty.buffer.ByteBuf;

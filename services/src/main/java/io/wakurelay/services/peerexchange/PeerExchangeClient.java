@@ -1,4 +1,7 @@
-package io.wakurelay.services;
+package io.wakurelay.services.peerexchange;
+
+import io.wakurelay.services.Meters;
+import io.wakurelay.services.Failures;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.wakurelay.p2p.connection.Connection;

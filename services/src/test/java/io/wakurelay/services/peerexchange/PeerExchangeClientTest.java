@@ -1,4 +1,6 @@
-package io.wakurelay.services;
+package io.wakurelay.services.peerexchange;
+
+import io.wakurelay.services.RawExchange;
 
 import com.google.protobuf.ByteString;
 import io.netty.buffer.ByteBuf;

@@ -1,4 +1,7 @@
-package io.wakurelay.services;
+package io.wakurelay.services.peerexchange;
+
+import io.wakurelay.services.RateLimit;
+import io.wakurelay.services.Durations;
 
 import io.soabase.recordbuilder.core.RecordBuilder;
 

@@ -1,4 +1,4 @@
-package io.wakurelay.services;
+package io.wakurelay.services.peerexchange;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.wakurelay.p2p.Host;

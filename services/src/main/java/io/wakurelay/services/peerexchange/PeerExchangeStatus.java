@@ -1,4 +1,4 @@
-package io.wakurelay.services;
+package io.wakurelay.services.peerexchange;
 
 import java.util.Locale;
 

@@ -1,4 +1,7 @@
-package io.wakurelay.services;
+package io.wakurelay.services.peerexchange;
+
+import io.wakurelay.services.RateLimit;
+import io.wakurelay.services.RawExchange;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.wakurelay.p2p.crypto.PeerId;

@@ -1,4 +1,6 @@
-package io.wakurelay.services;
+package io.wakurelay.services.peerexchange;
+
+import io.wakurelay.services.Durations;
 
 import io.soabase.recordbuilder.core.RecordBuilder;
 

@@ -1,4 +1,8 @@
-package io.wakurelay.services;
+package io.wakurelay.services.peerexchange;
+
+import io.wakurelay.services.Meters;
+import io.wakurelay.services.ServerExchange;
+import io.wakurelay.services.PeerRateLimiter;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.wakurelay.p2p.Host;
