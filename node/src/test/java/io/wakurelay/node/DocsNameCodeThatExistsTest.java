@@ -118,7 +118,8 @@ class DocsNameCodeThatExistsTest {
         return messages;
     }
 
-    private static Set<String> externalNames() throws IOException {
+    /** The names of other projects docs may use (docs-external-names.txt); PackageInfoNamesEveryTypeTest too. */
+    static Set<String> externalNames() throws IOException {
         try (var in = DocsNameCodeThatExistsTest.class.getResourceAsStream("/docs-external-names.txt")) {
             return new String(in.readAllBytes(), StandardCharsets.UTF_8).lines()
                     .map(l -> l.replaceAll("#.*", "").trim()).filter(l -> !l.isEmpty())
@@ -126,7 +127,7 @@ class DocsNameCodeThatExistsTest {
         }
     }
 
-    private static boolean excluded(Path p) {
+    static boolean excluded(Path p) {
         String s = p.toString();
         return s.contains("/target/") || s.contains("/node_modules/") || s.contains("/.git/");
     }

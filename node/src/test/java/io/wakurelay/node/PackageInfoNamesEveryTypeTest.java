@@ -3,7 +3,6 @@ package io.wakurelay.node;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -14,7 +13,6 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
@@ -54,7 +52,7 @@ class PackageInfoNamesEveryTypeTest {
     @Test
     void everyTypeAPackageInfoNamesInCodeExists() throws IOException {
         Set<String> known = declaredTypes();
-        known.addAll(externalNames());
+        known.addAll(DocsNameCodeThatExistsTest.externalNames());
         List<String> unknown = new ArrayList<>();
         for (Path pkg : mainPackages().keySet()) {
             Path info = pkg.resolve("package-info.java");
@@ -76,7 +74,7 @@ class PackageInfoNamesEveryTypeTest {
         Map<Path, List<Path>> packages = new TreeMap<>();
         try (Stream<Path> files = Files.walk(ROOT)) {
             files.filter(p -> p.toString().endsWith(".java") && !p.endsWith("package-info.java")
-                            && p.toString().contains("/src/main/java/") && !excluded(p))
+                            && p.toString().contains("/src/main/java/") && !DocsNameCodeThatExistsTest.excluded(p))
                     .forEach(p -> packages.computeIfAbsent(p.getParent(), k -> new ArrayList<>()).add(p));
         }
         assertThat(packages).as("the packages were read").containsKey(ROOT.resolve("p2p/src/main/java/io/wakurelay/p2p"));
@@ -86,7 +84,7 @@ class PackageInfoNamesEveryTypeTest {
     private static Set<String> declaredTypes() throws IOException {
         Set<String> types = new HashSet<>();
         try (Stream<Path> files = Files.walk(ROOT)) {
-            for (Path p : files.filter(f -> !excluded(f)).toList()) {
+            for (Path p : files.filter(f -> !DocsNameCodeThatExistsTest.excluded(f)).toList()) {
                 String name = p.getFileName().toString();
                 if (name.endsWith(".java")) {
                     types.add(name.replace(".java", ""));
@@ -103,18 +101,5 @@ class PackageInfoNamesEveryTypeTest {
             }
         }
         return types;
-    }
-
-    private static Set<String> externalNames() throws IOException {
-        try (var in = PackageInfoNamesEveryTypeTest.class.getResourceAsStream("/docs-external-names.txt")) {
-            return new String(in.readAllBytes(), StandardCharsets.UTF_8).lines()
-                    .map(l -> l.replaceAll("#.*", "").trim()).filter(l -> !l.isEmpty())
-                    .flatMap(l -> Stream.of(l.split("\\s+"))).collect(Collectors.toSet());
-        }
-    }
-
-    private static boolean excluded(Path p) {
-        String s = p.toString();
-        return s.contains("/target/") || s.contains("/node_modules/") || s.contains("/.git/");
     }
 }
